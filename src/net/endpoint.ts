@@ -1,0 +1,28 @@
+// What an endpoint (a sender, a receiver, a congestion controller's host)
+// sees of the world. The simulator (virtual time) and the UDP runtime (real
+// sockets, wall-clock time) both implement it, so the same endpoint code runs
+// in both.
+
+export interface TimerHandle {
+  cancel(): void;
+}
+
+export interface EndpointContext {
+  /** Current time in milliseconds (fractional values allowed). */
+  now(): number;
+  /** Calls `callback` once, `delayMs` from now (>= 0). */
+  setTimer(delayMs: number, callback: () => void): TimerHandle;
+  /** Sends one datagram to the peer. */
+  send(bytes: Uint8Array): void;
+  /** Registers the handler for datagrams from the peer (one handler; a later call replaces it). */
+  onReceive(handler: (bytes: Uint8Array) => void): void;
+  /**
+   * Runs asynchronous work such as an encode or a decode. In the simulator,
+   * virtual time stands still while the task runs and its result is delivered
+   * `modelledMs` later in virtual time; over real sockets the work takes as
+   * long as it takes and `modelledMs` is ignored. All of an endpoint's
+   * asynchronous work must go through here, or the simulator cannot keep
+   * virtual time deterministic.
+   */
+  work<T>(task: () => Promise<T>, modelledMs: number): Promise<T>;
+}
