@@ -34,6 +34,8 @@ export interface LinkOptions<T> {
   baseTimestamp: number;
   /** Optional event sink, e.g. a log writer. */
   events?: LinkEventSink;
+  /** Called for each packet the queue drops (at arrival or, for CoDel, at dequeue). */
+  onDrop?: DropListener<T>;
 }
 
 export type DepartureListener<T> = (packet: QueuedPacket<T>, time: number) => void;
@@ -79,9 +81,11 @@ export class TraceLink<T = unknown> {
     this.period = period;
     this.base = options.baseTimestamp;
     this.events = options.events;
-    this.dropCounter = (packet) => {
+    const onDrop = options.onDrop;
+    this.dropCounter = (packet, now) => {
       this.pendingDropPackets++;
       this.pendingDropBytes += packet.size;
+      onDrop?.(packet, now);
     };
   }
 

@@ -1,0 +1,191 @@
+// One direction of an emulated path: a declared sequence of stages (delay,
+// loss, Gilbert-Elliott loss, on/off, trace-driven link) that packets cross in
+// order, as nested Mahimahi shells do. The chain knows nothing about real or
+// virtual time: it is driven by the Scheduler it is given (the simulator's
+// event loop, or linkshell's wall-clock timers).
+
+import type { TimerHandle } from '../net/endpoint.ts';
+import { GilbertElliottLoss, IndependentLoss, OnOffProcess, type GilbertElliottParams } from './impairments.ts';
+import { DEFAULT_MTU, TraceLink, type LinkEventSink } from './link.ts';
+import type { QueuedPacket } from './queue.ts';
+import { createQueue } from './queue-factory.ts';
+import type { Rng } from './random.ts';
+import type { Trace } from './trace.ts';
+
+export type StageSpec =
+  | { kind: 'delay'; ms: number }
+  | { kind: 'loss'; rate: number }
+  | ({ kind: 'gilbert-elliott' } & GilbertElliottParams)
+  | { kind: 'onoff'; meanOnMs: number; meanOffMs: number; startOn?: boolean }
+  | {
+      kind: 'link';
+      trace: Trace;
+      /** mm-link queue name (default infinite) and arguments (e.g. "packets=256"). */
+      queue?: string;
+      queueArgs?: string;
+      mtu?: number;
+      once?: boolean;
+      /** Where the trace's time zero lies on the scheduler's clock (default: the time the chain is built). */
+      baseTimestamp?: number;
+      /** Receives mm-link log events (arrivals, opportunities, departures, drops). */
+      events?: LinkEventSink;
+    };
+
+export interface Scheduler {
+  now(): number;
+  at(time: number, callback: () => void): TimerHandle;
+}
+
+export type DropCause = 'loss' | 'onoff' | 'queue' | 'oversize';
+
+export interface ChainCounters {
+  packetsIn: number;
+  bytesIn: number;
+  packetsOut: number;
+  bytesOut: number;
+  drops: Record<DropCause, number>;
+  dropBytes: Record<DropCause, number>;
+}
+
+export interface ChainOptions<T> {
+  scheduler: Scheduler;
+  rng: Rng;
+  /** Called with each packet that leaves the last stage. */
+  deliver: (payload: T, size: number) => void;
+  /** Called for every packet lost on the way, with the cause. */
+  onDrop?: (cause: DropCause, size: number, payload: T | undefined) => void;
+}
+
+type Hop<T> = (size: number, payload: T) => void;
+
+export class Chain<T> {
+  private readonly counters: ChainCounters = {
+    packetsIn: 0,
+    bytesIn: 0,
+    packetsOut: 0,
+    bytesOut: 0,
+    drops: { loss: 0, onoff: 0, queue: 0, oversize: 0 },
+    dropBytes: { loss: 0, onoff: 0, queue: 0, oversize: 0 },
+  };
+  private readonly entry: Hop<T>;
+  private readonly traceLinks: TraceLink<T>[] = [];
+  /** The largest packet the chain's links accept (Infinity without a link). */
+  readonly mtu: number;
+
+  constructor(readonly specs: readonly StageSpec[], private readonly options: ChainOptions<T>) {
+    let next: Hop<T> = (size, payload) => {
+      this.counters.packetsOut++;
+      this.counters.bytesOut += size;
+      options.deliver(payload, size);
+    };
+    let mtu = Infinity;
+    for (let i = specs.length - 1; i >= 0; i--) {
+      const spec = specs[i];
+      next = this.buildStage(spec, next, options.rng.fork(`stage${i}-${spec.kind}`));
+      if (spec.kind === 'link') mtu = Math.min(mtu, spec.mtu ?? DEFAULT_MTU);
+    }
+    this.entry = next;
+    this.mtu = mtu;
+    this.traceLinks.reverse();
+  }
+
+  /** A packet of `size` bytes enters the chain now. */
+  push(size: number, payload: T): void {
+    this.counters.packetsIn++;
+    this.counters.bytesIn += size;
+    if (size > this.mtu) {
+      this.drop('oversize', size, payload);
+      return;
+    }
+    this.entry(size, payload);
+  }
+
+  stats(): ChainCounters {
+    const c = this.counters;
+    return { ...c, drops: { ...c.drops }, dropBytes: { ...c.dropBytes } };
+  }
+
+  /** The chain's trace-driven links, in order (for their counters and backlog). */
+  links(): readonly TraceLink<T>[] {
+    return this.traceLinks;
+  }
+
+  private drop(cause: DropCause, size: number, payload: T | undefined): void {
+    this.counters.drops[cause]++;
+    this.counters.dropBytes[cause] += size;
+    this.options.onDrop?.(cause, size, payload);
+  }
+
+  private buildStage(spec: StageSpec, next: Hop<T>, rng: Rng): Hop<T> {
+    const scheduler = this.options.scheduler;
+    switch (spec.kind) {
+      case 'delay': {
+        const ms = spec.ms;
+        if (!(ms >= 0) || !Number.isFinite(ms)) throw new RangeError(`delay must be a finite number of ms >= 0, got ${ms}`);
+        if (ms === 0) return next;
+        return (size, payload) => {
+          scheduler.at(scheduler.now() + ms, () => next(size, payload));
+        };
+      }
+      case 'loss': {
+        const loss = new IndependentLoss(spec.rate, rng);
+        return (size, payload) => {
+          if (loss.drops()) this.drop('loss', size, payload);
+          else next(size, payload);
+        };
+      }
+      case 'gilbert-elliott': {
+        const loss = new GilbertElliottLoss(spec, rng);
+        return (size, payload) => {
+          if (loss.drops()) this.drop('loss', size, payload);
+          else next(size, payload);
+        };
+      }
+      case 'onoff': {
+        const process = new OnOffProcess(spec.meanOnMs, spec.meanOffMs, rng, scheduler.now(), spec.startOn ?? true);
+        return (size, payload) => {
+          if (process.isOn(scheduler.now())) next(size, payload);
+          else this.drop('onoff', size, payload);
+        };
+      }
+      case 'link':
+        return this.buildLink(spec, next, rng);
+    }
+  }
+
+  private buildLink(spec: Extract<StageSpec, { kind: 'link' }>, next: Hop<T>, rng: Rng): Hop<T> {
+    const scheduler = this.options.scheduler;
+    const queue = createQueue<T>(spec.queue ?? 'infinite', spec.queueArgs ?? '', rng);
+    const link = new TraceLink<T>({
+      trace: spec.trace,
+      queue,
+      mtu: spec.mtu,
+      once: spec.once,
+      baseTimestamp: spec.baseTimestamp ?? scheduler.now(),
+      events: spec.events,
+      onDrop: (packet) => this.drop('queue', packet.size, packet.payload),
+    });
+    this.traceLinks.push(link);
+    let wakeAt = -Infinity;
+    let wakeTimer: TimerHandle | undefined;
+    const depart = (packet: QueuedPacket<T>) => next(packet.size, packet.payload);
+    const schedule = () => {
+      if (link.isIdle()) return;
+      const due = link.nextOpportunity();
+      if (due === Infinity || due === wakeAt) return;
+      wakeTimer?.cancel();
+      wakeAt = due;
+      wakeTimer = scheduler.at(due, wake);
+    };
+    const wake = () => {
+      wakeAt = -Infinity;
+      wakeTimer = undefined;
+      link.advanceTo(scheduler.now(), depart);
+      schedule();
+    };
+    return (size, payload) => {
+      link.arrive(scheduler.now(), size, payload, depart);
+      schedule();
+    };
+  }
+}

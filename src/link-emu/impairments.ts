@@ -1,0 +1,109 @@
+// The per-packet impairments of Mahimahi's other shells, as pure state
+// machines driven by a seeded generator and the time they are given:
+// independent loss (mm-loss), Gilbert-Elliott bursty loss, and an
+// intermittent link (mm-onoff: exponentially distributed on and off periods,
+// packets arriving while off are lost).
+
+import type { Rng } from './random.ts';
+
+function checkProbability(name: string, value: number): void {
+  if (!(value >= 0 && value <= 1)) throw new RangeError(`${name} must be a probability in [0, 1], got ${value}`);
+}
+
+/** mm-loss: each packet is lost independently with probability `rate`. */
+export class IndependentLoss {
+  constructor(private readonly rate: number, private readonly rng: Rng) {
+    checkProbability('loss rate', rate);
+  }
+  drops(): boolean {
+    return this.rate > 0 && this.rng.next() < this.rate;
+  }
+}
+
+export interface GilbertElliottParams {
+  /** Probability, per packet, of moving from the good to the bad state. */
+  goodToBad: number;
+  /** Probability, per packet, of moving from the bad to the good state. */
+  badToGood: number;
+  /** Loss probability in the good state (default 0). */
+  lossInGood?: number;
+  /** Loss probability in the bad state (default 1). */
+  lossInBad?: number;
+}
+
+/**
+ * Gilbert-Elliott loss: a two-state Markov chain stepped once per packet; the
+ * state decides the packet's loss probability. The mean loss rate is
+ * (pG*b + pB*g) / (g + b) with g = goodToBad, b = badToGood, and the mean
+ * burst length in the bad state is 1 / badToGood packets.
+ */
+export class GilbertElliottLoss {
+  private bad = false;
+  private readonly lossInGood: number;
+  private readonly lossInBad: number;
+
+  constructor(private readonly params: GilbertElliottParams, private readonly rng: Rng) {
+    checkProbability('Gilbert-Elliott goodToBad', params.goodToBad);
+    checkProbability('Gilbert-Elliott badToGood', params.badToGood);
+    this.lossInGood = params.lossInGood ?? 0;
+    this.lossInBad = params.lossInBad ?? 1;
+    checkProbability('Gilbert-Elliott lossInGood', this.lossInGood);
+    checkProbability('Gilbert-Elliott lossInBad', this.lossInBad);
+  }
+
+  /** The long-run loss rate of these parameters. */
+  static meanLossRate(p: GilbertElliottParams): number {
+    const g = p.goodToBad;
+    const b = p.badToGood;
+    if (g + b === 0) return p.lossInGood ?? 0;
+    return ((p.lossInGood ?? 0) * b + (p.lossInBad ?? 1) * g) / (g + b);
+  }
+
+  drops(): boolean {
+    const p = this.params;
+    this.bad = this.bad ? this.rng.next() >= p.badToGood : this.rng.next() < p.goodToBad;
+    const loss = this.bad ? this.lossInBad : this.lossInGood;
+    return loss > 0 && this.rng.next() < loss;
+  }
+}
+
+/**
+ * mm-onoff: the link alternates between on and off periods with exponentially
+ * distributed lengths. State is advanced lazily to the time asked about, so
+ * the process is the same whatever the packet pattern.
+ */
+export class OnOffProcess {
+  private on: boolean;
+  private nextSwitch: number;
+
+  constructor(
+    private readonly meanOnMs: number,
+    private readonly meanOffMs: number,
+    private readonly rng: Rng,
+    startMs = 0,
+    startOn = true,
+  ) {
+    if (!(meanOnMs > 0)) throw new RangeError(`on/off mean on time must be > 0 ms, got ${meanOnMs}`);
+    if (!(meanOffMs > 0)) throw new RangeError(`on/off mean off time must be > 0 ms, got ${meanOffMs}`);
+    this.on = startOn;
+    this.nextSwitch = startMs + this.draw();
+  }
+
+  isOn(now: number): boolean {
+    while (now >= this.nextSwitch) {
+      this.on = !this.on;
+      this.nextSwitch += this.draw();
+    }
+    return this.on;
+  }
+
+  /** When the state will next change (after advancing to `now`). */
+  nextChange(now: number): number {
+    this.isOn(now);
+    return this.nextSwitch;
+  }
+
+  private draw(): number {
+    return this.rng.exponential(this.on ? this.meanOnMs : this.meanOffMs);
+  }
+}
