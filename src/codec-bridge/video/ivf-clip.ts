@@ -1,0 +1,132 @@
+// Random access to the decoded frames of an IVF file. Compressed frames can
+// only be decoded in order, so frames are decoded on demand, in order, by the
+// caller's decode function (the codec: this module does not depend on it),
+// and each decoded picture is kept for later requests: by default in a
+// temporary raw I420 file (memory stays at about one frame; the file is
+// deleted on close), or in memory with `cache: 'memory'`.
+import { mkdtemp, open, rm, type FileHandle } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Picture } from '../types.ts';
+import { checkPicture, i420Size } from './i420.ts';
+import { openIvfReader, type IvfFrame, type IvfHeader, type IvfReader, type IvfReadOptions } from './ivf.ts';
+import type { ClipFrames } from './y4m-file.ts';
+
+/** Decodes the next frame of the stream (frames arrive in file order, starting with frame 0). */
+export type DecodeFrame = (frame: IvfFrame) => Promise<Picture>;
+
+export interface IvfClipOptions extends IvfReadOptions {
+  /** Where decoded frames are kept: 'disk' (default, a temporary file) or 'memory'. */
+  readonly cache?: 'disk' | 'memory';
+  /** Directory for the temporary file (default: the OS temporary directory). */
+  readonly tempDir?: string;
+}
+
+export class IvfClip implements ClipFrames {
+  private decoded = 0;
+  private closed = false;
+  /** Serialises decoding: each request waits for the ones before it. */
+  private progress: Promise<void> = Promise.resolve();
+  private readonly memory: Uint8Array[] = [];
+  readonly width: number;
+  readonly height: number;
+  readonly fps: number;
+
+  private constructor(
+    readonly description: string,
+    readonly header: IvfHeader,
+    readonly frameCount: number,
+    private readonly reader: IvfReader,
+    private readonly decode: DecodeFrame,
+    private readonly store: { dir: string; file: FileHandle } | null,
+  ) {
+    this.width = header.width;
+    this.height = header.height;
+    this.fps = header.fps;
+  }
+
+  /**
+   * Opens `path`, checks every frame header once (counting the frames: the
+   * header's count may be 0 or stale), and prepares to decode on demand.
+   */
+  static async open(path: string, decode: DecodeFrame, options: IvfClipOptions = {}): Promise<IvfClip> {
+    if (typeof decode !== 'function') throw new TypeError(`${path}: an IVF clip needs a decode function (frame) => Promise<Picture>`);
+    const cache = options.cache ?? 'disk';
+    if (cache !== 'disk' && cache !== 'memory') throw new RangeError(`${path}: cache must be 'disk' or 'memory', got ${String(cache)}`);
+    let frameCount = 0;
+    const scan = await openIvfReader(path, options);
+    try {
+      while ((await scan.readFrame()) !== null) frameCount++;
+    } finally {
+      await scan.close();
+    }
+    if (frameCount === 0) throw new Error(`${path}: the IVF file has no frames`);
+    const reader = await openIvfReader(path, options);
+    let store: { dir: string; file: FileHandle } | null = null;
+    if (cache === 'disk') {
+      const dir = await mkdtemp(join(options.tempDir ?? tmpdir(), 'ivf-clip-'));
+      store = { dir, file: await open(join(dir, 'frames.i420'), 'w+') };
+    }
+    return new IvfClip(path, reader.header, frameCount, reader, decode, store);
+  }
+
+  private frameSize(): number {
+    return i420Size(this.width, this.height);
+  }
+
+  /** Decodes frames in order until frame k is kept. */
+  private decodeThrough(k: number): Promise<void> {
+    const step = this.progress.then(async () => {
+      while (this.decoded <= k) {
+        const frame = await this.reader.readFrame();
+        if (frame === null) throw new Error(`${this.description}: frame ${this.decoded} vanished (the file changed after it was opened)`);
+        const picture = await this.decode(frame);
+        checkPicture(picture, this.width, this.height, `${this.description}: decoded frame ${frame.index}`);
+        if (this.store) {
+          const data = picture.data;
+          let done = 0;
+          while (done < data.length) {
+            const { bytesWritten } = await this.store.file.write(data, done, data.length - done, this.decoded * this.frameSize() + done);
+            done += bytesWritten;
+          }
+        } else {
+          this.memory.push(picture.data.slice());
+        }
+        this.decoded++;
+      }
+    });
+    // A failure is reported to this caller; later callers retry from where decoding stopped.
+    this.progress = step.catch(() => {});
+    return step;
+  }
+
+  async read(k: number): Promise<Picture> {
+    if (this.closed) throw new Error(`${this.description}: the IVF clip is closed`);
+    if (!Number.isInteger(k) || k < 0 || k >= this.frameCount) {
+      throw new RangeError(`${this.description}: frame index must be an integer in 0..${this.frameCount - 1}, got ${k}`);
+    }
+    if (k >= this.decoded) await this.decodeThrough(k);
+    const { width, height } = this;
+    if (!this.store) return { width, height, data: this.memory[k].slice() };
+    const data = new Uint8Array(this.frameSize());
+    let done = 0;
+    while (done < data.length) {
+      const { bytesRead } = await this.store.file.read(data, done, data.length - done, k * data.length + done);
+      if (bytesRead === 0) throw new Error(`${this.description}: the decoded-frame cache lost frame ${k}`);
+      done += bytesRead;
+    }
+    return { width, height, data };
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.progress;
+    this.memory.length = 0;
+    await this.reader.close();
+    if (this.store) {
+      await this.store.file.close();
+      await rm(this.store.dir, { recursive: true, force: true });
+    }
+  }
+}
