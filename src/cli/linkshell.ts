@@ -1,0 +1,33 @@
+// The `linkshell` command: dispatches to its subcommands; any other
+// invocation is the real-time emulated link (src/linkshell/main.ts).
+
+import { runReplay } from './replay-command.ts';
+import { runStats } from './stats-command.ts';
+import { runCommand } from './usage-error.ts';
+
+export const LINKSHELL_SUBCOMMANDS = `Subcommands:
+  linkshell UPLINK_TRACE DOWNLINK_TRACE [options] [-- COMMAND ...]   real-time emulated link (see --help)
+  linkshell replay --log-in IN.log --trace TRACE [...]   re-run a recorded load on an emulated link
+  linkshell stats LOG...                                  summary figures of mm-link logs
+  linkshell gen-trace KIND [...]                          write a synthetic trace
+`;
+
+export async function main(argv: string[]): Promise<number> {
+  const [first, ...rest] = argv;
+  switch (first) {
+    case 'replay':
+      return runCommand('linkshell replay', () => runReplay(rest));
+    case 'stats':
+      return runCommand('linkshell stats', () => runStats(rest));
+    case 'gen-trace': {
+      const { runTraceGenCli } = await import('../link-emu/trace-gen-cli.ts');
+      return runTraceGenCli(rest);
+    }
+    default: {
+      const { runLinkshell } = await import('../linkshell/main.ts');
+      return runLinkshell(argv);
+    }
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,118 @@
+// linkshell replay: re-runs a recorded offered load on an emulated link.
+
+import { createWriteStream, readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { DEFAULT_MTU } from '../link-emu/link.ts';
+import { LinkLogWriter, parseLinkLog } from '../link-emu/link-log.ts';
+import { createQueue } from '../link-emu/queue-factory.ts';
+import { createRng } from '../link-emu/random.ts';
+import { arrivalsFromLog, lastLogTime, parseArrivalList, replay } from '../link-emu/replay.ts';
+import { openTrace } from '../link-emu/trace-files.ts';
+import { duringSetup, integerOption, UsageError } from './usage-error.ts';
+
+export const REPLAY_HELP = `Usage: linkshell replay --log-in IN --trace TRACE [options]
+
+Feeds the arrivals of IN (the "+" lines of an mm-link log, or a plain file of
+"TIME SIZE" lines) through an emulated link and writes the mm-link log that
+link produces. Replaying a log that Mahimahi wrote reproduces its "#", "-" and
+"d" lines exactly.
+
+Options:
+  --log-in FILE          the recorded load (mm-link log, or TIME SIZE lines)
+  --trace TRACE          the link's trace (a path, or a name found in ./traces,
+                         $LINKSHELL_TRACES or /usr/share/mahimahi/traces)
+  --queue TYPE           infinite | droptail | drophead | codel | pie (default infinite)
+  --queue-args ARGS      e.g. "packets=100,bytes=30000"
+  --mtu N                bytes per delivery opportunity (default ${DEFAULT_MTU})
+  --once                 stop delivering when the trace ends
+  --base-timestamp MS    where the trace's time zero lies (default: the input
+                         log's "# base timestamp:", else 0)
+  --until MS             keep using opportunities up to MS (default: the input
+                         log's last time; for a TIME SIZE file, until the queue drains)
+  --seed N               seed of PIE's random drops (default 1)
+  --log FILE             write the log here (default: standard output)
+  -h, --help             this text
+`;
+
+export async function runReplay(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: {
+      'log-in': { type: 'string' },
+      trace: { type: 'string' },
+      queue: { type: 'string', default: 'infinite' },
+      'queue-args': { type: 'string', default: '' },
+      mtu: { type: 'string' },
+      once: { type: 'boolean', default: false },
+      'base-timestamp': { type: 'string' },
+      until: { type: 'string' },
+      seed: { type: 'string', default: '1' },
+      log: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (values.help) {
+    process.stdout.write(REPLAY_HELP);
+    return 0;
+  }
+  if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])} (see linkshell replay --help)`);
+  const input = values['log-in'];
+  if (!input) throw new UsageError('--log-in FILE is required (see linkshell replay --help)');
+  if (!values.trace) throw new UsageError('--trace TRACE is required (see linkshell replay --help)');
+  const mtu = integerOption('mtu', values.mtu, { min: 1, max: 1 << 20 }) ?? DEFAULT_MTU;
+  const until = integerOption('until', values.until);
+  const base = integerOption('base-timestamp', values['base-timestamp']);
+
+  const { trace, queue, log, arrivals } = duringSetup(() => {
+    const trace = openTrace(values.trace!);
+    const queue = createQueue<null>(values.queue!, values['queue-args']!, createRng(values.seed!));
+    const text = readFileSync(input, 'utf8');
+    // An mm-link log's first event line reads "TIME KIND ..."; a plain list's reads "TIME SIZE".
+    const firstEvent = /^[^#\r\n].*$/m.exec(text)?.[0] ?? '';
+    const isLog = text.startsWith('# mahimahi') || /^\d+ [+#d-] /.test(firstEvent);
+    const log = isLog ? parseLinkLog(text, input) : undefined;
+    const arrivals = log ? arrivalsFromLog(log) : parseArrivalList(text, input);
+    return { trace, queue, log, arrivals };
+  });
+  const baseTimestamp = base ?? log?.header.baseTimestamp ?? 0;
+
+  const out = values.log ? createWriteStream(values.log) : undefined;
+  const chunks: string[] = [];
+  const writer = new LinkLogWriter((chunk) => (out ? out.write(chunk) : chunks.push(chunk)), {
+    linkName: log?.header.linkName ?? 'Uplink',
+    traceName: values.trace,
+    logName: values.log ?? '/dev/stdout',
+    commandLine: ['linkshell', 'replay', ...argv],
+    queue: queue.describe(),
+    initTimestamp: log?.header.initTimestamp ?? 0,
+    baseTimestamp,
+  });
+  replay({
+    arrivals,
+    trace,
+    queue,
+    mtu,
+    once: values.once,
+    baseTimestamp,
+    until: until ?? (log ? lastLogTime(log) : undefined),
+    events: writer,
+  });
+  writer.close();
+  if (out) {
+    await new Promise<void>((resolve, reject) => {
+      out.on('error', reject);
+      out.end(resolve);
+    });
+  } else {
+    await writeStdout(chunks.join(''));
+  }
+  return 0;
+}
+
+function writeStdout(text: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    process.stdout.write(text, (error) => (error ? reject(error) : resolve()));
+  });
+}

@@ -1,0 +1,62 @@
+// linkshell stats: summary figures of any mm-link log.
+
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import Table from 'cli-table3';
+import { parseLinkLog } from '../link-emu/link-log.ts';
+import { linkLogStats, type LinkLogStats } from '../link-emu/log-stats.ts';
+import { duringSetup, UsageError } from './usage-error.ts';
+
+export const STATS_HELP = `Usage: linkshell stats [--json] LOG [LOG...]
+
+Prints, for each mm-link log (Mahimahi's or linkshell's): duration, capacity,
+offered load, throughput, utilization, drops, and queueing-delay percentiles.
+
+Options:
+  --json      print the figures as JSON instead of a table
+  -h, --help  this text
+`;
+
+export async function runStats(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: { json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (values.help) {
+    process.stdout.write(STATS_HELP);
+    return 0;
+  }
+  if (positionals.length === 0) throw new UsageError('give at least one log file (see linkshell stats --help)');
+  const results: Array<{ log: string; stats: LinkLogStats }> = positionals.map((path) => ({
+    log: path,
+    stats: linkLogStats(duringSetup(() => parseLinkLog(readFileSync(path, 'utf8'), path))),
+  }));
+  if (values.json) {
+    process.stdout.write(JSON.stringify(results, null, 2) + '\n');
+    return 0;
+  }
+  for (const { log, stats } of results) process.stdout.write(`${log}\n${formatStatsTable(stats)}\n`);
+  return 0;
+}
+
+export function formatStatsTable(s: LinkLogStats): string {
+  const table = new Table({ head: ['figure', 'value'], style: { head: [], border: [] } });
+  const f = (x: number, digits = 2) => (Number.isFinite(x) ? x.toFixed(digits) : '-');
+  table.push(
+    ['duration', `${f(s.durationMs / 1000, 3)} s (${s.startMs} to ${s.endMs} ms)`],
+    ['capacity', `${f(s.capacityMbps)} Mbit/s (${s.opportunities} opportunities)`],
+    ['offered load', `${f(s.offeredMbps)} Mbit/s (${s.arrivals} packets, ${s.arrivalBytes} bytes)`],
+    ['throughput', `${f(s.throughputMbps)} Mbit/s (${s.departures} packets, ${s.departureBytes} bytes)`],
+    ['utilization', `${f(100 * s.utilization, 1)} %`],
+    ['drops', `${s.drops} packets, ${s.dropBytes} bytes`],
+  );
+  if (s.delayMs) {
+    const d = s.delayMs;
+    table.push(['queueing delay', `mean ${f(d.mean, 1)} ms, p50 ${f(d.p50, 1)}, p95 ${f(d.p95, 1)}, p99 ${f(d.p99, 1)}, max ${d.max} ms`]);
+  } else {
+    table.push(['queueing delay', 'no departures']);
+  }
+  return table.toString();
+}
