@@ -53,17 +53,23 @@ function isLeadingSpace(byte: number): boolean {
   return byte === 32 || (byte >= 9 && byte <= 13 && byte !== NL);
 }
 
-const decoder = new TextDecoder('utf-8');
+// ignoreBOM keeps a byte-order mark in quoted text (it is what makes such a line invalid).
+const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 const encoder = new TextEncoder();
 
-/** The line as a quoted string, truncated when long, control characters escaped. */
+/** JSON-style quoting that also escapes every non-ASCII character, so invisible ones show. */
+function quote(text: string): string {
+  return JSON.stringify(text).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** The line as a quoted string, truncated when long, control and non-ASCII characters escaped. */
 function quoteLine(bytes: Uint8Array, start: number, stop: number): string {
   const length = stop - start;
   // Decode a little more than the limit so a multi-byte character at the cut is whole.
   const text = decoder.decode(bytes.subarray(start, Math.min(stop, start + QUOTE_LIMIT * 4)));
   const chars = Array.from(text);
-  if (chars.length <= QUOTE_LIMIT && stop - start <= QUOTE_LIMIT * 4) return JSON.stringify(text);
-  return `${JSON.stringify(chars.slice(0, QUOTE_LIMIT).join(''))}... (${length} bytes)`;
+  if (chars.length <= QUOTE_LIMIT && stop - start <= QUOTE_LIMIT * 4) return quote(text);
+  return `${quote(chars.slice(0, QUOTE_LIMIT).join(''))}... (${length} bytes)`;
 }
 
 /**
