@@ -12,7 +12,7 @@ export interface EndpointContext {
   now(): number;
   /** Calls `callback` once, `delayMs` from now (>= 0). */
   setTimer(delayMs: number, callback: () => void): TimerHandle;
-  /** Sends one datagram to the peer. */
+  /** Sends one datagram to the peer. The bytes are handed over: do not modify them afterwards. */
   send(bytes: Uint8Array): void;
   /** Registers the handler for datagrams from the peer (one handler; a later call replaces it). */
   onReceive(handler: (bytes: Uint8Array) => void): void;

@@ -8,11 +8,16 @@
 
 import type { TimerHandle } from './endpoint.ts';
 
-interface SimEvent {
-  time: number;
-  seq: number;
-  callback: () => void;
-  cancelled: boolean;
+class SimEvent implements TimerHandle {
+  cancelled = false;
+  constructor(
+    readonly time: number,
+    readonly seq: number,
+    readonly callback: () => void,
+  ) {}
+  cancel(): void {
+    this.cancelled = true;
+  }
 }
 
 export interface RunOptions {
@@ -24,6 +29,9 @@ export class Simulator {
   private clock: number;
   private seq = 0;
   private readonly heap: SimEvent[] = [];
+  /** Events scheduled for the current time, in order: a FIFO is cheaper than the heap for them. */
+  private nowQueue: SimEvent[] = [];
+  private nowHead = 0;
   private pendingWork = 0;
   private workSettled: (() => void) | undefined = undefined;
   private yieldAfterEvent = false;
@@ -48,13 +56,10 @@ export class Simulator {
     if (!(time >= this.clock)) {
       throw new RangeError(`cannot schedule an event at ${time} ms: the clock is already at ${this.clock} ms`);
     }
-    const event: SimEvent = { time, seq: this.seq++, callback, cancelled: false };
-    this.push(event);
-    return {
-      cancel: () => {
-        event.cancelled = true;
-      },
-    };
+    const event = new SimEvent(time, this.seq++, callback);
+    if (time === this.clock) this.nowQueue.push(event);
+    else this.push(event);
+    return event;
   }
 
   /** Schedules `callback` `delayMs` (>= 0) from now. */
@@ -111,10 +116,23 @@ export class Simulator {
           await new Promise<void>((resolve) => setImmediate(resolve));
           if (this.pendingWork > 0) continue;
         }
-        const next = this.heap[0];
-        if (next === undefined) break;
-        if (next.time > until) break;
-        this.pop();
+        let next = this.heap[0];
+        if (this.nowHead < this.nowQueue.length) {
+          // Same time as the heap's earliest only if that was scheduled first.
+          const queued = this.nowQueue[this.nowHead];
+          if (next === undefined || next.time > queued.time || next.seq > queued.seq) {
+            next = queued;
+            this.nowHead++;
+            if (this.nowHead === this.nowQueue.length) {
+              this.nowQueue = [];
+              this.nowHead = 0;
+            }
+          } else this.pop();
+        } else {
+          if (next === undefined) break;
+          if (next.time > until) break;
+          this.pop();
+        }
         if (next.cancelled) continue;
         this.clock = next.time;
         this.eventsRun++;
@@ -128,7 +146,7 @@ export class Simulator {
 
   /** True when no event is scheduled and no work is pending. */
   isIdle(): boolean {
-    return this.pendingWork === 0 && this.heap.every((e) => e.cancelled);
+    return this.pendingWork === 0 && this.heap.every((e) => e.cancelled) && this.nowQueue.slice(this.nowHead).every((e) => e.cancelled);
   }
 
   private waitForWork(): Promise<void> {
