@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs every test/**/*.test.ts file with uvu under tsx, then prints one plain
+// Runs every test/**/*.test.ts and examples/**/*.test.ts file with uvu under tsx, then prints one plain
 // closing line ("tests: N passed, N failed") that CI systems can read.
 // Usage: npm test [-- PATTERN]   (PATTERN filters test file paths, a regex)
 import { spawn } from 'node:child_process';
@@ -20,7 +20,7 @@ function collect(dir) {
   return out;
 }
 
-const files = collect(join(root, 'test')).filter((f) => !pattern || pattern.test(relative(root, f)));
+const files = [...collect(join(root, 'test')), ...collect(join(root, 'examples'))].filter((f) => !pattern || pattern.test(relative(root, f)));
 if (files.length === 0) {
   console.error(`no test files match ${pattern ?? 'test/**/*.test.ts'}`);
   process.exit(1);
