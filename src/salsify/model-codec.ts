@@ -1,0 +1,235 @@
+// A fast model of a functional video codec, for simulations: no pixels are
+// coded, but frame sizes, state chaining and quality behave like a real codec's.
+//
+// - Each picture is summarised by a grid of 16 x 9 luma samples (the pixel at
+//   the centre of each cell). Spatial complexity s is the mean absolute
+//   difference between neighbouring samples, temporal complexity t the mean
+//   absolute difference from the reference state's samples (both / 255).
+// - Frame size in bytes, for P pixels at quantizer q:
+//     bitsPerPixel(q) = 0.6 x exp(-q / 18) + 0.003
+//     inter frame:  P x bitsPerPixel(q) / 8 x clamp(0.25 + 8 t, 0.25, 4)
+//     key frame:    P x bitsPerPixel(q) / 8 x clamp(3 + 30 s, 3, 12)
+//   (a 720p inter frame of typical motion at q 40 is about 8 kB), never less
+//   than the frame's header.
+// - Modelled SSIM (linear) of a frame at quantizer q:
+//     1 - 0.004 x exp(q / 26) x clamp(0.5 + 5 s, 0.5, 2), floored at 0.3
+//   (about 0.98 = 17 dB at q 40 for a typical scene).
+// - A state's id chains: hash(parent id, quantizer, samples). A frame names its
+//   source and target state ids; decoding from any other state is rejected, as
+//   is a frame whose result would not have the named target id.
+// The decoded Picture is a shared all-zero buffer of the right size (no pixels
+// are reconstructed): measure quality with `modelledSsim(frame)`.
+import type { CodecState, DecodeResult, EncodeResult, FunctionalCodec, Picture } from '../codec-bridge/types.ts';
+import { hash64Hex } from './hash64.ts';
+
+const GRID_W = 16;
+const GRID_H = 9;
+const SAMPLES = GRID_W * GRID_H;
+const MAGIC = [0x4d, 0x44, 0x4c, 0x31]; // "MDL1"
+const HEADER_BYTES = 28 + SAMPLES;
+
+class ModelState implements CodecState {
+  readonly byteLength: number;
+  constructor(
+    readonly id: string,
+    readonly width: number,
+    readonly height: number,
+    /** The reference picture's samples; empty for the initial state. */
+    readonly samples: Uint8Array,
+  ) {
+    this.byteLength = 20 + samples.length;
+  }
+
+  serialize(): Uint8Array {
+    const out = new Uint8Array(this.byteLength);
+    const view = new DataView(out.buffer);
+    for (let i = 0; i < 4; i++) view.setUint32(i * 4, parseInt(this.id.slice(i * 4, i * 4 + 4), 16));
+    view.setUint16(16, this.width);
+    view.setUint16(18, this.height);
+    out.set(this.samples, 20);
+    return out;
+  }
+}
+
+function sampleGrid(picture: Picture): Uint8Array {
+  const { width, height, data } = picture;
+  const out = new Uint8Array(SAMPLES);
+  for (let gy = 0; gy < GRID_H; gy++) {
+    const y = Math.min(height - 1, Math.floor(((gy + 0.5) * height) / GRID_H));
+    for (let gx = 0; gx < GRID_W; gx++) {
+      const x = Math.min(width - 1, Math.floor(((gx + 0.5) * width) / GRID_W));
+      out[gy * GRID_W + gx] = data[y * width + x];
+    }
+  }
+  return out;
+}
+
+function spatialComplexity(s: Uint8Array): number {
+  let sum = 0;
+  let n = 0;
+  for (let y = 0; y < GRID_H; y++) {
+    for (let x = 0; x < GRID_W; x++) {
+      const v = s[y * GRID_W + x];
+      if (x + 1 < GRID_W) { sum += Math.abs(v - s[y * GRID_W + x + 1]); n++; }
+      if (y + 1 < GRID_H) { sum += Math.abs(v - s[(y + 1) * GRID_W + x]); n++; }
+    }
+  }
+  return sum / n / 255;
+}
+
+function temporalComplexity(a: Uint8Array, b: Uint8Array): number {
+  let sum = 0;
+  for (let i = 0; i < SAMPLES; i++) sum += Math.abs(a[i] - b[i]);
+  return sum / SAMPLES / 255;
+}
+
+const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v));
+const bitsPerPixel = (q: number) => 0.6 * Math.exp(-q / 18) + 0.003;
+
+/** Modelled size in bytes of a frame (before the header floor). */
+export function modelFrameBytes(width: number, height: number, quantizer: number, keyFrame: boolean, spatial: number, temporal: number): number {
+  const base = (width * height * bitsPerPixel(quantizer)) / 8;
+  const activity = keyFrame ? clamp(3 + 30 * spatial, 3, 12) : clamp(0.25 + 8 * temporal, 0.25, 4);
+  return Math.round(base * activity);
+}
+
+/** Modelled linear SSIM of a frame coded at `quantizer` for a scene of spatial complexity `spatial`. */
+export function modelSsim(quantizer: number, spatial: number): number {
+  return Math.max(0.3, 1 - 0.004 * Math.exp(quantizer / 26) * clamp(0.5 + 5 * spatial, 0.5, 2));
+}
+
+function childId(parentId: string, quantizer: number, samples: Uint8Array): string {
+  const buf = new Uint8Array(17 + samples.length);
+  for (let i = 0; i < 16; i++) buf[i] = parentId.charCodeAt(i);
+  buf[16] = quantizer;
+  buf.set(samples, 17);
+  return hash64Hex(buf);
+}
+
+function checkIdBytes(view: DataView, offset: number): string {
+  return view.getUint32(offset).toString(16).padStart(8, '0') + view.getUint32(offset + 4).toString(16).padStart(8, '0');
+}
+
+/** What a model frame's header says (throws on a frame that is not a model frame). */
+export interface ModelFrameInfo {
+  readonly keyFrame: boolean;
+  readonly quantizer: number;
+  readonly width: number;
+  readonly height: number;
+  readonly sourceStateId: string;
+  readonly targetStateId: string;
+  readonly samples: Uint8Array;
+}
+
+export function inspectModelFrame(frame: Uint8Array): ModelFrameInfo {
+  if (frame.length < HEADER_BYTES) throw new Error(`model frame of ${frame.length} bytes is shorter than its ${HEADER_BYTES}-byte header`);
+  for (let i = 0; i < 4; i++) if (frame[i] !== MAGIC[i]) throw new Error('not a model-codec frame (bad magic)');
+  const view = new DataView(frame.buffer, frame.byteOffset, frame.byteLength);
+  const flags = frame[4];
+  const quantizer = frame[5];
+  if (flags > 1) throw new Error(`model frame has unknown flags 0x${flags.toString(16)}`);
+  if (quantizer > 127) throw new Error(`model frame quantizer ${quantizer} is outside 0..127`);
+  const n = view.getUint16(26);
+  if (n !== SAMPLES) throw new Error(`model frame carries ${n} samples, expected ${SAMPLES}`);
+  return {
+    keyFrame: flags === 1,
+    quantizer,
+    width: view.getUint16(6),
+    height: view.getUint16(8),
+    sourceStateId: checkIdBytes(view, 10),
+    targetStateId: checkIdBytes(view, 18),
+    samples: frame.subarray(28, 28 + SAMPLES),
+  };
+}
+
+export interface ModelCodec extends FunctionalCodec {
+  /** The modelled SSIM (linear) of a frame this codec produced. */
+  modelledSsim(frame: Uint8Array): number;
+}
+
+export function createModelCodec(): ModelCodec {
+  const blankPictures = new Map<string, Picture>();
+  const blank = (width: number, height: number): Picture => {
+    const key = `${width}x${height}`;
+    let p = blankPictures.get(key);
+    if (!p) {
+      p = { width, height, data: new Uint8Array(width * height + 2 * Math.ceil(width / 2) * Math.ceil(height / 2)) };
+      blankPictures.set(key, p);
+    }
+    return p;
+  };
+  const asModelState = (state: CodecState): ModelState => {
+    if (!(state instanceof ModelState)) throw new TypeError(`the model codec cannot use a state it did not create (id ${state.id})`);
+    return state;
+  };
+
+  return {
+    name: 'model',
+    initialState(width, height) {
+      if (!(Number.isInteger(width) && width > 0 && width <= 0xffff && Number.isInteger(height) && height > 0 && height <= 0xffff)) {
+        throw new RangeError(`model codec picture size must be integers in 1..65535, got ${width}x${height}`);
+      }
+      const seed = new Uint8Array(4);
+      new DataView(seed.buffer).setUint16(0, width);
+      new DataView(seed.buffer).setUint16(2, height);
+      return new ModelState(hash64Hex(seed), width, height, new Uint8Array(0));
+    },
+
+    async encode(state, picture, quantizer) {
+      const s = asModelState(state);
+      if (!(Number.isInteger(quantizer) && quantizer >= 0 && quantizer <= 127)) throw new RangeError(`quantizer must be an integer in 0..127, got ${quantizer}`);
+      if (picture.width !== s.width || picture.height !== s.height) {
+        throw new RangeError(`picture is ${picture.width}x${picture.height} but the codec state is ${s.width}x${s.height}`);
+      }
+      const expectedBytes = picture.width * picture.height + 2 * Math.ceil(picture.width / 2) * Math.ceil(picture.height / 2);
+      if (picture.data.length < expectedBytes) throw new RangeError(`I420 picture ${picture.width}x${picture.height} needs ${expectedBytes} bytes, got ${picture.data.length}`);
+      const samples = sampleGrid(picture);
+      const keyFrame = s.samples.length === 0;
+      const spatial = spatialComplexity(samples);
+      const temporal = keyFrame ? 0 : temporalComplexity(samples, s.samples);
+      const size = Math.max(HEADER_BYTES, modelFrameBytes(s.width, s.height, quantizer, keyFrame, spatial, temporal));
+      const target = new ModelState(childId(s.id, quantizer, samples), s.width, s.height, samples);
+      const frame = new Uint8Array(size);
+      const view = new DataView(frame.buffer);
+      frame.set(MAGIC, 0);
+      frame[4] = keyFrame ? 1 : 0;
+      frame[5] = quantizer;
+      view.setUint16(6, s.width);
+      view.setUint16(8, s.height);
+      view.setUint32(10, parseInt(s.id.slice(0, 8), 16));
+      view.setUint32(14, parseInt(s.id.slice(8), 16));
+      view.setUint32(18, parseInt(target.id.slice(0, 8), 16));
+      view.setUint32(22, parseInt(target.id.slice(8), 16));
+      view.setUint16(26, SAMPLES);
+      frame.set(samples, 28);
+      // Deterministic filler standing in for the coded residual.
+      let x = parseInt(target.id.slice(8), 16) | 1;
+      for (let i = HEADER_BYTES; i < size; i++) {
+        x ^= x << 13; x ^= x >>> 17; x ^= x << 5;
+        frame[i] = x & 0xff;
+      }
+      const result: EncodeResult = { frame, state: target, quantizer, keyFrame };
+      return result;
+    },
+
+    async decode(state, frame) {
+      const s = asModelState(state);
+      const info = inspectModelFrame(frame);
+      if (info.width !== s.width || info.height !== s.height) throw new Error(`frame is ${info.width}x${info.height} but the decoder state is ${s.width}x${s.height}`);
+      if (info.sourceStateId !== s.id) throw new Error(`frame was encoded from state ${info.sourceStateId}, cannot decode it from state ${s.id}`);
+      if (info.keyFrame !== (s.samples.length === 0)) throw new Error(`frame's key-frame flag (${info.keyFrame}) does not match its source state`);
+      const samples = info.samples.slice();
+      const target = new ModelState(childId(s.id, info.quantizer, samples), s.width, s.height, samples);
+      if (target.id !== info.targetStateId) throw new Error(`frame decodes to state ${target.id}, but its header names ${info.targetStateId}: corrupted`);
+      const result: DecodeResult = { picture: blank(s.width, s.height), state: target };
+      return result;
+    },
+
+    modelledSsim(frame) {
+      const info = inspectModelFrame(frame);
+      return modelSsim(info.quantizer, spatialComplexity(info.samples));
+    },
+
+    async close() {},
+  };
+}

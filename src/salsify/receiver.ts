@@ -1,0 +1,310 @@
+// The Salsify receiver: reassembles frames from fragments, checks each frame's
+// checksum, decodes it through the codec from the state it names, shows it,
+// and acknowledges every new datagram with its inter-arrival estimate (Sprout
+// EWMA with the grace period), its state and the states it holds.
+//
+// - One frame is assembled at a time: datagrams of a later frame abandon an
+//   incomplete one; datagrams of earlier (or already complete) frames are
+//   stale and ignored, duplicates likewise.
+// - A complete frame is accepted when the state it was encoded from is the
+//   receiver's state, a state it holds, or the initial state (a key frame);
+//   the receiver's state then becomes the frame's target state, which is what
+//   acknowledgements report from that moment (decoding follows in order).
+// - Held states: the most recent `stateMemory` decoded states. The sender only
+//   encodes from the receiver's current state or from one it reported, and
+//   those are the newest, so older ones are dropped. Everything the receiver
+//   keeps is bounded: one frame in assembly, at most `maxDecodeQueue` frames
+//   waiting to decode, `stateMemory` states.
+import type { CodecState, FunctionalCodec, Picture } from '../codec-bridge/types.ts';
+import type { EndpointContext } from '../net/endpoint.ts';
+import { InterArrivalEstimator } from '../sprout/interarrival-estimator.ts';
+import { crc32 } from './crc32.ts';
+import { DatagramError, decodeDatagram, encodeAck, MAX_HELD_STATES, NO_ESTIMATE, type FragmentDatagram } from './datagram.ts';
+import { StateStore } from './state-store.ts';
+import { modelledDecodeMs } from './timing-model.ts';
+
+export interface ShownFrame {
+  readonly frameNumber: number;
+  /** Time the decoded picture was ready (ms). */
+  readonly shownAt: number;
+  readonly picture: Picture;
+  /** The compressed frame. */
+  readonly frame: Uint8Array;
+  readonly sourceStateId: string;
+  readonly targetStateId: string;
+}
+
+export interface ReceiverOptions {
+  readonly ctx: EndpointContext;
+  readonly codec: FunctionalCodec;
+  readonly connectionId: number;
+  /** Use the grace period in the inter-arrival estimate (default true). */
+  readonly grace?: boolean;
+  readonly alpha?: number;
+  /** Decoded states kept (default 8, at most 16). */
+  readonly stateMemory?: number;
+  /** Complete frames allowed to wait for the decoder (default 32). */
+  readonly maxDecodeQueue?: number;
+  /** Modelled time of one decode (default: timing-model.ts). */
+  readonly decodeMs?: (width: number, height: number, frame: Uint8Array) => number;
+  readonly onShown?: (shown: ShownFrame) => void;
+}
+
+export interface ReceiverCounters {
+  datagrams: number;
+  badDatagrams: number;
+  foreignDatagrams: number;
+  unexpectedDatagrams: number;
+  duplicateDatagrams: number;
+  staleDatagrams: number;
+  framesCompleted: number;
+  framesAbandoned: number;
+  corruptFrames: number;
+  missingReference: number;
+  decodeQueueOverflow: number;
+  decodeFailures: number;
+  droppedAfterFailure: number;
+  framesShown: number;
+  acksSent: number;
+}
+
+interface Assembly {
+  readonly first: FragmentDatagram;
+  readonly pieces: (Uint8Array | undefined)[];
+  received: number;
+}
+
+interface PendingDecode {
+  readonly header: FragmentDatagram;
+  readonly frame: Uint8Array;
+}
+
+export class SalsifyReceiver {
+  readonly #o: ReceiverOptions;
+  readonly #ctx: EndpointContext;
+  readonly #estimator: InterArrivalEstimator;
+  readonly #decoded: StateStore;
+  readonly #initials = new Map<string, CodecState>();
+  readonly #queue: PendingDecode[] = [];
+  readonly counters: ReceiverCounters = {
+    datagrams: 0, badDatagrams: 0, foreignDatagrams: 0, unexpectedDatagrams: 0, duplicateDatagrams: 0, staleDatagrams: 0,
+    framesCompleted: 0, framesAbandoned: 0, corruptFrames: 0, missingReference: 0, decodeQueueOverflow: 0,
+    decodeFailures: 0, droppedAfterFailure: 0, framesShown: 0, acksSent: 0,
+  };
+  #assembly: Assembly | undefined;
+  /** Frames numbered at or below this are finished with (completed or abandoned). */
+  #done = -1;
+  /** The state the receiver will be in once its decode queue is empty. */
+  #stateId: string | undefined;
+  /** The state of the last successful decode. */
+  #decodedId: string | undefined;
+  #decoding = false;
+  #failure: Error | undefined;
+
+  constructor(options: ReceiverOptions) {
+    this.#o = options;
+    this.#ctx = options.ctx;
+    const memory = options.stateMemory ?? 8;
+    if (!(Number.isInteger(memory) && memory >= 1 && memory <= MAX_HELD_STATES)) throw new RangeError(`receiver state memory must be an integer in 1..${MAX_HELD_STATES}, got ${memory}`);
+    this.#decoded = new StateStore(memory);
+    this.#estimator = new InterArrivalEstimator({ alpha: options.alpha, grace: options.grace });
+    options.ctx.onReceive((bytes) => this.#onDatagram(bytes));
+  }
+
+  get interArrivalMs(): number | undefined {
+    return this.#estimator.estimateMs;
+  }
+
+  /** The receiver's state id as acknowledgements report it. */
+  get stateId(): string | undefined {
+    return this.#stateId;
+  }
+
+  /** States held for the sender to refer to (bounded by stateMemory). */
+  get heldStates(): number {
+    return this.#decoded.size;
+  }
+
+  get decodeQueueLength(): number {
+    return this.#queue.length;
+  }
+
+  /** An unexpected failure in the decode loop (a bug, not bad input), if any. */
+  get failure(): Error | undefined {
+    return this.#failure;
+  }
+
+  #initial(width: number, height: number): CodecState {
+    const key = `${width}x${height}`;
+    let s = this.#initials.get(key);
+    if (!s) {
+      s = this.#o.codec.initialState(width, height);
+      this.#initials.set(key, s);
+      if (this.#initials.size > 4) this.#initials.delete(this.#initials.keys().next().value as string);
+    }
+    return s;
+  }
+
+  #onDatagram(bytes: Uint8Array): void {
+    let d: FragmentDatagram;
+    try {
+      const decoded = decodeDatagram(bytes);
+      if (decoded.type !== 'fragment') {
+        this.counters.unexpectedDatagrams++;
+        return;
+      }
+      d = decoded;
+    } catch (error) {
+      if (!(error instanceof DatagramError)) throw error;
+      this.counters.badDatagrams++;
+      return;
+    }
+    if (d.connectionId !== this.#o.connectionId) {
+      this.counters.foreignDatagrams++;
+      return;
+    }
+    if (d.frameNumber <= this.#done) {
+      this.counters.staleDatagrams++;
+      return;
+    }
+    const a = this.#assembly;
+    if (a && d.frameNumber < a.first.frameNumber) {
+      this.counters.staleDatagrams++;
+      return;
+    }
+    if (a && d.frameNumber === a.first.frameNumber) {
+      if (!sameFrame(a.first, d)) {
+        // Fragments of one frame that disagree on the frame's description: not
+        // both can be right; keep the first and ignore this one.
+        this.counters.badDatagrams++;
+        return;
+      }
+      if (a.pieces[d.fragmentIndex]) {
+        this.counters.duplicateDatagrams++;
+        return;
+      }
+    }
+    this.counters.datagrams++;
+    this.#estimator.observe({ at: this.#ctx.now(), frame: d.frameNumber, graceMs: d.timeSincePreviousFrameUs / 1000 });
+    if (this.#stateId === undefined) this.#stateId = this.#initial(d.width, d.height).id;
+
+    let assembly = a && a.first.frameNumber === d.frameNumber ? a : undefined;
+    if (!assembly) {
+      if (a) {
+        this.counters.framesAbandoned++;
+        this.#done = Math.max(this.#done, a.first.frameNumber);
+      }
+      assembly = { first: d, pieces: new Array(d.fragmentCount), received: 0 };
+      this.#assembly = assembly;
+    }
+    assembly.pieces[d.fragmentIndex] = d.payload;
+    assembly.received++;
+    if (assembly.received === d.fragmentCount) this.#complete(assembly);
+    this.#acknowledge(d);
+  }
+
+  #complete(assembly: Assembly): void {
+    this.#assembly = undefined;
+    const h = assembly.first;
+    this.#done = h.frameNumber;
+    const frame = new Uint8Array(h.frameLength);
+    let offset = 0;
+    for (const piece of assembly.pieces) {
+      frame.set(piece!, offset);
+      offset += piece!.length;
+    }
+    if (crc32(frame) !== h.frameChecksum) {
+      this.counters.corruptFrames++;
+      return;
+    }
+    this.counters.framesCompleted++;
+    const src = h.sourceStateId;
+    const reachable = src === this.#stateId || this.#decoded.has(src) || src === this.#initial(h.width, h.height).id;
+    if (!reachable) {
+      this.counters.missingReference++;
+      return;
+    }
+    if (this.#queue.length >= (this.#o.maxDecodeQueue ?? 32)) {
+      this.counters.decodeQueueOverflow++;
+      return;
+    }
+    this.#queue.push({ header: h, frame });
+    this.#stateId = h.targetStateId;
+    this.#pump();
+  }
+
+  #acknowledge(d: FragmentDatagram): void {
+    const held = this.#decoded.idsNewestFirst();
+    const estimate = this.#estimator.estimateMs;
+    const interArrivalUs = estimate === undefined ? NO_ESTIMATE : Math.min(NO_ESTIMATE - 1, Math.max(1, Math.round(estimate * 1000)));
+    this.#ctx.send(encodeAck({
+      connectionId: this.#o.connectionId, frameNumber: d.frameNumber, fragmentIndex: d.fragmentIndex,
+      interArrivalUs, currentStateId: this.#stateId!, heldStateIds: held.slice(0, MAX_HELD_STATES),
+    }));
+    this.counters.acksSent++;
+  }
+
+  #pump(): void {
+    if (this.#decoding || this.#queue.length === 0) return;
+    this.#decoding = true;
+    const job = this.#queue.shift()!;
+    this.#decode(job).then(
+      () => {
+        this.#decoding = false;
+        this.#pump();
+      },
+      (error: unknown) => {
+        this.#decoding = false;
+        this.#failure = error instanceof Error ? error : new Error(String(error));
+      },
+    );
+  }
+
+  async #decode(job: PendingDecode): Promise<void> {
+    const h = job.header;
+    const initial = this.#initial(h.width, h.height);
+    const from = h.sourceStateId === initial.id ? initial : this.#decoded.get(h.sourceStateId);
+    if (!from) return this.#decodeFailed('missing', initial.id);
+    const decodeMs = this.#o.decodeMs ?? modelledDecodeMsForFrame;
+    let result;
+    try {
+      result = await this.#ctx.work(() => this.#o.codec.decode(from, job.frame), decodeMs(h.width, h.height, job.frame));
+    } catch {
+      return this.#decodeFailed('codec', initial.id);
+    }
+    if (result.state.id !== h.targetStateId) return this.#decodeFailed('mismatch', initial.id);
+    this.#decoded.add(result.state);
+    this.#decodedId = result.state.id;
+    this.counters.framesShown++;
+    this.#o.onShown?.({
+      frameNumber: h.frameNumber, shownAt: this.#ctx.now(), picture: result.picture, frame: job.frame,
+      sourceStateId: h.sourceStateId, targetStateId: h.targetStateId,
+    });
+  }
+
+  /** A frame that passed every check still failed to decode: drop it and what was queued after it. */
+  #decodeFailed(why: 'missing' | 'codec' | 'mismatch', initialId: string): void {
+    if (why === 'missing') this.counters.missingReference++;
+    else this.counters.decodeFailures++;
+    this.counters.droppedAfterFailure += this.#queue.length;
+    this.#queue.length = 0;
+    this.#stateId = this.#decodedId ?? initialId;
+  }
+}
+
+function sameFrame(a: FragmentDatagram, b: FragmentDatagram): boolean {
+  return a.fragmentCount === b.fragmentCount && a.frameLength === b.frameLength && a.frameChecksum === b.frameChecksum
+    && a.sourceStateId === b.sourceStateId && a.targetStateId === b.targetStateId && a.width === b.width && a.height === b.height;
+}
+
+/**
+ * Modelled decode time of a frame: the 720p figures of timing-model.ts
+ * (1.3..2.3 ms), scaled by the pixel count, rising with the frame's size
+ * (entropy decoding): 1.3 ms plus 1.0 ms x min(1, bytes / (pixels / 8)).
+ */
+export function modelledDecodeMsForFrame(width: number, height: number, frame: Uint8Array): number {
+  const pixels = width * height;
+  const low = modelledDecodeMs(width, height, 127);
+  const high = modelledDecodeMs(width, height, 0);
+  return low + (high - low) * Math.min(1, frame.length / (pixels / 8));
+}
