@@ -1,0 +1,9 @@
+#ifndef NATIVE_VP8_DECODER_H
+#define NATIVE_VP8_DECODER_H
+#include <node_api.h>
+
+napi_value decoder_create(napi_env env, napi_callback_info info);
+napi_value decoder_decode(napi_env env, napi_callback_info info);
+napi_value decoder_close(napi_env env, napi_callback_info info);
+
+#endif
