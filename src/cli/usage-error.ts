@@ -34,7 +34,8 @@ export async function runCommand(program: string, body: () => Promise<number> | 
   try {
     return await body();
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    // One line, whatever the error: multi-line messages are folded.
+    const message = (error instanceof Error ? error.message : String(error)).trim().replace(/:\s*\n\s*/g, ': ').replace(/\s*\n\s*/g, '; ');
     process.stderr.write(`${program}: ${message}\n`);
     const parseArgsError = error instanceof Error && String((error as NodeJS.ErrnoException).code ?? '').startsWith('ERR_PARSE_ARGS');
     return error instanceof UsageError || parseArgsError ? 2 : 1;

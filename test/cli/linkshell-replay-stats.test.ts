@@ -1,0 +1,79 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+
+const root = join(import.meta.dirname, '../..');
+const shared = join(root, '../shared');
+const work = mkdtempSync(join(tmpdir(), 'linkshell-cli-'));
+
+function linkshell(...args: string[]) {
+  const result = spawnSync(process.execPath, [join(root, 'bin/linkshell.js'), ...args], { cwd: root, encoding: 'utf8' });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+test('replay of a Mahimahi log writes the same events, with a header naming our run', () => {
+  const input = join(shared, 'conformance/const3_droptail_p20.up.log');
+  const out = join(work, 'replayed.log');
+  const r = linkshell('replay', '--log-in', input, '--trace', join(shared, 'conformance/traces/const3mbps.trace'), '--queue', 'droptail', '--queue-args', 'packets=20', '--log', out);
+  assert.is(r.code, 0, r.stderr);
+  const ours = readFileSync(out, 'utf8');
+  const theirs = readFileSync(input, 'utf8');
+  const body = (text: string) => text.split('\n').filter((l) => !l.startsWith('#'));
+  assert.equal(body(ours), body(theirs));
+  assert.match(ours, /^# mahimahi mm-link \(Uplink\) \[.*const3mbps\.trace\] > .*replayed\.log\n# command line: 'linkshell' 'replay' /);
+  assert.match(ours, /\n# queue: droptail \[packets=20\]\n# init timestamp: 1\d+\n# base timestamp: 37\n/);
+});
+
+test('replay of a plain TIME SIZE list writes to stdout and runs until the queue drains', () => {
+  const input = join(work, 'load.txt');
+  writeFileSync(input, '# time size\n0 1500\n0 1500\n5 100\n');
+  const trace = join(work, 'ten.trace');
+  writeFileSync(trace, '10\n');
+  const r = linkshell('replay', '--log-in', input, '--trace', trace);
+  assert.is(r.code, 0, r.stderr);
+  assert.is(r.stdout.split('\n').filter((l) => !l.startsWith('#')).join('\n'), '0 + 1500\n0 + 1500\n5 + 100\n10 # 1504\n10 - 1500 10\n20 # 1504\n20 - 1500 20\n30 # 1504\n30 - 100 25\n');
+});
+
+test('stats prints the figures of a log, as a table or JSON', () => {
+  const log = join(shared, 'conformance/att_droptail_p20.up.log');
+  const table = linkshell('stats', log);
+  assert.is(table.code, 0, table.stderr);
+  assert.match(table.stdout, /utilization/);
+  assert.match(table.stdout, /1532 packets/);
+  const json = linkshell('stats', '--json', log);
+  const [entry] = JSON.parse(json.stdout);
+  assert.is(entry.stats.drops, 1532);
+  assert.is(entry.stats.arrivals, 2899);
+  assert.ok(entry.stats.departures + entry.stats.drops <= entry.stats.arrivals);
+  assert.ok(entry.stats.delayMs.p99 >= entry.stats.delayMs.p50);
+});
+
+test('bad arguments and inputs: one line on stderr and exit status 2', () => {
+  const cases: string[][] = [
+    ['replay', '--bogus'],
+    ['replay', '--trace', 'x'],
+    ['replay', '--log-in', join(work, 'missing.log'), '--trace', join(shared, 'traces/12mbps.up')],
+    ['replay', '--log-in', join(shared, 'conformance/att_infinite.up.log'), '--trace', 'no-such-trace'],
+    ['replay', '--log-in', join(shared, 'conformance/att_infinite.up.log'), '--trace', join(shared, 'traces/12mbps.up'), '--queue', 'red'],
+    ['replay', '--log-in', join(shared, 'conformance/att_infinite.up.log'), '--trace', join(shared, 'traces/12mbps.up'), '--queue', 'droptail', '--queue-args', 'packets=ten'],
+    ['replay', '--log-in', join(shared, 'conformance/att_infinite.up.log'), '--trace', join(shared, 'traces/12mbps.up'), '--mtu', '-3'],
+    ['stats'],
+    ['stats', join(shared, 'traces/12mbps.up')],
+  ];
+  for (const args of cases) {
+    const r = linkshell(...args);
+    assert.is(r.code, 2, `${args.join(' ')} -> ${r.code}: ${r.stderr}`);
+    assert.is(r.stderr.trim().split('\n').length, 1, r.stderr);
+    assert.match(r.stderr, /^linkshell (replay|stats): /);
+  }
+});
+
+test('help texts', () => {
+  assert.match(linkshell('replay', '--help').stdout, /Usage: linkshell replay/);
+  assert.match(linkshell('stats', '--help').stdout, /Usage: linkshell stats/);
+});
+
+test.run();
