@@ -119,6 +119,36 @@ test('pie: probability clamps at 1 and then every eligible arrival is dropped, e
   assert.is(rng.draws.length, 31);
 });
 
+test('pie: with both delay estimates 0 and an empty queue the probability decays by 2% per update', () => {
+  const q = new PieQueue<string>({ bytes: 40000, qdelayRef: 1, maxBurst: 150, rng: createRng('decay') });
+  const log = dropLog();
+  const poke = (t: number) => q.enqueue(packet('poke', 50000, t), t, log.onDrop);
+  for (let i = 0; i < 20; i++) q.enqueue(packet(`p${i}`, 1000, 0), 0, log.onDrop);
+  for (let t = 10; t <= 26; t++) q.dequeue(t, log.onDrop); // rate 1062, 3000 bytes left: delay 2
+  let t = 31;
+  let previous = 0;
+  for (; q.dropProbability < 0.2; t += 30) {
+    poke(t); // delay 2 > qdelay_ref 1: the probability climbs every update
+    assert.is(q.queueDelay, 2);
+    assert.ok(q.dropProbability > previous);
+    previous = q.dropProbability;
+  }
+  while (q.sizePackets() > 0) q.dequeue(t, log.onDrop); // empty the queue between two updates
+  poke(t + 30);
+  // delay 0 after 2: p = (0.125 (0 - 1) + 1.25 (0 - 2)) / 16; no decay yet (previous delay was 2).
+  assert.is(q.queueDelay, 0);
+  assert.is(q.dropProbability, previous + (0.125 * -1 + 1.25 * -2) / 16);
+  const before = q.dropProbability;
+  assert.ok(before >= 0.01 && before < 0.1, `probability ${before} in the /32 band`);
+  poke(t + 60);
+  // Both delays 0, queue empty: p = 0.125 (0 - 1) / 32, then x 0.98.
+  assert.is(q.dropProbability, (before + (0.125 * -1) / 32) * 0.98);
+  const again = q.dropProbability;
+  poke(t + 90);
+  assert.is(q.dropProbability, (again + (0.125 * -1) / 32) * 0.98);
+  assert.is(log.drops.filter((d) => !d.startsWith('poke')).length, 0);
+});
+
 test('pie: a clock far from the start time does not stall (idle updates are skipped once nothing changes)', () => {
   const q = new PieQueue<string>({ packets: 100, qdelayRef: 15, maxBurst: 150, rng: createRng(1) });
   const log = dropLog();
