@@ -13,20 +13,22 @@
 //   the rate sample (bytes / elapsed ms, integer) feeds an average
 //   (avg = avg - avg/8 + sample/8, the first sample taken as is), the burst
 //   allowance shrinks by the elapsed time, and a new cycle starts if the
-//   backlog is still above the threshold. Then update the probability.
+//   backlog is still at least the threshold. Then update the probability.
 // - Probability update, every 30 ms (Mahimahi has no timer: at each enqueue
 //   and dequeue it runs every update period missed since the last one, while
-//   now - lastUpdate > 30): the delay estimate is backlog / average rate
+//   now - lastUpdate > 30, all with the current backlog): the delay estimate is backlog / average rate
 //   (integer ms, 0 without a rate); p = 0.125 (delay - qdelay_ref) +
 //   1.25 (delay - previous delay), divided by 128 when the probability is
 //   below 0.01, by 32 below 0.1, else by 16; the probability is clamped to
-//   [0, 1] and decays by 2% when both delays are 0; the burst allowance
-//   shrinks by 30 ms; and when the probability is 0, both delays are below
+//   [0, 1] and decays by 2% when both delays are 0 and the queue is empty;
+//   the burst allowance shrinks by 30 ms; and when the probability is 0, both delays are below
 //   qdelay_ref / 2 and a rate is known, the rate measurement resets and the
 //   burst allowance is refilled to max_burst.
 // As in Mahimahi, the burst allowance starts at 0 (RFC 8033 starts it at
 // max_burst), and the update schedule starts at `startTime` (Mahimahi: the
-// time the queue is created, i.e. the link clock's zero).
+// time the queue is created, i.e. the link clock's zero). The clock is the
+// `now` of each call: the arrival time at enqueue and the delivery
+// opportunity's time at dequeue (Mahimahi reads the wall clock at both).
 
 import type { DropListener, PacketQueue, QueuedPacket } from '../queue.ts';
 import type { Rng } from '../random.ts';
