@@ -48,19 +48,24 @@ export class ByteReader {
     return true;
   }
 
+  /** Waits until at least one unread byte is buffered; false at the end of the stream. */
+  private async fill(): Promise<boolean> {
+    while (this.available === 0) {
+      if (!(await this.pull())) return false;
+    }
+    return true;
+  }
+
   /** True when every byte has been consumed and the stream has ended. */
   async atEnd(): Promise<boolean> {
-    while (this.available === 0) {
-      if (!(await this.pull())) return true;
-    }
-    return false;
+    return !(await this.fill());
   }
 
   /** Copies `length` bytes into `target` (from offset 0); returns how many were available (< length only at the end). */
   async readInto(target: Uint8Array, length = target.length): Promise<number> {
     let done = 0;
     while (done < length) {
-      if (this.available === 0 && !(await this.pull())) break;
+      if (!(await this.fill())) break;
       const chunk = this.chunks[0];
       const take = Math.min(length - done, chunk.length - this.head);
       target.set(chunk.subarray(this.head, this.head + take), done);
@@ -81,7 +86,7 @@ export class ByteReader {
   async skip(length: number): Promise<number> {
     let done = 0;
     while (done < length) {
-      if (this.available === 0 && !(await this.pull())) break;
+      if (!(await this.fill())) break;
       const take = Math.min(length - done, this.chunks[0].length - this.head);
       this.consume(take);
       done += take;
@@ -94,7 +99,7 @@ export class ByteReader {
     const parts: Uint8Array[] = [];
     let total = 0;
     while (total < maxLength) {
-      if (this.available === 0 && !(await this.pull())) break;
+      if (!(await this.fill())) break;
       const chunk = this.chunks[0];
       const end = Math.min(chunk.length, this.head + (maxLength - total));
       const newline = chunk.subarray(this.head, end).indexOf(10);

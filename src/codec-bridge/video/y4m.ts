@@ -154,8 +154,9 @@ export function formatY4mHeader(init: Y4mHeaderInit): string {
 export function checkFrameLine(line: Uint8Array, terminated: boolean, name: string, index: number, offset: number): void {
   const text = Buffer.from(line.subarray(0, 6)).toString('latin1');
   const isMarker = text === 'FRAME' ? line.length === 5 : text === 'FRAME ';
-  if (!isMarker) {
-    if (line.length === 0 && !terminated) return; // the caller reports a clean end or truncation
+  // A line cut short by the end of the file inside "FRAME" is a truncation, not a wrong marker.
+  const cutMarker = !terminated && line.length < 5 && 'FRAME'.startsWith(text);
+  if (!isMarker && !cutMarker) {
     throw new Error(`${name}: frame ${index}: expected a "FRAME" marker at byte ${offset}, found ${describeBytes(line)}`);
   }
   if (!terminated) {
