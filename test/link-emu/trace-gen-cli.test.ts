@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseDuration, runTraceGenCli, TRACE_GEN_USAGE } from '../../src/link-emu/trace-gen-cli.ts';
@@ -107,6 +107,20 @@ test('parseDuration: units and bare seconds', () => {
   assert.is(parseDuration('1.5s'), 1500);
   assert.throws(() => parseDuration('1.0005s'), /whole number of milliseconds/);
   assert.throws(() => parseDuration('0'), /positive/);
+});
+
+test('traces/README.md: every command reproduces its committed trace, byte for byte', async () => {
+  const tracesDir = new URL('../../traces/', import.meta.url);
+  const readme = readFileSync(new URL('README.md', tracesDir), 'utf8');
+  const commands = [...readme.matchAll(/^npx linkshell gen-trace (.+) -o traces\/(\S+)$/gm)];
+  const files = readdirSync(tracesDir).filter((name) => name.endsWith('.trace')).sort();
+  assert.equal(commands.map((m) => m[2]).sort(), files);
+  for (const [, args, name] of commands) {
+    const out = join(dir, name!);
+    const r = await run(...args!.split(' '), '-o', out);
+    assert.is(r.code, 0, r.err);
+    assert.ok(readFileSync(out).equals(readFileSync(new URL(name!, tracesDir))), `${name} differs from its command's output`);
+  }
 });
 
 test.after(() => rmSync(dir, { recursive: true, force: true }));
