@@ -188,6 +188,11 @@ export function onOffTrace(options: OnOffOptions): Trace {
   const lambda = perMs(options.rateMbps, bytes);
   const { durationMs, meanOnMs, meanOffMs } = options;
   checkCount(lambda * durationMs, `a ${options.rateMbps} Mbit/s on/off trace of ${durationMs} ms`);
+  const cycles = durationMs / (meanOnMs + meanOffMs);
+  check(
+    cycles <= MAX_GENERATED_OPPORTUNITIES,
+    `meanOnMs + meanOffMs (${meanOnMs + meanOffMs} ms) is too short for durationMs ${durationMs}: about ${Math.round(cycles)} on/off cycles, over the limit of ${MAX_GENERATED_OPPORTUNITIES}`,
+  );
   const periods = createRng(options.seed).fork('periods');
   const spacing = 1 / lambda;
   let on = start === 'random' ? periods.next() < meanOnMs / (meanOnMs + meanOffMs) : start === 'on';

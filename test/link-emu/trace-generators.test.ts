@@ -159,6 +159,7 @@ test('onoff: the rate while on carries over between on periods; start state', ()
   }
   assert.ok(startsOn > 120 && startsOn < 180, `random start on ${startsOn}/200 (expected 150)`);
   assert.throws(() => onOffTrace({ rateMbps: 12, meanOnMs: 0, meanOffMs: 1, durationMs: 10, seed: 1 }), /meanOnMs must be/);
+  assert.throws(() => onOffTrace({ rateMbps: 0.01, meanOnMs: 1e-6, meanOffMs: 1e-6, durationMs: 1e6, seed: 1 }), /on\/off cycles, over the limit/);
   assert.throws(() => onOffTrace({ rateMbps: 12, meanOnMs: 1, meanOffMs: 1, durationMs: 10, seed: 1, start: 'maybe' as 'on' }), /start must be on, off or random/);
 });
 
