@@ -1,0 +1,187 @@
+// One direction of linkshell's emulated path: the simulator's Chain (the same
+// trace-driven link, queues, loss and delay), driven by the wall clock, with
+// what only a real-time run needs around it: a memory cap on the datagrams
+// held, the mm-link log, and meters of queueing delay and of how late each
+// departure is against its delivery opportunity.
+//
+// Link time is whole milliseconds since linkshell started, as Mahimahi's
+// timestamps are: an arrival at 12.7 ms is an arrival at 12 ms, and an
+// opportunity at 13 ms is used as soon as the clock reads 13 ms or more.
+
+import { Chain, type ChainCounters, type DropCause, type Scheduler, type StageSpec } from '../link-emu/chain.ts';
+import type { LinkEventSink } from '../link-emu/link.ts';
+import type { Rng } from '../link-emu/random.ts';
+import type { Trace } from '../link-emu/trace.ts';
+import type { WallClockScheduler } from '../net/wall-clock.ts';
+import { Histogram } from './histogram.ts';
+
+export type DirectionName = 'uplink' | 'downlink';
+
+export interface DirectionOptions<F> {
+  name: DirectionName;
+  trace: Trace;
+  queue: string;
+  queueArgs: string;
+  mtu: number;
+  once: boolean;
+  delayMs: number;
+  loss: number;
+  /** Link bytes a datagram takes beyond its payload. */
+  overheadBytes: number;
+  /** Most datagram bytes (on the link's count) held in the direction at once. */
+  memoryCapBytes: number;
+  scheduler: WallClockScheduler;
+  rng: Rng;
+  /** Link time (integer ms) at which the trace starts. */
+  baseTimestamp: number;
+  /** mm-link log events, if the direction is logged. */
+  log?: LinkEventSink;
+  /** Called with each datagram that leaves the direction. */
+  deliver: (bytes: Uint8Array, flow: F) => void;
+  /** Called once when the memory cap first drops a datagram. */
+  onMemoryCap?: (direction: DirectionName) => void;
+}
+
+export interface DirectionStats extends ChainCounters {
+  /** Datagrams (and their link bytes) refused at entry because the direction held too much. */
+  memoryCapDrops: number;
+  memoryCapDropBytes: number;
+  /** Link bytes held now (queued, in delay, partly sent). */
+  heldBytes: number;
+  /** Bytes and packets in the link's queue now. */
+  queueBytes: number;
+  queuePackets: number;
+  /** Delivery opportunities used so far and the bytes they offered. */
+  opportunities: number;
+  capacityBytes: number;
+  /** Link bytes that departed the link (before any stage after it). */
+  linkDepartureBytes: number;
+  queueingDelayMs: Histogram;
+  departureLatenessMs: Histogram;
+  /** Queueing delay of the latest departure (NaN before the first). */
+  lastQueueingDelayMs: number;
+}
+
+interface Datagram<F> {
+  bytes: Uint8Array;
+  flow: F;
+}
+
+/** Stages in the order packets cross them, as nested Mahimahi shells (mm-delay mm-loss mm-link): the application sits innermost. */
+export function directionStages(name: DirectionName, link: StageSpec, lossRate: number, delayMs: number): StageSpec[] {
+  const stages: StageSpec[] = [link];
+  if (lossRate > 0) stages.push({ kind: 'loss', rate: lossRate });
+  if (delayMs > 0) stages.push({ kind: 'delay', ms: delayMs });
+  return name === 'uplink' ? stages : stages.reverse();
+}
+
+export class Direction<F> {
+  readonly name: DirectionName;
+  readonly chain: Chain<Datagram<F>>;
+  private readonly overhead: number;
+  private readonly memoryCap: number;
+  private held = 0;
+  private memoryCapDrops = 0;
+  private memoryCapDropBytes = 0;
+  private linkDepartureBytes = 0;
+  private lastDelay = NaN;
+  private readonly queueingDelay = new Histogram();
+  private readonly lateness = new Histogram();
+  private readonly scheduler: WallClockScheduler;
+  private readonly onMemoryCap: ((direction: DirectionName) => void) | undefined;
+
+  constructor(options: DirectionOptions<F>) {
+    this.name = options.name;
+    this.overhead = options.overheadBytes;
+    this.memoryCap = options.memoryCapBytes;
+    this.scheduler = options.scheduler;
+    this.onMemoryCap = options.onMemoryCap;
+    const wall = options.scheduler;
+    const linkClock: Scheduler = {
+      now: () => Math.floor(wall.now()),
+      at: (time, callback) => wall.at(time, callback),
+    };
+    const log = options.log;
+    const events: LinkEventSink = {
+      arrival: (time, size) => log?.arrival(time, size),
+      opportunity: (time, mtu) => log?.opportunity(time, mtu),
+      departure: (time, size, delay) => {
+        this.lateness.add(Math.max(0, wall.now() - time));
+        this.queueingDelay.add(delay);
+        this.lastDelay = delay;
+        this.linkDepartureBytes += size;
+        log?.departure(time, size, delay);
+      },
+      drop: (time, packets, bytes) => log?.drop(time, packets, bytes),
+    };
+    const link: StageSpec = {
+      kind: 'link',
+      trace: options.trace,
+      queue: options.queue,
+      queueArgs: options.queueArgs,
+      mtu: options.mtu,
+      once: options.once,
+      baseTimestamp: options.baseTimestamp,
+      events,
+    };
+    this.chain = new Chain<Datagram<F>>(directionStages(options.name, link, options.loss, options.delayMs), {
+      scheduler: linkClock,
+      rng: options.rng,
+      deliver: (datagram, size) => {
+        this.held -= size;
+        options.deliver(datagram.bytes, datagram.flow);
+      },
+      onDrop: (_cause: DropCause, size: number) => {
+        this.held -= size;
+      },
+    });
+  }
+
+  /** A datagram enters the direction now (it may be dropped: oversize, memory cap, loss, a full queue). */
+  push(bytes: Uint8Array, flow: F): void {
+    const size = bytes.length + this.overhead;
+    if (size <= this.chain.mtu && this.held + size > this.memoryCap) {
+      if (this.memoryCapDrops === 0) this.onMemoryCap?.(this.name);
+      this.memoryCapDrops++;
+      this.memoryCapDropBytes += size;
+      return;
+    }
+    this.held += size;
+    this.chain.push(size, { bytes, flow });
+  }
+
+  /**
+   * Brings an idle link's opportunity count (and its log) up to now, so a
+   * closing log covers the whole run; a busy link is already up to date,
+   * since its next opportunity is scheduled.
+   */
+  catchUp(): void {
+    const now = Math.floor(this.scheduler.now());
+    for (const link of this.chain.links()) {
+      if (link.isIdle()) {
+        link.advanceTo(now, () => {
+          throw new Error('an idle link cannot send');
+        });
+      }
+    }
+  }
+
+  stats(): DirectionStats {
+    const link = this.chain.links()[0];
+    const counters = link.counters();
+    return {
+      ...this.chain.stats(),
+      memoryCapDrops: this.memoryCapDrops,
+      memoryCapDropBytes: this.memoryCapDropBytes,
+      heldBytes: this.held,
+      queueBytes: link.queue.sizeBytes(),
+      queuePackets: link.queue.sizePackets(),
+      opportunities: counters.opportunities,
+      capacityBytes: counters.opportunities * link.mtu,
+      linkDepartureBytes: this.linkDepartureBytes,
+      queueingDelayMs: this.queueingDelay,
+      departureLatenessMs: this.lateness,
+      lastQueueingDelayMs: this.lastDelay,
+    };
+  }
+}

@@ -1,0 +1,45 @@
+// An mm-link log written to a file as the link runs: lines are buffered in
+// memory and written out when a chunk fills or when flush() is called
+// (linkshell flushes a few times a second), so the file is at most a moment
+// behind the link; close() writes the rest and closes the file.
+
+import { closeSync, openSync, writeSync } from 'node:fs';
+import { LinkLogWriter, type LinkLogHeader } from '../link-emu/link-log.ts';
+
+export class LinkLogFile {
+  readonly writer: LinkLogWriter;
+  private fd: number | undefined;
+
+  /** Opens (creates or truncates) `path`; throws an Error naming the file if it cannot. */
+  constructor(readonly path: string, header: LinkLogHeader) {
+    try {
+      this.fd = openSync(path, 'w');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new Error(`cannot write log file ${path}: ${code === 'ENOENT' ? 'no such directory' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'is a directory' : (error as Error).message}`);
+    }
+    this.writer = new LinkLogWriter((chunk) => this.write(chunk), header, 1 << 16);
+  }
+
+  flush(): void {
+    if (this.fd !== undefined) this.writer.flush();
+  }
+
+  /** Writes what is buffered and closes the file (the writer then refuses events). Idempotent. */
+  close(): void {
+    if (this.fd === undefined) return;
+    try {
+      this.writer.close();
+    } finally {
+      closeSync(this.fd);
+      this.fd = undefined;
+    }
+  }
+
+  private write(chunk: string): void {
+    if (this.fd === undefined) throw new Error(`log file ${this.path} is closed`);
+    const bytes = Buffer.from(chunk, 'utf8');
+    let offset = 0;
+    while (offset < bytes.length) offset += writeSync(this.fd, bytes, offset, bytes.length - offset);
+  }
+}

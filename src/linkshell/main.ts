@@ -1,0 +1,86 @@
+// `linkshell UPLINK DOWNLINK --connect HOST:PORT [options] [-- COMMAND...]`:
+// parses the arguments, starts the session (and the command, if any), waits
+// for the end (the command's exit, SIGINT/SIGTERM, or an internal error),
+// then shuts down cleanly and prints the summary. Returns the exit status:
+// 2 for bad arguments (nothing started), the command's status when there is
+// one, 0 when stopped by a signal without a command, 1 on an internal error.
+
+import { UsageError } from '../cli/usage-error.ts';
+import { formatAddress } from './address.ts';
+import { startChild, type ChildCommand } from './child.ts';
+import { LINKSHELL_HELP, parseLinkshellArgs } from './options.ts';
+import { startLinkshell, type LinkshellSession } from './session.ts';
+import { formatSummary, StatusLine } from './summary.ts';
+
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+/** After this many stop signals the command is killed outright. */
+const SIGNALS_BEFORE_KILL = 3;
+const STATUS_INTERVAL_MS = 500;
+
+export async function runLinkshell(argv: string[]): Promise<number> {
+  const stderr = (line: string) => process.stderr.write(`linkshell: ${line}\n`);
+  let session: LinkshellSession;
+  let command: string[] | undefined;
+  try {
+    const parsed = parseLinkshellArgs(argv);
+    if (parsed.help) {
+      process.stdout.write(LINKSHELL_HELP);
+      return 0;
+    }
+    command = parsed.config.command;
+    session = await startLinkshell(parsed.config, { warn: stderr, commandLine: ['linkshell', ...argv] });
+  } catch (error) {
+    stderr(error instanceof Error ? error.message : String(error));
+    return error instanceof UsageError ? 2 : 1;
+  }
+
+  const addr = formatAddress(session.listenAddress);
+  const peer = formatAddress(session.peerAddress);
+  stderr(`inside applications send to ${addr}; the peer is ${peer}`);
+
+  let child: ChildCommand | undefined;
+  let finish!: (code: number) => void;
+  const ended = new Promise<number>((resolve) => (finish = resolve));
+  if (command) {
+    child = startChild(command, { ...process.env, LINKSHELL_ADDR: addr, LINKSHELL_PEER: peer }, stderr);
+    void child.exited.then(finish);
+  }
+
+  let signalsSeen = 0;
+  const onSignal = (signal: NodeJS.Signals) => {
+    signalsSeen++;
+    if (child?.running()) child.signal(signalsSeen >= SIGNALS_BEFORE_KILL ? 'SIGKILL' : signal);
+    else finish(0);
+  };
+  for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
+
+  let fatal: Error | undefined;
+  session.onFatal((error) => {
+    fatal = error;
+    finish(1);
+  });
+
+  const status = process.stdout.isTTY ? new StatusLine() : undefined;
+  const statusTimer = status
+    ? setInterval(() => process.stdout.write(`\r\x1b[K${status.line(session.now(), session.report().directions)}`), STATUS_INTERVAL_MS)
+    : undefined;
+
+  let code = await ended;
+  if (statusTimer) clearInterval(statusTimer);
+  if (status) process.stdout.write('\r\x1b[K');
+  if (child?.running()) {
+    // The run ends before the command (an internal error): end the command too.
+    child.signal('SIGTERM');
+    const killTimer = setTimeout(() => child!.signal('SIGKILL'), 5000);
+    await child.exited;
+    clearTimeout(killTimer);
+  }
+  const report = await session.stop();
+  if (fatal) {
+    stderr(`internal error, stopped: ${fatal.stack ?? fatal.message}`);
+    code = 1;
+  }
+  process.stderr.write(formatSummary(report));
+  for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
+  return code;
+}

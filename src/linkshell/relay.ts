@@ -1,0 +1,166 @@
+// linkshell's sockets, NAT-like: inside applications send to one listen
+// socket; each inside source (address and port) gets an outside socket of
+// its own towards the peer, so the peer's answers can be told apart and sent
+// back, from the listen socket, to the source they belong to. Only the
+// configured peer is ever sent to, and only datagrams from it are taken in on
+// the outside sockets: linkshell is not an open relay.
+//
+// The relay only moves bytes; what happens between receiving and sending
+// (the emulated link) is the caller's.
+
+import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
+import { formatAddress, isLoopback, type UdpAddress } from './address.ts';
+
+export interface Flow {
+  /** "address:port" of the inside source. */
+  readonly key: string;
+  readonly insideAddress: string;
+  readonly insidePort: number;
+  readonly outside: Socket;
+}
+
+export interface RelayCounters {
+  sources: number;
+  /** Datagrams from inside sources past the limit of sources. */
+  refusedSourceDatagrams: number;
+  /** Datagrams on an outside socket from anyone but the peer. */
+  foreignDatagrams: number;
+  sendErrors: number;
+  socketErrors: number;
+}
+
+export interface RelayOptions {
+  listen: UdpAddress;
+  peer: UdpAddress;
+  maxSources: number;
+  /** A datagram from an inside application. */
+  onInside: (bytes: Buffer, flow: Flow) => void;
+  /** A datagram from the peer, on the flow's outside socket. */
+  onOutside: (bytes: Buffer, flow: Flow) => void;
+  /** Warnings (a refused source, a socket error): one line each. */
+  warn: (message: string) => void;
+  /** Socket receive buffer to ask for (the kernel may cap it). */
+  receiveBufferBytes?: number;
+}
+
+const DEFAULT_RECEIVE_BUFFER = 8 << 20;
+
+export class Relay {
+  private readonly flows = new Map<string, Flow>();
+  private readonly counters: RelayCounters = { sources: 0, refusedSourceDatagrams: 0, foreignDatagrams: 0, sendErrors: 0, socketErrors: 0 };
+  private closed = false;
+  private readonly outsideBind: string | undefined;
+
+  private constructor(
+    private readonly listenSocket: Socket,
+    readonly listenAddress: UdpAddress,
+    private readonly options: RelayOptions,
+  ) {
+    // Towards a loopback peer, outside sockets stay on loopback too.
+    this.outsideBind = isLoopback(options.peer.address) ? options.peer.address : undefined;
+  }
+
+  /** Binds the listen socket; rejects with an Error naming the address if it cannot. */
+  static async open(options: RelayOptions): Promise<Relay> {
+    const socket = createSocket({ type: options.listen.family === 6 ? 'udp6' : 'udp4' });
+    await new Promise<void>((resolve, reject) => {
+      const onError = (error: Error) => {
+        socket.close();
+        reject(new Error(`cannot listen on ${formatAddress(options.listen)}: ${(error as NodeJS.ErrnoException).code ?? error.message}`));
+      };
+      socket.once('error', onError);
+      socket.bind({ address: options.listen.address, port: options.listen.port }, () => {
+        socket.off('error', onError);
+        resolve();
+      });
+    });
+    trySetReceiveBuffer(socket, options.receiveBufferBytes ?? DEFAULT_RECEIVE_BUFFER);
+    const bound = socket.address();
+    const relay = new Relay(socket, { address: bound.address, family: options.listen.family, port: bound.port }, options);
+    socket.on('message', (bytes, from) => relay.fromInside(bytes, from));
+    socket.on('error', (error) => relay.socketError('listen socket', error));
+    return relay;
+  }
+
+  stats(): RelayCounters {
+    return { ...this.counters };
+  }
+
+  /** Sends a datagram to the peer from the flow's outside socket. */
+  sendToPeer(flow: Flow, bytes: Uint8Array): void {
+    if (this.closed) return;
+    const peer = this.options.peer;
+    flow.outside.send(bytes, peer.port, peer.address, this.sendDone);
+  }
+
+  /** Sends a datagram to the flow's inside source from the listen socket. */
+  sendToInside(flow: Flow, bytes: Uint8Array): void {
+    if (this.closed) return;
+    this.listenSocket.send(bytes, flow.insidePort, flow.insideAddress, this.sendDone);
+  }
+
+  /** Closes every socket; later sends are ignored. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const sockets = [this.listenSocket, ...[...this.flows.values()].map((f) => f.outside)];
+    await Promise.all(sockets.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
+  }
+
+  private readonly sendDone = (error: Error | null) => {
+    if (error && !this.closed) {
+      if (this.counters.sendErrors === 0) this.options.warn(`send failed: ${(error as NodeJS.ErrnoException).code ?? error.message} (further send errors only counted)`);
+      this.counters.sendErrors++;
+    }
+  };
+
+  private fromInside(bytes: Buffer, from: RemoteInfo): void {
+    if (this.closed) return;
+    const key = formatAddress(from);
+    let flow = this.flows.get(key);
+    if (flow === undefined) {
+      if (this.flows.size >= this.options.maxSources) {
+        if (this.counters.refusedSourceDatagrams === 0) {
+          this.options.warn(`more than ${this.options.maxSources} inside sources; datagrams from new ones (first: ${key}) are dropped (--max-sources)`);
+        }
+        this.counters.refusedSourceDatagrams++;
+        return;
+      }
+      flow = this.openFlow(key, from);
+    }
+    this.options.onInside(bytes, flow);
+  }
+
+  private openFlow(key: string, from: RemoteInfo): Flow {
+    const peer = this.options.peer;
+    const outside = createSocket({ type: peer.family === 6 ? 'udp6' : 'udp4' });
+    const flow: Flow = { key, insideAddress: from.address, insidePort: from.port, outside };
+    // Sends made before the bind completes are queued by Node.
+    outside.bind({ address: this.outsideBind, port: 0 }, () => trySetReceiveBuffer(outside, this.options.receiveBufferBytes ?? DEFAULT_RECEIVE_BUFFER));
+    outside.on('message', (bytes, sender) => {
+      if (this.closed) return;
+      if (sender.port !== peer.port || sender.address !== peer.address) {
+        this.counters.foreignDatagrams++;
+        return;
+      }
+      this.options.onOutside(bytes, flow);
+    });
+    outside.on('error', (error) => this.socketError(`outside socket of ${key}`, error));
+    this.flows.set(key, flow);
+    this.counters.sources++;
+    return flow;
+  }
+
+  private socketError(which: string, error: Error): void {
+    this.counters.socketErrors++;
+    if (!this.closed) this.options.warn(`${which}: ${(error as NodeJS.ErrnoException).code ?? error.message}`);
+  }
+}
+
+function trySetReceiveBuffer(socket: Socket, bytes: number): void {
+  try {
+    socket.setRecvBufferSize(bytes);
+  } catch {
+    // The kernel's limit applies; the default buffer still works.
+  }
+}

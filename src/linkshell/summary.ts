@@ -1,0 +1,89 @@
+// What linkshell prints when it ends: one column per direction.
+
+import Table from 'cli-table3';
+import type { DirectionStats } from './direction.ts';
+import type { RelayCounters } from './relay.ts';
+
+export interface DirectionReport {
+  name: string;
+  trace: string;
+  queue: string;
+  stats: DirectionStats;
+}
+
+export interface LinkshellReport {
+  durationMs: number;
+  directions: DirectionReport[];
+  relay: RelayCounters;
+}
+
+const mbps = (bytes: number, ms: number) => (ms > 0 ? (bytes * 8) / ms / 1000 : NaN);
+const fixed = (x: number, digits: number) => (Number.isFinite(x) ? x.toFixed(digits) : '-');
+
+/** Throughput through the link against the capacity its opportunities offered, in Mbit/s over the run. */
+export function throughputFigures(stats: DirectionStats, durationMs: number): { capacityMbps: number; throughputMbps: number; utilization: number } {
+  return {
+    capacityMbps: mbps(stats.capacityBytes, durationMs),
+    throughputMbps: mbps(stats.linkDepartureBytes, durationMs),
+    utilization: stats.capacityBytes > 0 ? stats.linkDepartureBytes / stats.capacityBytes : NaN,
+  };
+}
+
+export function formatSummary(report: LinkshellReport): string {
+  const dirs = report.directions;
+  const table = new Table({ head: ['', ...dirs.map((d) => d.name)], style: { head: [], border: [] } });
+  const row = (label: string, cell: (d: DirectionReport) => string) => table.push([label, ...dirs.map(cell)]);
+  const ms = report.durationMs;
+  row('trace', (d) => d.trace);
+  row('queue', (d) => d.queue);
+  row('datagrams in', (d) => String(d.stats.packetsIn + d.stats.memoryCapDrops));
+  row('datagrams out', (d) => String(d.stats.packetsOut));
+  row('bytes in (on link)', (d) => String(d.stats.bytesIn + d.stats.memoryCapDropBytes));
+  row('bytes out (on link)', (d) => String(d.stats.bytesOut));
+  row('drops: queue', (d) => String(d.stats.drops.queue));
+  row('drops: memory cap', (d) => String(d.stats.memoryCapDrops));
+  row('drops: loss', (d) => String(d.stats.drops.loss));
+  row('drops: oversize', (d) => String(d.stats.drops.oversize));
+  row('left in flight', (d) => `${d.stats.heldBytes} bytes`);
+  row('capacity', (d) => `${fixed(throughputFigures(d.stats, ms).capacityMbps, 3)} Mbit/s`);
+  row('throughput', (d) => {
+    const t = throughputFigures(d.stats, ms);
+    return `${fixed(t.throughputMbps, 3)} Mbit/s (${fixed(100 * t.utilization, 1)} %)`;
+  });
+  row('queueing delay', (d) => {
+    const h = d.stats.queueingDelayMs;
+    if (h.count() === 0) return 'no departures';
+    return `p50 ${fixed(h.quantile(0.5), 0)} p95 ${fixed(h.quantile(0.95), 0)} p99 ${fixed(h.quantile(0.99), 0)} max ${fixed(h.max(), 0)} ms`;
+  });
+  row('departure lateness', (d) => {
+    const h = d.stats.departureLatenessMs;
+    if (h.count() === 0) return 'no departures';
+    return `p50 ${fixed(h.quantile(0.5), 3)} p99 ${fixed(h.quantile(0.99), 3)} max ${fixed(h.max(), 3)} ms`;
+  });
+  const r = report.relay;
+  const notes: string[] = [`${r.sources} inside source${r.sources === 1 ? '' : 's'}`];
+  if (r.refusedSourceDatagrams > 0) notes.push(`${r.refusedSourceDatagrams} datagrams from sources past --max-sources dropped`);
+  if (r.foreignDatagrams > 0) notes.push(`${r.foreignDatagrams} datagrams from others than the peer ignored`);
+  if (r.sendErrors > 0) notes.push(`${r.sendErrors} send errors`);
+  if (r.socketErrors > 0) notes.push(`${r.socketErrors} socket errors`);
+  return `linkshell: ran ${fixed(ms / 1000, 3)} s; ${notes.join(', ')}\n${table.toString()}\n`;
+}
+
+/** The live one-line status: rates since the last line, queue and delay now. */
+export class StatusLine {
+  private last: { ms: number; out: number[] } | undefined;
+
+  line(nowMs: number, directions: DirectionReport[]): string {
+    const out = directions.map((d) => d.stats.bytesOut);
+    const prev = this.last;
+    this.last = { ms: nowMs, out };
+    const parts = directions.map((d, i) => {
+      const s = d.stats;
+      const rate = prev && nowMs > prev.ms ? mbps(out[i] - prev.out[i], nowMs - prev.ms) : NaN;
+      const delay = Number.isNaN(s.lastQueueingDelayMs) ? 'no departures' : `delay ${s.lastQueueingDelayMs} ms`;
+      const drops = s.drops.queue + s.drops.loss + s.drops.oversize + s.memoryCapDrops;
+      return `${d.name} ${fixed(rate, 2)} Mbit/s, queue ${s.queuePackets} pkts/${s.queueBytes} B, ${delay}, ${drops} drops`;
+    });
+    return `${fixed(nowMs / 1000, 1)} s | ${parts.join(' | ')}`;
+  }
+}

@@ -1,0 +1,247 @@
+// Real time for the parts of the toolkit that run against real sockets: a
+// monotonic millisecond clock and a scheduler of due callbacks.
+//
+// The scheduler keeps every pending callback in one binary heap and arms a
+// single Node timer for the earliest. Due times are absolute times on the
+// monotonic clock (process.hrtime.bigint()), so setTimeout's millisecond
+// rounding never accumulates: each callback runs at the first loop turn at
+// or after its due time, whatever happened before. Node's timers have
+// millisecond granularity and may wake up to a millisecond late (or early,
+// since libuv truncates its loop time), so the last `spinMs` before a due
+// time are waited out with setImmediate turns, which still let socket I/O in.
+// A larger spin window gives more punctual callbacks for more CPU.
+
+import type { TimerHandle } from './endpoint.ts';
+
+/** Milliseconds (fractional) since the clock's origin, never decreasing. */
+export interface MonotonicClock {
+  now(): number;
+}
+
+/** A clock reading process.hrtime.bigint(), with its origin at creation (or at `originNs`). */
+export function createMonotonicClock(originNs: bigint = process.hrtime.bigint()): MonotonicClock {
+  return {
+    now: () => Number(process.hrtime.bigint() - originNs) / 1e6,
+  };
+}
+
+export interface WallClockSchedulerOptions {
+  clock?: MonotonicClock;
+  /** How long before a due time to stop sleeping in setTimeout and poll with setImmediate (default 1 ms). */
+  spinMs?: number;
+  /** Called with how late (ms) each callback ran against its due time. */
+  onLateness?: (lateMs: number) => void;
+  /** Called when a callback throws; the scheduler keeps going. Without it the error is rethrown from the timer. */
+  onError?: (error: unknown) => void;
+  /** Most callbacks run in one loop turn before I/O gets a chance (default 4096). */
+  batchLimit?: number;
+}
+
+interface Entry {
+  time: number;
+  seq: number;
+  callback: () => void;
+  cancelled: boolean;
+}
+
+export const DEFAULT_SPIN_MS = 1;
+
+export class WallClockScheduler {
+  readonly clock: MonotonicClock;
+  private readonly spinMs: number;
+  private readonly batchLimit: number;
+  private readonly heap: Entry[] = [];
+  private seq = 0;
+  private live = 0;
+  private timeout: NodeJS.Timeout | undefined;
+  private timeoutDue = Infinity;
+  private immediate: NodeJS.Immediate | undefined;
+  private closed = false;
+  private running = false;
+  private readonly runBound = () => this.run();
+
+  constructor(private readonly options: WallClockSchedulerOptions = {}) {
+    this.clock = options.clock ?? createMonotonicClock();
+    const spin = options.spinMs ?? DEFAULT_SPIN_MS;
+    if (!(spin >= 0) || !Number.isFinite(spin)) throw new RangeError(`spinMs must be a finite number >= 0, got ${spin}`);
+    this.spinMs = spin;
+    this.batchLimit = options.batchLimit ?? 4096;
+  }
+
+  now(): number {
+    return this.clock.now();
+  }
+
+  /** Runs `callback` once the clock reaches `time` (at once if it already has). */
+  at(time: number, callback: () => void): TimerHandle {
+    if (Number.isNaN(time)) throw new RangeError('cannot schedule a callback at NaN ms');
+    if (this.closed) throw new Error('scheduler is closed');
+    const entry: Entry = { time, seq: this.seq++, callback, cancelled: false };
+    this.push(entry);
+    this.live++;
+    if (!this.running && this.heap[0] === entry) this.arm();
+    return {
+      cancel: () => {
+        if (entry.cancelled) return;
+        entry.cancelled = true;
+        this.live--;
+      },
+    };
+  }
+
+  /** Runs `callback` `delayMs` (>= 0) from now. */
+  after(delayMs: number, callback: () => void): TimerHandle {
+    if (!(delayMs >= 0)) throw new RangeError(`timer delay must be >= 0 ms, got ${delayMs}`);
+    return this.at(this.now() + delayMs, callback);
+  }
+
+  /** Callbacks waiting (not cancelled). */
+  pending(): number {
+    return this.live;
+  }
+
+  /** Due time of the earliest pending callback, or Infinity. */
+  nextDue(): number {
+    this.dropCancelled();
+    return this.heap.length > 0 ? this.heap[0].time : Infinity;
+  }
+
+  /** Runs every callback due by now, in due-time order (also what the timers call). */
+  runDue(): void {
+    if (this.closed || this.running) return;
+    this.running = true;
+    let ran = 0;
+    try {
+      const heap = this.heap;
+      const onLateness = this.options.onLateness;
+      while (heap.length > 0 && ran < this.batchLimit) {
+        const top = heap[0];
+        if (top.cancelled) {
+          this.pop();
+          continue;
+        }
+        const now = this.clock.now();
+        if (top.time > now) break;
+        this.pop();
+        top.cancelled = true;
+        this.live--;
+        ran++;
+        onLateness?.(now - top.time);
+        this.invoke(top.callback);
+        if (this.closed) return;
+      }
+    } finally {
+      this.running = false;
+    }
+    this.arm();
+  }
+
+  /** Drops every pending callback and disarms the timers; later at() calls throw. */
+  close(): void {
+    this.closed = true;
+    this.disarm();
+    this.heap.length = 0;
+    this.live = 0;
+  }
+
+  private invoke(callback: () => void): void {
+    if (!this.options.onError) {
+      callback();
+      return;
+    }
+    try {
+      callback();
+    } catch (error) {
+      this.options.onError(error);
+    }
+  }
+
+  private run(): void {
+    this.timeout = undefined;
+    this.timeoutDue = Infinity;
+    this.immediate = undefined;
+    this.runDue();
+  }
+
+  /** Makes sure a Node timer or immediate will run the earliest callback on time. */
+  private arm(): void {
+    if (this.closed) return;
+    const due = this.nextDue();
+    if (due === Infinity) {
+      this.disarm();
+      return;
+    }
+    const wait = due - this.clock.now();
+    if (wait <= this.spinMs) {
+      if (this.timeout !== undefined) {
+        clearTimeout(this.timeout);
+        this.timeout = undefined;
+        this.timeoutDue = Infinity;
+      }
+      this.immediate ??= setImmediate(this.runBound);
+      return;
+    }
+    if (this.immediate !== undefined) {
+      clearImmediate(this.immediate);
+      this.immediate = undefined;
+    }
+    if (this.timeout !== undefined && this.timeoutDue <= due) return;
+    if (this.timeout !== undefined) clearTimeout(this.timeout);
+    // Wake early enough that libuv's rounding cannot make us late; the rest is spun.
+    this.timeout = setTimeout(this.runBound, Math.max(1, Math.floor(wait - this.spinMs)));
+    this.timeoutDue = due;
+  }
+
+  private disarm(): void {
+    if (this.timeout !== undefined) clearTimeout(this.timeout);
+    if (this.immediate !== undefined) clearImmediate(this.immediate);
+    this.timeout = undefined;
+    this.timeoutDue = Infinity;
+    this.immediate = undefined;
+  }
+
+  private dropCancelled(): void {
+    while (this.heap.length > 0 && this.heap[0].cancelled) this.pop();
+  }
+
+  // A binary min-heap on (time, seq).
+  private push(entry: Entry): void {
+    const heap = this.heap;
+    let i = heap.length;
+    heap.push(entry);
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      const p = heap[parent];
+      if (p.time < entry.time || (p.time === entry.time && p.seq < entry.seq)) break;
+      heap[i] = p;
+      i = parent;
+    }
+    heap[i] = entry;
+  }
+
+  private pop(): void {
+    const heap = this.heap;
+    const last = heap.pop()!;
+    const n = heap.length;
+    if (n === 0) return;
+    let i = 0;
+    for (;;) {
+      const left = 2 * i + 1;
+      if (left >= n) break;
+      const right = left + 1;
+      let child = left;
+      let c = heap[left];
+      if (right < n) {
+        const r = heap[right];
+        if (r.time < c.time || (r.time === c.time && r.seq < c.seq)) {
+          child = right;
+          c = r;
+        }
+      }
+      if (last.time < c.time || (last.time === c.time && last.seq < c.seq)) break;
+      heap[i] = c;
+      i = child;
+    }
+    heap[i] = last;
+  }
+}
