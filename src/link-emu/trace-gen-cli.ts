@@ -10,7 +10,7 @@ import {
   onOffTrace,
   poissonTrace,
 } from './trace-generators.ts';
-import type { Trace } from './trace.ts';
+import { traceMeanRateMbps, type Trace } from './trace.ts';
 
 export const TRACE_GEN_USAGE = `Usage: linkshell gen-trace KIND [options] [-o FILE]
 
@@ -207,7 +207,7 @@ function asFlags(message: string): string {
 }
 
 function summary(trace: Trace, bytes: number, where: string): string {
-  const mbps = (trace.times.length * bytes * 8) / (trace.period * 1000);
+  const mbps = traceMeanRateMbps(trace, bytes);
   return `${where}: ${trace.times.length} opportunities, period ${trace.period} ms, mean ${mbps.toFixed(3)} Mbit/s at ${bytes} B per opportunity\n  ${trace.source}\n`;
 }
 

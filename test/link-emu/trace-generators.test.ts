@@ -9,7 +9,7 @@ import {
 } from '../../src/link-emu/trace-generators.ts';
 import { assertValidTrace, formatTrace } from '../../src/link-emu/trace-format.ts';
 import { parseTrace } from '../../src/link-emu/trace-parse.ts';
-import type { Trace } from '../../src/link-emu/trace.ts';
+import { traceMeanRateMbps, type Trace } from '../../src/link-emu/trace.ts';
 
 /** Mean rate over the period in Mbit/s at `bytes` per opportunity. */
 function mbps(trace: Trace, bytes = 1500): number {
@@ -83,6 +83,12 @@ test('constant: the rate is exact over the period, for awkward rates too', () =>
   }
   const fast = constantRateTrace({ rateMbps: 100 });
   assert.equal(Array.from(fast.times.subarray(0, 9)), [1, 1, 1, 1, 1, 1, 1, 1, 2]); // repeated timestamps
+});
+
+test('traceMeanRateMbps: opportunities x bytes over the period', () => {
+  assert.is(traceMeanRateMbps(constantRateTrace({ rateMbps: 2.4 })), 2.4);
+  assert.is(traceMeanRateMbps({ source: 's', times: Float64Array.from([1]), period: 1 }, 1504), 12.032);
+  assert.is(traceMeanRateMbps({ source: 's', times: Float64Array.from([0, 3, 3, 4]), period: 4 }), 12);
 });
 
 test('constant: a duration is rounded up to whole exact periods', () => {
