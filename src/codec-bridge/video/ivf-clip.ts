@@ -25,6 +25,7 @@ export interface IvfClipOptions extends IvfReadOptions {
 export class IvfClip implements ClipFrames {
   private decoded = 0;
   private closed = false;
+  private failure: Error | null = null;
   /** Serialises decoding: each request waits for the ones before it. */
   private progress: Promise<void> = Promise.resolve();
   private readonly memory: Uint8Array[] = [];
@@ -77,10 +78,17 @@ export class IvfClip implements ClipFrames {
   /** Decodes frames in order until frame k is kept. */
   private decodeThrough(k: number): Promise<void> {
     const step = this.progress.then(async () => {
+      if (this.failure) throw this.failure;
       while (this.decoded <= k) {
         const frame = await this.reader.readFrame();
         if (frame === null) throw new Error(`${this.description}: frame ${this.decoded} vanished (the file changed after it was opened)`);
-        const picture = await this.decode(frame);
+        let picture: Picture;
+        try {
+          picture = await this.decode(frame);
+        } catch (error) {
+          const message = error instanceof Error ? error.message : String(error);
+          throw new Error(`${this.description}: decoding frame ${frame.index} failed: ${message}`, { cause: error });
+        }
         checkPicture(picture, this.width, this.height, `${this.description}: decoded frame ${frame.index}`);
         if (this.store) {
           const data = picture.data;
@@ -95,8 +103,10 @@ export class IvfClip implements ClipFrames {
         this.decoded++;
       }
     });
-    // A failure is reported to this caller; later callers retry from where decoding stopped.
-    this.progress = step.catch(() => {});
+    // A decoder that failed mid-stream cannot resume: every later request reports the same failure.
+    this.progress = step.catch((error: unknown) => {
+      this.failure ??= error instanceof Error ? error : new Error(String(error));
+    });
     return step;
   }
 
