@@ -11,7 +11,8 @@
         "src/ssim.c",
         "src/encoder.c",
         "src/decoder.c",
-        "src/napi_util.c"
+        "src/napi_util.c",
+        "src/stream_decoder.c"
       ],
       "cflags": ["-O2", "-std=gnu11", "-Wall", "-Wextra", "-Wno-unused-parameter"],
       "cflags!": ["-O3"],

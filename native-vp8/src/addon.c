@@ -12,6 +12,7 @@
 #include "frame_header.h"
 #include "napi_util.h"
 #include "ssim.h"
+#include "stream_decoder.h"
 #include "vp8_common.h"
 
 /* hash(bytes, seed?) -> bigint */
@@ -180,6 +181,8 @@ static napi_value init(napi_env env, napi_value exports) {
       {"decoderCreate", NULL, decoder_create, NULL, NULL, NULL, napi_default, NULL},
       {"decoderDecode", NULL, decoder_decode, NULL, NULL, NULL, napi_default, NULL},
       {"decoderClose", NULL, decoder_close, NULL, NULL, NULL, napi_default, NULL},
+      {"streamDecoderCreate", NULL, stream_decoder_create, NULL, NULL, NULL, napi_default, NULL},
+      {"streamDecode", NULL, stream_decoder_decode, NULL, NULL, NULL, napi_default, NULL},
       {"hash", NULL, hash_bytes, NULL, NULL, NULL, napi_default, NULL},
       {"ssim", NULL, ssim_sync, NULL, NULL, NULL, napi_default, NULL},
       {"ssimAsync", NULL, ssim_async, NULL, NULL, NULL, napi_default, NULL},

@@ -46,6 +46,7 @@ typedef struct {
   uint64_t ref_hash[VP8_SLOTS];
   int key;
   int level;
+  int plain; /* ordinary stateful encoding: no injection or extraction, libvpx's own reference choices */
   /* results */
   uint8_t *out_reference;
   uint64_t out_hash;
@@ -71,11 +72,14 @@ static void finalize_encoder(napi_env env, void *data, void *hint) {
 
 /* encoderCreate(width, height, cpuUsed) -> handle */
 napi_value encoder_create(napi_env env, napi_callback_info info) {
-  size_t argc = 3;
-  napi_value argv[3];
+  size_t argc = 4;
+  napi_value argv[4];
   int64_t width, height, cpu_used;
+  int error_resilient = 1;
   napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
-  if (argc < 3) return throw_type_error(env, "encoderCreate(width, height, cpuUsed) needs 3 arguments");
+  if (argc < 3) return throw_type_error(env, "encoderCreate(width, height, cpuUsed, errorResilient?) needs 3 arguments");
+  if (argc > 3 && !is_null_or_undefined(env, argv[3]) && arg_bool(env, argv[3], "errorResilient", &error_resilient))
+    return NULL;
   if (arg_int(env, argv[0], "width", 1, VP8_MAX_DIMENSION, &width)) return NULL;
   if (arg_int(env, argv[1], "height", 1, VP8_MAX_DIMENSION, &height)) return NULL;
   if (arg_int(env, argv[2], "cpuUsed", -16, 16, &cpu_used)) return NULL;
@@ -84,7 +88,7 @@ napi_value encoder_create(napi_env env, napi_callback_info info) {
   vp8_geometry((int)width, (int)height, &e->geometry);
   e->cpu_used = (int)cpu_used;
   char err[256];
-  if (functional_encoder_open(&e->ctx, &e->cfg, &e->geometry, e->cpu_used, err, sizeof(err))) {
+  if (functional_encoder_open(&e->ctx, &e->cfg, &e->geometry, e->cpu_used, error_resilient, err, sizeof(err))) {
     free(e);
     return throw_error(env, "%s", err);
   }
@@ -179,6 +183,15 @@ static void encode_execute(napi_env env, void *data) {
   vpx_image_t picture;
   wrap_picture(&picture, job->picture, &e->geometry);
   job->failed = 1;
+  if (job->plain) {
+    double t = monotonic_ms();
+    if (run(e, job, &picture, job->key ? VPX_EFLAG_FORCE_KF : 0, 1)) return;
+    job->ms_encode = monotonic_ms() - t;
+    e->started = 0; /* references no longer tracked */
+    vpx_codec_control(&e->ctx, VP8E_GET_LAST_QUANTIZER, &job->q_index);
+    job->failed = 0;
+    return;
+  }
   if (!job->key && inject(e, job, &picture)) {
     e->started = 0; /* state unknown after a failure: start over next time */
     return;
@@ -252,7 +265,12 @@ static void encode_complete(napi_env env, napi_status status, void *data) {
     void *frame_data;
     napi_create_buffer_copy(env, job->frame_len, job->frame, &frame_data, &frame);
     free(job->frame);
-    pool_wrap(env, job->out_reference, e->geometry.reference_bytes, &reference);
+    if (job->plain) {
+      pool_give(job->out_reference, e->geometry.reference_bytes);
+      napi_get_null(env, &reference);
+    } else {
+      pool_wrap(env, job->out_reference, e->geometry.reference_bytes, &reference);
+    }
     set_named(env, result, "frame", frame);
     set_named(env, result, "reference", reference);
     set_named(env, result, "hash", make_bigint(env, job->out_hash));
@@ -273,13 +291,17 @@ static void encode_complete(napi_env env, napi_status status, void *data) {
   free(job);
 }
 
-/* encoderEncode(handle, picture, refs: [Uint8Array x3] | null, hashes: [bigint x3] | null, level 0..63)
- * -> Promise<{ frame, reference, hash, quantizer, keyFrame, ... }>. No refs means a key frame. */
+/* encoderEncode(handle, picture, refs: [Uint8Array x3] | null, hashes: [bigint x3] | null, level 0..63, plain?)
+ * -> Promise<{ frame, reference, hash, quantizer, keyFrame, ... }>. No refs means a key frame.
+ * plain = true encodes the ordinary stateful way (benchmark baseline); refs then only select a key frame
+ * (null) or not. */
 napi_value encoder_encode(napi_env env, napi_callback_info info) {
-  size_t argc = 5;
-  napi_value argv[5];
+  size_t argc = 6;
+  napi_value argv[6];
   napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
   if (argc < 5) return throw_type_error(env, "encoderEncode(handle, picture, refs, hashes, level) needs 5 arguments");
+  int plain = 0;
+  if (argc > 5 && !is_null_or_undefined(env, argv[5]) && arg_bool(env, argv[5], "plain", &plain)) return NULL;
   Encoder *e;
   if (arg_external(env, argv[0], "encoder", &ENCODER_TAG, (void **)&e)) return NULL;
   if (!e->open || e->closing) return throw_error(env, "encoder is closed");
@@ -291,7 +313,8 @@ napi_value encoder_encode(napi_env env, napi_callback_info info) {
   if (arg_bytes(env, argv[1], "picture.data", (int64_t)e->geometry.picture_bytes, &picture, &length)) return NULL;
   job.picture = picture;
   job.key = is_null_or_undefined(env, argv[2]);
-  if (!job.key) {
+  job.plain = plain;
+  if (!job.key && !plain) {
     bool is_array;
     uint32_t n = 0, m = 0;
     napi_is_array(env, argv[2], &is_array);
@@ -327,7 +350,7 @@ napi_value encoder_encode(napi_env env, napi_callback_info info) {
   heap->out_reference = out;
   napi_create_reference(env, argv[0], 1, &heap->handle_ref);
   napi_create_reference(env, argv[1], 1, &heap->picture_ref);
-  if (!job.key) napi_create_reference(env, argv[2], 1, &heap->refs_ref);
+  if (!job.key && !plain) napi_create_reference(env, argv[2], 1, &heap->refs_ref);
   napi_value promise, name;
   napi_create_promise(env, &heap->deferred, &promise);
   napi_create_string_utf8(env, "vp8-encode", NAPI_AUTO_LENGTH, &name);

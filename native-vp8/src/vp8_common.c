@@ -64,7 +64,7 @@ vpx_ref_frame_type_t slot_flag(int slot) {
   } while (0)
 
 int functional_encoder_open(vpx_codec_ctx_t *ctx, vpx_codec_enc_cfg_t *cfg, const Vp8Geometry *g, int cpu_used,
-                            char *err, size_t err_size) {
+                            int error_resilient, char *err, size_t err_size) {
   if (vpx_codec_enc_config_default(vpx_codec_vp8_cx(), cfg, 0) != VPX_CODEC_OK) {
     snprintf(err, err_size, "libvpx: no default VP8 encoder configuration");
     return -1;
@@ -75,7 +75,7 @@ int functional_encoder_open(vpx_codec_ctx_t *ctx, vpx_codec_enc_cfg_t *cfg, cons
   cfg->g_timebase.num = 1;
   cfg->g_timebase.den = 60;
   cfg->g_lag_in_frames = 0;
-  cfg->g_error_resilient = VPX_ERROR_RESILIENT_DEFAULT;
+  cfg->g_error_resilient = error_resilient ? VPX_ERROR_RESILIENT_DEFAULT : 0;
   cfg->g_pass = VPX_RC_ONE_PASS;
   cfg->kf_mode = VPX_KF_DISABLED;
   cfg->rc_dropframe_thresh = 0;
