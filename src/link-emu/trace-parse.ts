@@ -33,8 +33,11 @@ const QUOTE_LIMIT = 40;
 export class TraceFormatError extends Error {
   override readonly name = 'TraceFormatError';
   constructor(
+    /** The file (or other source) named by the caller. */
     readonly source: string,
+    /** 1-based line number; undefined for whole-file errors (an empty file). */
     readonly line: number | undefined,
+    /** The offending text as the message shows it (quoted, escaped, truncated; a bare number for ordering errors). */
     readonly text: string | undefined,
     detail: string,
   ) {
