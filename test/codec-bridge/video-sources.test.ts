@@ -45,7 +45,7 @@ test.before(async () => {
   // A tiny stateful "codec" for the IVF clip: each frame is the XOR of the picture with the previous one,
   // so frames decode correctly only in order, from the start, like VP8's inter frames.
   const ivf = createIvfWriter(ivfPath, { width: W, height: H, fps: 50, fourcc: 'XORD' });
-  let previous = new Uint8Array(i420Size(W, H));
+  let previous: Uint8Array = new Uint8Array(i420Size(W, H));
   for (let k = 0; k < CLIP; k++) {
     const picture = clipFrame(k);
     await ivf.write({ data: picture.map((b, i) => b ^ previous[i]), timestamp: k });
@@ -55,7 +55,7 @@ test.before(async () => {
 });
 
 function xorDecoder(calls: number[]) {
-  let reference = new Uint8Array(i420Size(W, H));
+  let reference: Uint8Array = new Uint8Array(i420Size(W, H));
   return async (frame: IvfFrame): Promise<Picture> => {
     calls.push(frame.index);
     await new Promise((resolve) => setImmediate(resolve)); // decoding takes time

@@ -1,0 +1,110 @@
+// Throughput of the video sources, each against a baseline run in the same
+// process: the synthetic scene at 720p against copying a ready 720p frame,
+// the Y4M reader (streaming, and random access through the frame index)
+// against reading the same file's raw bytes, the IVF reader against the same.
+// Usage: npx tsx bench/video-synthetic.ts [frames=300]
+import { createReadStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { i420Size } from '../src/codec-bridge/video/i420.ts';
+import { openIvfReader } from '../src/codec-bridge/video/ivf.ts';
+import { SyntheticScene } from '../src/codec-bridge/video/synthetic-scene.ts';
+import { Y4mFile } from '../src/codec-bridge/video/y4m-file.ts';
+import { createY4mWriter, openY4mReader } from '../src/codec-bridge/video/y4m.ts';
+
+const FRAMES = Number(process.argv[2] ?? 300);
+const WIDTH = 1280;
+const HEIGHT = 720;
+const FOUR_PEOPLE = new URL('../../shared/video/FourPeople_1280x720_60.ivf', import.meta.url).pathname;
+
+async function timed<T>(work: () => Promise<T> | T): Promise<{ ms: number; result: T }> {
+  const start = performance.now();
+  const result = await work();
+  return { ms: performance.now() - start, result };
+}
+
+async function readRaw(path: string): Promise<number> {
+  let bytes = 0;
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) bytes += (chunk as Buffer).length;
+  return bytes;
+}
+
+const rows: string[][] = [];
+const row = (...cells: (string | number)[]) => rows.push(cells.map(String));
+
+// Synthetic scene.
+const construction = await timed(() => new SyntheticScene({ width: WIDTH, height: HEIGHT, fps: 60, seed: 1 }));
+const scene = construction.result;
+row('synthetic: construction (textures, noise tables)', `${construction.ms.toFixed(0)} ms`, '', '');
+const ready = scene.render(0).data;
+const copy = await timed(() => {
+  let sum = 0;
+  for (let i = 0; i < FRAMES; i++) sum += ready.slice()[i];
+  return sum;
+});
+const copyFps = (FRAMES * 1000) / copy.ms;
+row('baseline: copy a ready 720p frame', `${copyFps.toFixed(0)} frames/s`, `${(copy.ms / FRAMES).toFixed(3)} ms/frame`, '1.00');
+scene.render(1); // warm up
+const render = await timed(() => {
+  for (let i = 0; i < FRAMES; i++) scene.render(i);
+});
+const renderFps = (FRAMES * 1000) / render.ms;
+row('synthetic: render(i), fresh 720p frame each', `${renderFps.toFixed(0)} frames/s`, `${(render.ms / FRAMES).toFixed(3)} ms/frame`, (render.ms / copy.ms).toFixed(2));
+const buffer = new Uint8Array(i420Size(WIDTH, HEIGHT));
+const into = await timed(() => {
+  for (let i = 0; i < FRAMES; i++) scene.renderInto(i, buffer);
+});
+row('synthetic: renderInto(i, reused buffer)', `${((FRAMES * 1000) / into.ms).toFixed(0)} frames/s`, `${(into.ms / FRAMES).toFixed(3)} ms/frame`, (into.ms / copy.ms).toFixed(2));
+const randomOrder = await timed(() => {
+  for (let i = 0; i < FRAMES; i++) scene.renderInto((i * 7919) % 100000, buffer);
+});
+row('synthetic: renderInto, random frame order', `${((FRAMES * 1000) / randomOrder.ms).toFixed(0)} frames/s`, `${(randomOrder.ms / FRAMES).toFixed(3)} ms/frame`, (randomOrder.ms / copy.ms).toFixed(2));
+
+// Y4M: write the scene's frames, then read them back.
+const dir = await mkdtemp(join(tmpdir(), 'video-bench-'));
+try {
+  const path = join(dir, 'synthetic.y4m');
+  const writer = createY4mWriter(path, { width: WIDTH, height: HEIGHT, fps: 60 });
+  const write = await timed(async () => {
+    for (let i = 0; i < FRAMES; i++) await writer.write({ width: WIDTH, height: HEIGHT, data: scene.render(i).data });
+    await writer.close();
+  });
+  row('Y4M writer (render + write, page cache)', `${((FRAMES * 1000) / write.ms).toFixed(0)} frames/s`, '', '');
+  await readRaw(path); // warm the page cache
+  const raw = await timed(() => readRaw(path));
+  const mbps = (bytes: number, ms: number) => `${((bytes / 1e6) / (ms / 1000)).toFixed(0)} MB/s`;
+  row('baseline: raw read of the Y4M file', mbps(raw.result, raw.ms), `${((FRAMES * 1000) / raw.ms).toFixed(0)} frames/s`, '1.00');
+  const stream = await timed(async () => {
+    let frames = 0;
+    for await (const picture of await openY4mReader(path)) frames += picture.data.length > 0 ? 1 : 0;
+    return frames;
+  });
+  if (stream.result !== FRAMES) throw new Error(`read ${stream.result} frames, wrote ${FRAMES}`);
+  row('Y4M streaming reader', mbps(raw.result, stream.ms), `${((FRAMES * 1000) / stream.ms).toFixed(0)} frames/s`, (stream.ms / raw.ms).toFixed(2));
+  const indexing = await timed(() => Y4mFile.open(path));
+  row('Y4M file: open + frame index', `${indexing.ms.toFixed(1)} ms for ${FRAMES} frames`, '', '');
+  const file = indexing.result;
+  const randomAccess = await timed(async () => {
+    for (let i = 0; i < FRAMES; i++) await file.read((i * 37) % FRAMES);
+  });
+  await file.close();
+  row('Y4M file: read(k), random order', mbps(raw.result, randomAccess.ms), `${((FRAMES * 1000) / randomAccess.ms).toFixed(0)} frames/s`, (randomAccess.ms / raw.ms).toFixed(2));
+} finally {
+  await rm(dir, { recursive: true, force: true });
+}
+
+// IVF reader on the shared clip.
+await readRaw(FOUR_PEOPLE);
+const ivfRaw = await timed(() => readRaw(FOUR_PEOPLE));
+const ivf = await timed(async () => {
+  let frames = 0;
+  for await (const frame of await openIvfReader(FOUR_PEOPLE)) frames += frame.data.length > 0 ? 1 : 0;
+  return frames;
+});
+row('baseline: raw read of FourPeople .ivf', `${((ivfRaw.result / 1e6) / (ivfRaw.ms / 1000)).toFixed(0)} MB/s`, '', '1.00');
+row('IVF reader, FourPeople (601 frames)', `${((ivfRaw.result / 1e6) / (ivf.ms / 1000)).toFixed(0)} MB/s`, `${((ivf.result * 1000) / ivf.ms).toFixed(0)} frames/s`, (ivf.ms / ivfRaw.ms).toFixed(2));
+
+const widths = [0, 1, 2, 3].map((c) => Math.max(...rows.map((r) => r[c].length)));
+console.log(`video sources at ${WIDTH}x${HEIGHT}, ${FRAMES} frames, one core (time ratio against the baseline above)`);
+for (const r of rows) console.log(r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  '));
