@@ -6,7 +6,7 @@
 // one, 0 when stopped by a signal without a command, 1 on an internal error.
 
 import { UsageError } from '../cli/usage-error.ts';
-import { formatAddress } from './address.ts';
+import { formatAddress } from '../net/address.ts';
 import { startChild, type ChildCommand } from './child.ts';
 import { LINKSHELL_HELP, parseLinkshellArgs } from './options.ts';
 import { startLinkshell, type LinkshellSession } from './session.ts';

@@ -7,7 +7,7 @@ import { createQueue } from '../link-emu/queue-factory.ts';
 import { createRng } from '../link-emu/random.ts';
 import { DEFAULT_OVERHEAD_BYTES } from '../net/sim-network.ts';
 import { DEFAULT_SPIN_MS } from '../net/wall-clock.ts';
-import { parseHostPort, type HostPort } from './address.ts';
+import { parseHostPort, type HostPort } from '../net/address.ts';
 
 export const DEFAULT_MEMORY_CAP_MIB = 64;
 export const DEFAULT_MAX_FLOWS = 1024;

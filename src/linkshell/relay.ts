@@ -9,7 +9,7 @@
 // (the emulated link) is the caller's.
 
 import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
-import { formatAddress, isLoopback, type UdpAddress } from './address.ts';
+import { formatAddress, isLoopback, type UdpAddress } from '../net/address.ts';
 
 export interface Flow {
   /** "address:port" of the inside source. */

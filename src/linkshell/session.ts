@@ -10,7 +10,7 @@ import { createRng } from '../link-emu/random.ts';
 import { openTrace, type TraceLookupOptions } from '../link-emu/trace-files.ts';
 import type { Trace } from '../link-emu/trace.ts';
 import { createMonotonicClock, WallClockScheduler } from '../net/wall-clock.ts';
-import { resolveHostPort, type UdpAddress } from './address.ts';
+import { resolveHostPort, type UdpAddress } from '../net/address.ts';
 import { Direction, type DirectionName } from './direction.ts';
 import { LinkLogFile } from './log-file.ts';
 import type { LinkshellConfig } from './options.ts';
@@ -47,7 +47,7 @@ export async function startLinkshell(config: LinkshellConfig, options: SessionOp
     try {
       return f();
     } catch (error) {
-      throw new UsageError((error as Error).message.replace(/\n\s*/g, '; '));
+      throw new UsageError(oneLine((error as Error).message));
     }
   };
   const uplinkTrace: Trace = setup(() => openTrace(config.uplinkTrace, options.traceLookup));
@@ -195,6 +195,11 @@ export async function startLinkshell(config: LinkshellConfig, options: SessionOp
     },
     stop,
   };
+}
+
+/** A possibly multi-line message as one line ("tried:\n  a\n  b" becomes "tried: a; b"). */
+function oneLine(message: string): string {
+  return message.replace(/:\n\s*/g, ': ').replace(/\n\s*/g, '; ');
 }
 
 /** The queue as mm-link's "# queue:" header line shows it (the description the link's own queue gives). */

@@ -1,0 +1,128 @@
+// The linkshell command as users run it: a separate process, with a COMMAND
+// after "--", ended by its command or by a signal.
+
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { LogEventKind, parseLinkLog } from '../../src/link-emu/link-log.ts';
+import { formatAddress } from '../../src/net/address.ts';
+import { echoPeer, root, TRACE_12MBPS, waitFor, work } from './helpers.ts';
+
+const bin = join(root, 'bin/linkshell.js');
+
+function runSync(args: string[]) {
+  const r = spawnSync(process.execPath, [bin, ...args], { cwd: root, encoding: 'utf8', timeout: 20000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+test('the command gets LINKSHELL_ADDR and LINKSHELL_PEER, and its exit status is passed through', async () => {
+  const peer = await echoPeer();
+  const envFile = join(work, 'env.json');
+  const script = `require('fs').writeFileSync(${JSON.stringify(envFile)}, JSON.stringify({a: process.env.LINKSHELL_ADDR, p: process.env.LINKSHELL_PEER})); process.exit(7)`;
+  const child = spawn(process.execPath, [bin, '--trace', TRACE_12MBPS, '--connect', formatAddress(peer.localAddress), '--', process.execPath, '-e', script], { cwd: root });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+  await peer.close();
+  assert.is(code, 7, stderr);
+  const env = JSON.parse(readFileSync(envFile, 'utf8'));
+  assert.match(env.a, /^127\.0\.0\.1:\d+$/);
+  assert.is(env.p, formatAddress(peer.localAddress));
+  assert.match(stderr, new RegExp(`inside applications send to ${env.a.replace(/\./g, '\\.')}`));
+  assert.match(stderr, /datagrams in/);
+});
+
+test('a command killed by a signal gives 128 + its number; a missing command gives 127', () => {
+  const killed = runSync(['--trace', TRACE_12MBPS, '--connect', '127.0.0.1:9', '--', process.execPath, '-e', 'process.kill(process.pid, "SIGKILL")']);
+  assert.is(killed.code, 128 + 9, killed.stderr);
+  const missing = runSync(['--trace', TRACE_12MBPS, '--connect', '127.0.0.1:9', '--', 'linkshell-no-such-command-xyz']);
+  assert.is(missing.code, 127, missing.stderr);
+  assert.match(missing.stderr, /cannot start "linkshell-no-such-command-xyz": command not found/);
+});
+
+test('SIGTERM to linkshell ends the command, and leaves complete logs and a summary', async () => {
+  const peer = await echoPeer();
+  const upLog = join(work, 'term-up.log');
+  const downLog = join(work, 'term-down.log');
+  const pidFile = join(work, 'child.pid');
+  // The command sends a datagram every 2 ms until it is killed.
+  const sender = join(work, 'sender.cjs');
+  writeFileSync(
+    sender,
+    `const fs = require('fs'); fs.writeFileSync(${JSON.stringify(pidFile)}, String(process.pid));
+     const s = require('dgram').createSocket('udp4'); const [h, p] = process.env.LINKSHELL_ADDR.split(':');
+     s.on('message', () => {}); setInterval(() => s.send(Buffer.alloc(500), Number(p), h), 2);`,
+  );
+  const child = spawn(
+    process.execPath,
+    [bin, '--trace', TRACE_12MBPS, '--connect', formatAddress(peer.localAddress), '--uplink-log', upLog, '--downlink-log', downLog, '--', process.execPath, sender],
+    { cwd: root },
+  );
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+  try {
+    await waitFor(() => peer.received() >= 50, 15000, 'traffic through linkshell');
+  } finally {
+    child.kill('SIGTERM');
+  }
+  const code = await exited;
+  await peer.close();
+  // The command died of the forwarded SIGTERM; linkshell exits with its status.
+  assert.is(code, 128 + 15, stderr);
+  const pid = Number(readFileSync(pidFile, 'utf8'));
+  assert.throws(() => process.kill(pid, 0), /ESRCH/, 'the command was reaped');
+  assert.match(stderr, /datagrams out/);
+  for (const path of [upLog, downLog]) {
+    assert.ok(existsSync(path));
+    const text = readFileSync(path, 'utf8');
+    assert.ok(text.endsWith('\n'), `${path} ends with a whole line`);
+    const log = parseLinkLog(text, path);
+    assert.ok(log.header.initTimestamp! > 0 && log.header.baseTimestamp !== undefined);
+    const count = (k: LogEventKind) => Array.from(log.kind).filter((x) => x === k).length;
+    assert.ok(count(LogEventKind.Departure) >= 50, `${path}: ${count(LogEventKind.Departure)} departures`);
+    // Complete up to the end: an opportunity logged for every millisecond of the run (the trace has one per ms).
+    const lastTime = log.time[log.count - 1];
+    assert.is(count(LogEventKind.Opportunity), lastTime - log.header.baseTimestamp!);
+  }
+});
+
+test('without a command, SIGINT stops linkshell with status 0 and a summary', async () => {
+  const child = spawn(process.execPath, [bin, '--trace', TRACE_12MBPS, '--connect', '127.0.0.1:9'], { cwd: root });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+  await waitFor(() => /inside applications send to/.test(stderr), 15000, 'linkshell to start');
+  child.kill('SIGINT');
+  assert.is(await exited, 0, stderr);
+  assert.match(stderr, /capacity\s*│ 1[12]\.\d+ Mbit\/s/);
+});
+
+test('bad arguments: one line on stderr, status 2, nothing started', () => {
+  const cases: Array<[string[], RegExp]> = [
+    [['--trace', TRACE_12MBPS], /--connect HOST:PORT \(the outside peer\) is required/],
+    [['--trace', TRACE_12MBPS, '--connect', 'localhost'], /--connect: no ":PORT"/],
+    [['--trace', TRACE_12MBPS, '--connect', '127.0.0.1:9', '--uplink-queue', 'fifo'], /--uplink-queue: .*fifo/],
+    [['--trace', TRACE_12MBPS, '--connect', '127.0.0.1:9', '--downlink-queue', 'droptail', '--downlink-queue-args', 'packets=x'], /--downlink-queue: queue droptail: packets=x is not a non-negative integer/],
+    [['no-such-trace-xyz', TRACE_12MBPS, '--connect', '127.0.0.1:9'], /trace "no-such-trace-xyz" not found; tried: /],
+    [['--trace', TRACE_12MBPS, '--connect', '127.0.0.1:9', '--uplink-log', join(work, 'no/such/dir/up.log')], /cannot write log file .*no such directory/],
+    [['--trace', TRACE_12MBPS, '--connect', '127.0.0.1:9', '--bogus'], /Unknown option '--bogus'/],
+  ];
+  for (const [args, pattern] of cases) {
+    const r = runSync(args);
+    assert.is(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, pattern);
+    assert.is(r.stderr.trimEnd().split('\n').length, 1, `one line: ${r.stderr}`);
+    assert.is(r.stdout, '');
+  }
+});
+
+test('--help prints the usage and exits 0', () => {
+  const r = runSync(['--help']);
+  assert.is(r.code, 0);
+  assert.match(r.stdout, /^Usage:\n  linkshell UPLINK_TRACE DOWNLINK_TRACE --connect HOST:PORT/);
+});
+
+test.run();

@@ -1,0 +1,169 @@
+// linkshell between a client and a UDP echo peer, on loopback, in-process.
+
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { LogEventKind, parseLinkLog, formatLogEvent } from '../../src/link-emu/link-log.ts';
+import { createQueue } from '../../src/link-emu/queue-factory.ts';
+import { createRng } from '../../src/link-emu/random.ts';
+import { arrivalsFromLog, lastLogTime, replay } from '../../src/link-emu/replay.ts';
+import { loadTrace } from '../../src/link-emu/trace-files.ts';
+import { formatAddress } from '../../src/net/address.ts';
+import { createUdpEndpoint } from '../../src/net/udp-endpoint.ts';
+import { startLinkshell } from '../../src/linkshell/session.ts';
+import { formatSummary } from '../../src/linkshell/summary.ts';
+import { config, echoPeer, sleep, TRACE_12MBPS, TRACE_3MBPS, waitFor, work } from './helpers.ts';
+
+const quiet = { warn: () => {} };
+
+test('round-trip time through linkshell is at least twice the one-way delay', async () => {
+  const peer = await echoPeer();
+  const delay = 25;
+  const session = await startLinkshell(config(['--trace', TRACE_12MBPS, '--connect', formatAddress(peer.localAddress), '--delay', String(delay)]), quiet);
+  const client = await createUdpEndpoint({ peer: session.listenAddress });
+  const sentAt = new Map<number, number>();
+  const rtts: number[] = [];
+  client.onReceive((bytes) => {
+    const id = new DataView(bytes.buffer, bytes.byteOffset).getUint32(0);
+    rtts.push(client.now() - sentAt.get(id)!);
+  });
+  try {
+    for (let id = 0; id < 20; id++) {
+      const bytes = new Uint8Array(100);
+      new DataView(bytes.buffer).setUint32(0, id);
+      sentAt.set(id, client.now());
+      client.send(bytes);
+      await sleep(3);
+    }
+    await waitFor(() => rtts.length === 20, 5000, '20 echoes');
+  } finally {
+    await client.close();
+    const report = await session.stop();
+    await peer.close();
+    assert.is(report.directions[0].stats.packetsOut, 20);
+    assert.is(report.directions[1].stats.packetsOut, 20);
+  }
+  for (const rtt of rtts) assert.ok(rtt >= 2 * delay, `RTT ${rtt} ms < 2 x ${delay} ms`);
+  // Each direction's link adds at least 1 ms (a packet never leaves in the millisecond it arrived).
+  assert.ok(Math.min(...rtts) > 2 * delay, `min RTT ${Math.min(...rtts)}`);
+});
+
+test('uplink loss: the loss seen is within statistical bounds, and accounted for exactly', async () => {
+  const peer = await echoPeer();
+  const rate = 0.2;
+  const session = await startLinkshell(
+    config(['--trace', TRACE_12MBPS, '--connect', formatAddress(peer.localAddress), '--uplink-loss', String(rate), '--seed', '7']),
+    quiet,
+  );
+  const client = await createUdpEndpoint({ peer: session.listenAddress });
+  let echoes = 0;
+  client.onReceive(() => echoes++);
+  const n = 2000;
+  const stats = () => session.report().directions;
+  try {
+    // 2000 datagrams of 60 bytes (92 on the link), in bursts well within the 12 Mbit/s link.
+    for (let i = 0; i < n; i += 20) {
+      for (let j = 0; j < 20; j++) client.send(new Uint8Array(60));
+      await sleep(1);
+    }
+    // The loss stage comes after the link on the uplink (mm-loss outside mm-link): wait for every datagram to pass it.
+    await waitFor(() => stats()[0].stats.packetsOut + stats()[0].stats.drops.loss === n, 5000, 'the uplink to pass all datagrams');
+    const lost = stats()[0].stats.drops.loss;
+    await waitFor(() => echoes === n - lost, 5000, `${n - lost} echoes`);
+    // Binomial(2000, 0.2): mean 400, standard deviation 17.9; 5 deviations either way.
+    assert.ok(Math.abs(lost - n * rate) < 5 * Math.sqrt(n * rate * (1 - rate)), `lost ${lost} of ${n}`);
+    assert.is(peer.received(), n - lost);
+    assert.is(stats()[1].stats.drops.loss, 0);
+  } finally {
+    await client.close();
+    await session.stop();
+    await peer.close();
+  }
+});
+
+test('an oversized datagram is counted and not forwarded; one that exactly fills an opportunity passes', async () => {
+  const peer = await echoPeer();
+  const session = await startLinkshell(config(['--trace', TRACE_12MBPS, '--connect', formatAddress(peer.localAddress)]), quiet);
+  const client = await createUdpEndpoint({ peer: session.listenAddress });
+  let echoes = 0;
+  client.onReceive(() => echoes++);
+  try {
+    client.send(new Uint8Array(1473)); // 1505 bytes on the link: too large
+    client.send(new Uint8Array(1472)); // 1504: one whole opportunity
+    client.send(new Uint8Array(9000));
+    await waitFor(() => echoes === 1, 5000, 'the echo of the 1472-byte datagram');
+    await sleep(20);
+    const up = session.report().directions[0].stats;
+    assert.is(up.packetsIn, 3);
+    assert.is(up.drops.oversize, 2);
+    assert.is(up.dropBytes.oversize, 1505 + 9032);
+    assert.equal(peer.sizes, [1472]);
+    assert.is(echoes, 1);
+  } finally {
+    await client.close();
+    const report = await session.stop();
+    await peer.close();
+    assert.match(formatSummary(report), /drops: oversize\s*│ 2 /);
+  }
+});
+
+test('logs written in real time replay to the same opportunities, departures and drops', async () => {
+  const peer = await echoPeer();
+  const upLog = join(work, 'replay-up.log');
+  const downLog = join(work, 'replay-down.log');
+  const session = await startLinkshell(
+    config([
+      TRACE_3MBPS, TRACE_12MBPS, '--connect', formatAddress(peer.localAddress),
+      '--uplink-queue', 'droptail', '--uplink-queue-args', 'packets=8',
+      '--uplink-log', upLog, '--downlink-log', downLog, '--delay', '2',
+    ]),
+    { warn: () => {}, commandLine: ['linkshell', 'test'] },
+  );
+  const client = await createUdpEndpoint({ peer: session.listenAddress });
+  try {
+    // Bursts of 6 x 1000-byte datagrams every 10 ms on a 3 Mbit/s uplink: it queues and overflows.
+    for (let burst = 0; burst < 15; burst++) {
+      for (let j = 0; j < 6; j++) client.send(new Uint8Array(1000 + burst));
+      await sleep(10);
+    }
+    await sleep(60);
+  } finally {
+    await client.close();
+    await session.stop();
+    await peer.close();
+  }
+  const upTrace = loadTrace(TRACE_3MBPS);
+  const downTrace = loadTrace(TRACE_12MBPS);
+  for (const [path, trace, queueKind, queueArgs] of [
+    [upLog, upTrace, 'droptail', 'packets=8'],
+    [downLog, downTrace, 'infinite', ''],
+  ] as const) {
+    const text = readFileSync(path, 'utf8');
+    assert.ok(text.endsWith('\n'), `${path} ends with a whole line`);
+    const log = parseLinkLog(text, path);
+    assert.is(log.header.queue, queueKind === 'droptail' ? 'droptail [packets=8]' : 'infinite');
+    const lines: string[] = [];
+    replay({
+      arrivals: arrivalsFromLog(log),
+      trace,
+      queue: createQueue<null>(queueKind, queueArgs, createRng(1)),
+      baseTimestamp: log.header.baseTimestamp!,
+      until: lastLogTime(log),
+      events: {
+        arrival: (t, s) => lines.push(`${t} + ${s}`),
+        opportunity: (t, m) => lines.push(`${t} # ${m}`),
+        departure: (t, s, d) => lines.push(`${t} - ${s} ${d}`),
+        drop: (t, p, b) => lines.push(`${t} d ${p} ${b}`),
+      },
+    });
+    const recorded: string[] = [];
+    for (let i = 0; i < log.count; i++) recorded.push(formatLogEvent(log, i));
+    assert.equal(lines, recorded);
+    const kinds = (k: LogEventKind) => Array.from(log.kind).filter((x) => x === k).length;
+    assert.ok(kinds(LogEventKind.Departure) >= 50, `${path}: departures`);
+    if (queueKind === 'droptail') assert.ok(kinds(LogEventKind.Drop) > 0, 'the uplink queue overflowed');
+  }
+});
+
+test.run();

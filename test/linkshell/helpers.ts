@@ -1,0 +1,54 @@
+// Shared pieces of the linkshell tests: temporary traces, an echo peer, a
+// config builder, and waiting with a bound.
+
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createUdpEndpoint, type UdpEndpoint } from '../../src/net/udp-endpoint.ts';
+import { parseLinkshellArgs, type LinkshellConfig } from '../../src/linkshell/options.ts';
+
+export const root = join(import.meta.dirname, '../..');
+export const work = mkdtempSync(join(tmpdir(), 'linkshell-test-'));
+
+/** Writes a trace file in the temporary directory and returns its path. */
+export function traceFile(name: string, lines: number[]): string {
+  const path = join(work, name);
+  writeFileSync(path, lines.join('\n') + '\n');
+  return path;
+}
+
+/** One 1504-byte opportunity per ms: 12 Mbit/s. */
+export const TRACE_12MBPS = traceFile('12mbps.trace', [1]);
+/** One opportunity every 4 ms: 3 Mbit/s. */
+export const TRACE_3MBPS = traceFile('3mbps.trace', [4]);
+
+/** An echo server: every datagram goes back to its sender. */
+export async function echoPeer(): Promise<UdpEndpoint & { received: () => number; sizes: number[] }> {
+  const endpoint = await createUdpEndpoint({ bind: '127.0.0.1:0' });
+  let received = 0;
+  const sizes: number[] = [];
+  endpoint.onReceive((bytes) => {
+    received++;
+    sizes.push(bytes.length);
+    endpoint.send(bytes);
+  });
+  return Object.assign(endpoint, { received: () => received, sizes });
+}
+
+/** A config as the command line would give it. */
+export function config(args: string[]): LinkshellConfig {
+  const parsed = parseLinkshellArgs(args);
+  if (parsed.help) throw new Error('unexpected --help');
+  return parsed.config;
+}
+
+/** Resolves once `condition()` holds, checking every few ms; rejects after `timeoutMs`. */
+export async function waitFor(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const start = Date.now();
+  while (!condition()) {
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
