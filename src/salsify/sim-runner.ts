@@ -1,0 +1,233 @@
+// Runs one Salsify experiment in the deterministic simulator: builds the
+// simulator, the emulated path (video on the downlink: sender = outside,
+// receiver = inside), the video source, the codec, the sender and the
+// receiver from a plain, JSON-serialisable config, and returns the per-frame
+// records and the summary. The same config and seed give identical results.
+import type { FunctionalCodec } from '../codec-bridge/types.ts';
+import type { VideoSource } from '../codec-bridge/video/video-source.ts';
+import type { ChainCounters, StageSpec } from '../link-emu/chain.ts';
+import { DEFAULT_MTU } from '../link-emu/link.ts';
+import { openTrace } from '../link-emu/trace-files.ts';
+import { constantRateTrace } from '../link-emu/trace-generators.ts';
+import type { Trace } from '../link-emu/trace.ts';
+import { createSimNetwork } from '../net/sim-network.ts';
+import { Simulator } from '../net/simulator.ts';
+import { frameRecords, summarize, type FrameRecord, type Summary } from './metrics.ts';
+import type { ModelCodec } from './model-codec.ts';
+import { openCodec, openVideo } from './open-inputs.ts';
+import { SalsifyReceiver, type ReceiverCounters } from './receiver.ts';
+import { SalsifySender, SCHEMES, type Scheme, type SenderCounters, type SenderEvent } from './sender.ts';
+import { lumaSsim } from './ssim.ts';
+
+/** A link's delivery trace: a trace file name or path, or a constant rate. */
+export type LinkTraceConfig = string | { readonly constantMbps: number };
+
+export interface SalsifySimConfig {
+  readonly scheme: Scheme;
+  readonly seed: number | string;
+  /** Seconds of video captured. */
+  readonly durationS: number;
+  /** Extra simulated time after the last capture, so frames in flight can arrive (ms). */
+  readonly drainMs: number;
+  readonly downlink: LinkTraceConfig;
+  readonly uplink: LinkTraceConfig;
+  /** mm-link queue of both links, and its arguments. */
+  readonly queue: string;
+  readonly queueArgs: string;
+  /** One-way propagation delay of each direction (ms), as mm-delay. */
+  readonly delayMs: number;
+  readonly downlinkLoss: number;
+  readonly uplinkLoss: number;
+  /** An intermittent downlink (mm-onoff): packets arriving while off are lost. */
+  readonly downlinkOnOff?: { readonly meanOnMs: number; readonly meanOffMs: number } | null;
+  /** Indices (0-based, in sending order) of downlink datagrams to drop before the link: for targeted loss experiments. */
+  readonly dropDownlinkDatagrams?: readonly number[];
+  /** "synthetic", "synthetic:WxH[@FPS]", or a .y4m / .ivf path. */
+  readonly video: string;
+  readonly codec: 'model' | 'vp8';
+  readonly budgetMs: number;
+  readonly grace: boolean;
+  readonly connectionId: number;
+}
+
+export const DEFAULT_SIM_CONFIG: Omit<SalsifySimConfig, 'downlink' | 'uplink'> = {
+  scheme: 'salsify-1',
+  seed: 1,
+  durationS: 10,
+  drainMs: 2000,
+  queue: 'droptail',
+  queueArgs: 'packets=256',
+  delayMs: 0,
+  downlinkLoss: 0,
+  uplinkLoss: 0,
+  downlinkOnOff: null,
+  video: 'synthetic',
+  codec: 'model',
+  budgetMs: 100,
+  grace: true,
+  connectionId: 0x5a15f1f1,
+};
+
+export interface SalsifySimResult {
+  readonly config: SalsifySimConfig;
+  readonly summary: Summary;
+  readonly frames: readonly FrameRecord[];
+  readonly counters: {
+    readonly sender: SenderCounters;
+    readonly receiver: ReceiverCounters;
+    readonly downlink: ChainCounters;
+    readonly uplink: ChainCounters;
+  };
+  /** Every sender event, in order (captures, frames sent, skips, losses, recoveries). */
+  readonly senderEvents: readonly SenderEvent[];
+}
+
+export interface RunHooks {
+  /** The codec to use instead of building one from config.codec (e.g. an already-open VP8 codec). */
+  readonly codec?: FunctionalCodec;
+  /** The video source to use instead of opening config.video. */
+  readonly source?: VideoSource;
+}
+
+function loadLinkTrace(spec: LinkTraceConfig, which: string): Trace {
+  if (typeof spec === 'string') return openTrace(spec);
+  if (spec && typeof spec === 'object' && typeof spec.constantMbps === 'number') return constantRateTrace({ rateMbps: spec.constantMbps });
+  throw new TypeError(`${which} must be a trace name/path or { constantMbps }, got ${JSON.stringify(spec)}`);
+}
+
+function checkConfig(c: SalsifySimConfig): void {
+  const fail = (field: string, value: unknown, want: string) => {
+    throw new RangeError(`salsify sim config: ${field} must be ${want}, got ${JSON.stringify(value)}`);
+  };
+  if (!SCHEMES.includes(c.scheme)) fail('scheme', c.scheme, SCHEMES.join(' | '));
+  if (!(c.durationS > 0 && Number.isFinite(c.durationS))) fail('durationS', c.durationS, 'a number of seconds > 0');
+  if (!(c.drainMs >= 0 && Number.isFinite(c.drainMs))) fail('drainMs', c.drainMs, 'a number of ms >= 0');
+  if (!(c.delayMs >= 0 && Number.isFinite(c.delayMs))) fail('delayMs', c.delayMs, 'a number of ms >= 0');
+  for (const k of ['downlinkLoss', 'uplinkLoss'] as const) if (!(c[k] >= 0 && c[k] <= 1)) fail(k, c[k], 'a probability in [0, 1]');
+  if (!(c.budgetMs > 0)) fail('budgetMs', c.budgetMs, 'a number of ms > 0');
+  if (c.codec !== 'model' && c.codec !== 'vp8') fail('codec', c.codec, '"model" or "vp8"');
+  if (c.downlinkOnOff && !(c.downlinkOnOff.meanOnMs > 0 && c.downlinkOnOff.meanOffMs > 0)) fail('downlinkOnOff', c.downlinkOnOff, '{ meanOnMs > 0, meanOffMs > 0 }');
+}
+
+/** Delivery opportunities of `trace` (repeating) in (0, untilMs]. */
+export function opportunitiesUntil(trace: Trace, untilMs: number): number {
+  const { times, period } = trace;
+  const full = Math.floor(untilMs / period);
+  const rest = untilMs - full * period;
+  let lo = 0, hi = times.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (times[mid] <= rest) lo = mid + 1;
+    else hi = mid;
+  }
+  return full * times.length + lo;
+}
+
+export async function runSalsifySim(partial: Partial<SalsifySimConfig> & Pick<SalsifySimConfig, 'downlink' | 'uplink'>, hooks: RunHooks = {}): Promise<SalsifySimResult> {
+  const config: SalsifySimConfig = { ...DEFAULT_SIM_CONFIG, ...partial };
+  checkConfig(config);
+  const downTrace = loadLinkTrace(config.downlink, 'downlink');
+  const upTrace = loadLinkTrace(config.uplink, 'uplink');
+  const codec = hooks.codec ?? (await openCodec(config.codec));
+  let source: VideoSource;
+  try {
+    source = hooks.source ?? (await openVideo(config.video, codec, config.seed));
+  } catch (error) {
+    if (!hooks.codec) await codec.close();
+    throw error;
+  }
+  try {
+    return await simulate(config, downTrace, upTrace, codec, source);
+  } finally {
+    if (!hooks.source) await source.close();
+    if (!hooks.codec) await codec.close();
+  }
+}
+
+function stages(trace: Trace, c: SalsifySimConfig, loss: number, onOff: SalsifySimConfig['downlinkOnOff']): StageSpec[] {
+  const list: StageSpec[] = [];
+  if (onOff) list.push({ kind: 'onoff', meanOnMs: onOff.meanOnMs, meanOffMs: onOff.meanOffMs });
+  if (loss > 0) list.push({ kind: 'loss', rate: loss });
+  list.push({ kind: 'link', trace, queue: c.queue, queueArgs: c.queueArgs });
+  if (c.delayMs > 0) list.push({ kind: 'delay', ms: c.delayMs });
+  return list;
+}
+
+async function simulate(config: SalsifySimConfig, downTrace: Trace, upTrace: Trace, codec: FunctionalCodec, source: VideoSource): Promise<SalsifySimResult> {
+  const sim = new Simulator();
+  const net = createSimNetwork(sim, {
+    downlink: stages(downTrace, config, config.downlinkLoss, config.downlinkOnOff),
+    uplink: stages(upTrace, config, config.uplinkLoss, null),
+    seed: config.seed,
+  });
+  const drops = new Set(config.dropDownlinkDatagrams ?? []);
+  let downlinkIndex = 0;
+  const outside = drops.size === 0 ? net.outside : {
+    ...net.outside,
+    send: (bytes: Uint8Array) => {
+      if (!drops.has(downlinkIndex++)) net.outside.send(bytes);
+    },
+  };
+
+  const frames = Math.round(config.durationS * source.fps);
+  const events: SenderEvent[] = [];
+  const frameToSource = new Map<number, number>();
+  const sender = new SalsifySender({
+    ctx: outside, codec, source, scheme: config.scheme, connectionId: config.connectionId, frames,
+    budgetMs: config.budgetMs,
+    log: (e) => {
+      events.push(e);
+      if (e.kind === 'sent') frameToSource.set(e.frameNumber, e.sourceIndex);
+    },
+  });
+  const modelled = codec.name === 'model' ? (codec as ModelCodec) : undefined;
+  const shown = new Map<number, { shownMs: number; ssim: number }>();
+  const pendingSsim: Promise<void>[] = [];
+  const receiver = new SalsifyReceiver({
+    ctx: net.inside, codec, connectionId: config.connectionId, grace: config.grace,
+    onShown: (s) => {
+      if (modelled) {
+        shown.set(s.frameNumber, { shownMs: s.shownAt, ssim: modelled.modelledSsim(s.frame) });
+        return;
+      }
+      const index = frameToSource.get(s.frameNumber);
+      if (index === undefined) throw new Error(`receiver showed frame ${s.frameNumber}, which the sender never sent`);
+      pendingSsim.push(source.frame(index).then((original) => {
+        shown.set(s.frameNumber, { shownMs: s.shownAt, ssim: lumaSsim(s.picture, original) });
+      }));
+    },
+  });
+
+  const durationMs = frames * (1000 / source.fps);
+  let linkAtEnd: { departureBytes: number } | undefined;
+  sim.at(durationMs, () => {
+    const link = net.downlink.links()[0];
+    linkAtEnd = link.counters();
+  });
+  sender.start();
+  await sim.run({ until: durationMs + config.drainMs });
+  sender.stop();
+  await Promise.all(pendingSsim);
+  if (sender.failure) throw sender.failure;
+  if (receiver.failure) throw receiver.failure;
+
+  const captures = new Map<number, number>();
+  const sent = new Map<number, { frameNumber: number; bytes: number; quantizer: number; keyFrame: boolean }>();
+  const skipped = new Set<number>();
+  for (const e of events) {
+    if (e.kind === 'capture') captures.set(e.sourceIndex, e.time);
+    else if (e.kind === 'sent') sent.set(e.sourceIndex, e);
+    else if (e.kind === 'skip') skipped.add(e.sourceIndex);
+  }
+  const records = frameRecords({ captures, sent, skipped }, shown);
+  const capacityBytes = opportunitiesUntil(downTrace, durationMs) * DEFAULT_MTU;
+  const utilization = capacityBytes > 0 && linkAtEnd ? linkAtEnd.departureBytes / capacityBytes : 0;
+  const stats = net.stats();
+  return {
+    config,
+    summary: summarize(records, sender.counters.bytesSent, utilization),
+    frames: records,
+    counters: { sender: { ...sender.counters }, receiver: { ...receiver.counters }, downlink: stats.downlink, uplink: stats.uplink },
+    senderEvents: events,
+  };
+}
