@@ -132,6 +132,16 @@ test('Y4M: truncated frames, bad markers, long or missing lines name the file an
   await rejects(readAll(Buffer.from('YUV4MPEG2 ' + 'X'.repeat(5000) + '\n'), 'h.y4m'), /header is longer than 4096 bytes/);
   await rejects(readAll(Buffer.from('GIF89a....'), 'p.y4m'), /^p\.y4m: not a Y4M file/);
   await rejects(readAll(join(dir, 'missing.y4m')), /ENOENT.*missing\.y4m/);
+  // Lines of up to 4096 bytes (without the newline) are accepted.
+  const longest = 'FRAME ' + 'x'.repeat(4090) + '\n';
+  assert.is((await readAll(y4mBytes(header, [frame], longest))).length, 1);
+  await rejects(readAll(y4mBytes(header, [frame], 'FRAME ' + 'x'.repeat(4091) + '\n'), 'clip.y4m'), /the FRAME line at byte 22 is longer than 4096 bytes/);
+  const failing = new Readable({
+    read() {
+      this.destroy(new Error('connection reset'));
+    },
+  });
+  await rejects(readAll(failing, 'net.y4m'), /^net\.y4m: read failed: connection reset/);
   // A header alone is a valid file with no frames.
   assert.is((await readAll(Buffer.from(header + '\n'))).length, 0);
 });
@@ -139,6 +149,7 @@ test('Y4M: truncated frames, bad markers, long or missing lines name the file an
 test('Y4M writer: rejects wrong pictures and bad headers, writes nothing for a bad header', async () => {
   assert.throws(() => createY4mWriter(join(dir, 'bad.y4m'), { width: 0, height: 4, fps: 30 }), /width must be an integer in 1\.\.16384, got 0/);
   assert.throws(() => createY4mWriter(join(dir, 'bad.y4m'), { width: 4, height: 4, fps: -1 }), /frame rate must be a positive number/);
+  assert.throws(() => createY4mWriter(join(dir, 'bad.y4m'), { width: 4, height: 4, fps: 5000 }), /bad\.y4m: Y4M header field F \(frame rate\) must be a positive rate up to 1000/);
   assert.not.ok(existsSync(join(dir, 'bad.y4m')), 'a rejected header must not create the file');
   const sink = new PassThrough();
   const writer = createY4mWriter(sink, { width: 4, height: 4, fps: 30 }, { name: 'out.y4m' });

@@ -32,7 +32,13 @@ export class ByteReader {
   /** Pulls one more chunk; false at the end of the stream. */
   private async pull(): Promise<boolean> {
     if (this.ended) return false;
-    const result = await this.source.next();
+    let result: IteratorResult<unknown>;
+    try {
+      result = await this.source.next();
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      throw new Error(`${this.name}: read failed: ${message}`, { cause: error });
+    }
     if (result.done) {
       this.ended = true;
       return false;

@@ -61,7 +61,7 @@ export class Y4mFile implements ClipFrames {
         const { bytesRead } = await file.read(buffer, 0, buffer.length, offset);
         const bytes = buffer.subarray(0, bytesRead);
         const newline = bytes.indexOf(10);
-        return newline >= 0 ? { bytes: bytes.subarray(0, newline), terminated: true } : { bytes: bytes.subarray(0, Y4M_MAX_LINE), terminated: false };
+        return newline >= 0 ? { bytes: bytes.subarray(0, newline), terminated: true } : { bytes, terminated: false };
       };
       const headerLine = await readLine(0);
       if (!headerLine.terminated) {

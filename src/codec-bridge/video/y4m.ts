@@ -31,7 +31,7 @@ export interface Y4mHeader {
   readonly extensions: readonly string[];
 }
 
-/** The longest header or FRAME line accepted. */
+/** The longest header or FRAME line accepted, in bytes without the newline. */
 export const Y4M_MAX_LINE = 4096;
 const SIGNATURE = 'YUV4MPEG2';
 
@@ -162,7 +162,7 @@ export function checkFrameLine(line: Uint8Array, terminated: boolean, name: stri
   if (!terminated) {
     throw new Error(
       `${name}: frame ${index}: the FRAME line at byte ${offset} ` +
-        (line.length >= Y4M_MAX_LINE ? `is longer than ${Y4M_MAX_LINE} bytes` : 'is truncated (the file ends before its newline)'),
+        (line.length > Y4M_MAX_LINE ? `is longer than ${Y4M_MAX_LINE} bytes` : 'is truncated (the file ends before its newline)'),
     );
   }
 }
@@ -196,7 +196,7 @@ export class Y4mReader implements AsyncIterable<Picture> {
     if (this.closed) throw new Error(`${this.name}: the Y4M reader is closed`);
     const { width, height } = this.header;
     const offset = this.input.position;
-    const line = await this.input.readLine(Y4M_MAX_LINE);
+    const line = await this.input.readLine(Y4M_MAX_LINE + 1);
     if (line.bytes.length === 0 && !line.terminated) return null; // clean end
     checkFrameLine(line.bytes, line.terminated, this.name, this.frameIndex, offset);
     const size = i420Size(width, height);
@@ -230,14 +230,14 @@ export class Y4mReader implements AsyncIterable<Picture> {
 
 /** Reads the header line of a Y4M stream, leaving the reader at the first FRAME line. */
 export async function readY4mHeader(input: ByteReader): Promise<Y4mHeader> {
-  const line = await input.readLine(Y4M_MAX_LINE);
+  const line = await input.readLine(Y4M_MAX_LINE + 1);
   if (!line.terminated) {
     if (line.bytes.length === 0) throw new Error(`${input.name}: not a Y4M file: it is empty`);
     if (!Buffer.from(line.bytes.subarray(0, 10)).toString('latin1').startsWith(SIGNATURE)) {
       throw new Error(`${input.name}: not a Y4M file: expected the signature "${SIGNATURE} ", found ${describeBytes(line.bytes)}`);
     }
     throw new Error(
-      `${input.name}: the Y4M header ` + (line.bytes.length >= Y4M_MAX_LINE ? `is longer than ${Y4M_MAX_LINE} bytes` : 'is truncated (no newline)'),
+      `${input.name}: the Y4M header ` + (line.bytes.length > Y4M_MAX_LINE ? `is longer than ${Y4M_MAX_LINE} bytes` : 'is truncated (no newline)'),
     );
   }
   return parseY4mHeader(line.bytes, input.name);
@@ -297,7 +297,8 @@ export class Y4mWriter {
 }
 
 export function createY4mWriter(destination: ByteDestination, init: Y4mHeaderInit, options: { name?: string } = {}): Y4mWriter {
-  // Validate before touching the destination, so that a bad header does not leave an empty file.
-  formatY4mHeader(init);
+  // Validate before touching the destination, so that a bad header does not leave an empty file,
+  // and check that the header written is one the reader accepts.
+  parseY4mHeader(formatY4mHeader(init).slice(0, -1), typeof destination === 'string' ? destination : (options.name ?? '<stream>'));
   return new Y4mWriter(openByteWriter(destination, options.name), init);
 }
