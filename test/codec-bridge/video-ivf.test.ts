@@ -146,6 +146,16 @@ test('IVF: the FourPeople clip parses (601 VP8 frames, 1280x720 at 60 fps)', asy
   assert.is(count, 601);
 });
 
+test('IVF: copying the FourPeople clip through the reader and writer gives the same bytes', async () => {
+  const reader = await openIvfReader(FOUR_PEOPLE);
+  const { width, height, rate, scale } = reader.header;
+  const copy = join(dir, 'copy.ivf');
+  const writer = createIvfWriter(copy, { width, height, fps: { num: rate, den: scale } });
+  for await (const frame of reader) await writer.write(frame);
+  await writer.close();
+  assert.ok(readFileSync(copy).equals(readFileSync(FOUR_PEOPLE)), 'byte-identical copy');
+});
+
 test('IVF: breaking out of iteration releases the file', async () => {
   const path = join(dir, 'many.ivf');
   writeFileSync(path, Buffer.concat([header(), ...Array.from({ length: 50 }, (_, i) => frameBytes(100, i))]));
