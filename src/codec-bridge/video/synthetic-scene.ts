@@ -156,6 +156,8 @@ function makeSprite(
   contrast: number,
   cell: number,
   stripes: number,
+  /** Brightening of the interior towards the centre (a hint of volume), in levels per pixel from the edge. */
+  shade: number,
 ): Sprite {
   const alpha = new Uint8Array(width * height);
   const texture = new Uint8Array(width * height);
@@ -167,7 +169,7 @@ function makeSprite(
       const d = distance(x + 0.5, y + 0.5);
       alpha[i] = clampByte(255 * Math.min(1, Math.max(0, 0.5 - d)));
       const band = stripes > 0 ? Math.sin((TAU * (x + 0.6 * y)) / stripes) * contrast * 0.5 : 0;
-      texture[i] = clampByte(base + band + contrast * (n[i] - 0.5) + 14 * (fine[i] - 0.5) + 2 * Math.min(6, Math.max(0, -d)));
+      texture[i] = clampByte(base + band + contrast * (n[i] - 0.5) + 14 * (fine[i] - 0.5) + shade * Math.min(6, Math.max(0, -d)));
     }
   }
   return { width, height, texture, alpha };
@@ -195,13 +197,13 @@ function makeShape(rng: Rng, frameWidth: number, frameHeight: number, scale: num
   const contrast = 20 + 50 * rng.next();
   const cell = Math.max(1.5, size * (0.03 + 0.1 * rng.next()));
   const stripes = rng.next() < 0.4 ? Math.max(3, size * (0.05 + 0.1 * rng.next())) : 0;
-  const luma = makeSprite(rng, w, h, lumaDistance, base, contrast, cell, stripes);
+  const luma = makeSprite(rng, w, h, lumaDistance, base, contrast, cell, stripes, 2);
   const cw = chromaWidth(w);
   const chh = chromaHeight(h);
   // Chroma pixel (x, y) covers luma pixels (2x, 2y)..(2x+1, 2y+1); distances in chroma pixels.
   const halfDistance = (x: number, y: number) => lumaDistance(2 * x, 2 * y) / 2;
-  const u = makeSprite(rng, cw, chh, halfDistance, 128 + (rng.next() - 0.5) * 80, 14, cell / 2, 0);
-  const v = makeSprite(rng, cw, chh, halfDistance, 128 + (rng.next() - 0.5) * 80, 14, cell / 2, 0);
+  const u = makeSprite(rng, cw, chh, halfDistance, 128 + (rng.next() - 0.5) * 80, 14, cell / 2, 0, 0);
+  const v = makeSprite(rng, cw, chh, halfDistance, 128 + (rng.next() - 0.5) * 80, 14, cell / 2, 0, 0);
   // Big shapes drift slowly near their place; small ones cross the frame quickly.
   const reach = 0.15 + 0.35 * speed;
   return {
