@@ -117,7 +117,7 @@ export function parseLinkshellArgs(argv: readonly string[]): ParsedCommandLine {
       strict: true,
     });
   } catch (error) {
-    throw new UsageError(`${(error as Error).message.split('\n')[0]} ${SEE_HELP}`);
+    throw new UsageError(`${(error as Error).message.replace(/\s*\n\s*/g, ' ')} ${SEE_HELP}`);
   }
   const { values, positionals } = parsed;
   if (values.help) return { help: true };
