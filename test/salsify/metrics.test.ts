@@ -1,0 +1,75 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { displayTimes, distribution, frameRecords, percentile, recordsToCsv, summarize } from '../../src/salsify/metrics.ts';
+import { lumaSsim, ssimToDb } from '../../src/salsify/ssim.ts';
+import { createRng } from '../../src/link-emu/random.ts';
+
+test('percentiles interpolate between ranks', () => {
+  const s = Float64Array.from([10, 20, 30, 40, 50]);
+  assert.is(percentile(s, 0), 10);
+  assert.is(percentile(s, 50), 30);
+  assert.is(percentile(s, 100), 50);
+  assert.is(percentile(s, 5), 12);
+  assert.is(percentile(s, 95), 48);
+  assert.equal(distribution([1, 2, 3]), { mean: 2, p5: 1.1, p95: 2.9 });
+});
+
+test('signal delay: a skipped or lost frame counts until a later frame is shown', () => {
+  // frames 0..5 captured every 10 ms; 0, 2 and 5 shown; 1 skipped; 3, 4 lost.
+  const captures = new Map([0, 1, 2, 3, 4, 5].map((i) => [i, i * 10] as [number, number]));
+  const sent = new Map([
+    [0, { frameNumber: 0, bytes: 100, quantizer: 40, keyFrame: true }],
+    [2, { frameNumber: 1, bytes: 100, quantizer: 40, keyFrame: false }],
+    [3, { frameNumber: 2, bytes: 100, quantizer: 40, keyFrame: false }],
+    [4, { frameNumber: 3, bytes: 100, quantizer: 40, keyFrame: false }],
+    [5, { frameNumber: 4, bytes: 100, quantizer: 40, keyFrame: false }],
+  ]);
+  const shown = new Map([
+    [0, { shownMs: 50, ssim: 0.9 }],
+    [1, { shownMs: 70, ssim: 0.99 }],
+    [4, { shownMs: 120, ssim: 0.95 }],
+  ]);
+  const records = frameRecords({ captures, sent, skipped: new Set([1]) }, shown);
+  assert.equal(records.map((r) => r.signalDelayMs), [50, 60, 50, 90, 80, 70]);
+  assert.equal(records.map((r) => r.fate), ['sent', 'skipped', 'sent', 'sent', 'sent', 'sent']);
+  const s = summarize(records, 500, 0.5);
+  assert.is(s.framesCaptured, 6);
+  assert.is(s.framesSent, 5);
+  assert.is(s.framesShown, 3);
+  assert.is(s.framesSkipped, 1);
+  assert.is(s.signalDelayMs.mean, 400 / 6);
+  // SSIM averaged linearly, then converted
+  assert.ok(Math.abs(s.ssimDb.mean - ssimToDb((0.9 + 0.99 + 0.95) / 3)) < 1e-9);
+  const csv = recordsToCsv(records).trim().split('\n');
+  assert.is(csv.length, 7);
+  assert.is(csv[0], 'source_index,capture_ms,fate,frame_number,bytes,quantizer,key_frame,shown_ms,ssim,ssim_db,displayed_ms,signal_delay_ms');
+  assert.is(csv[2], '1,10,skipped,,,,,,,,70,60');
+  assert.is(csv[1], '0,0,sent,0,100,40,1,50,0.9,10,50,50');
+});
+
+test('display times: earliest show of this or any later frame; none after the last show', () => {
+  assert.equal(displayTimes(5, new Map([[1, 30], [3, 25]])), [25, 25, 25, 25, undefined]);
+});
+
+test('luma SSIM: 1 for identical pictures, falls with noise, symmetric', () => {
+  const rng = createRng('ssim');
+  const w = 64, h = 48;
+  const a = new Uint8Array(w * h * 3 / 2);
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) a[y * w + x] = (x * 3 + y * 2 + rng.int(20)) & 0xff;
+  const noisy = (amp: number) => {
+    const b = a.slice();
+    for (let i = 0; i < w * h; i++) b[i] = Math.max(0, Math.min(255, a[i] + rng.int(2 * amp + 1) - amp));
+    return { width: w, height: h, data: b };
+  };
+  const pa = { width: w, height: h, data: a };
+  assert.is(lumaSsim(pa, pa), 1);
+  const s5 = lumaSsim(pa, noisy(5));
+  const s30 = lumaSsim(pa, noisy(30));
+  assert.ok(s5 < 1 && s30 < s5, `${s5} ${s30}`);
+  const n = noisy(10);
+  assert.ok(Math.abs(lumaSsim(pa, n) - lumaSsim(n, pa)) < 1e-12);
+  assert.is(ssimToDb(0.9), 10);
+  assert.throws(() => lumaSsim(pa, { width: 32, height: 48, data: a }), /one size/);
+});
+
+test.run();

@@ -1,0 +1,91 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createModelCodec, inspectModelFrame, modelFrameBytes, modelSsim } from '../../src/salsify/model-codec.ts';
+import { modelledDecodeMs, modelledEncodeMs } from '../../src/salsify/timing-model.ts';
+import { createSyntheticScene } from '../../src/codec-bridge/video/synthetic-scene.ts';
+import { createRng } from '../../src/link-emu/random.ts';
+
+const scene = createSyntheticScene({ width: 320, height: 180, seed: 2 });
+
+test('sizes fall with the quantizer, key frames are larger, and the same input gives the same bytes', async () => {
+  const codec = createModelCodec();
+  const s0 = codec.initialState(320, 180);
+  const p0 = await scene.frame(0);
+  const p1 = await scene.frame(1);
+  const key = await codec.encode(s0, p0, 40);
+  assert.ok(key.keyFrame);
+  const sizes = [];
+  for (const q of [0, 20, 40, 80, 127]) sizes.push((await codec.encode(key.state, p1, q)).frame.length);
+  for (let i = 1; i < sizes.length; i++) assert.ok(sizes[i] <= sizes[i - 1], `sizes ${sizes}`);
+  const inter = await codec.encode(key.state, p1, 40);
+  assert.not.ok(inter.keyFrame);
+  assert.ok(key.frame.length > 2 * inter.frame.length, `key ${key.frame.length} vs inter ${inter.frame.length}`);
+  const again = await createModelCodec().encode(createModelCodec().initialState(320, 180), p0, 40);
+  assert.equal(again.frame, key.frame);
+  assert.is(again.state.id, key.state.id);
+  assert.match(key.state.id, /^[0-9a-f]{16}$/);
+  assert.ok(modelFrameBytes(1280, 720, 40, false, 0.1, 0.05) > 4000 && modelFrameBytes(1280, 720, 40, false, 0.1, 0.05) < 20000);
+});
+
+test('states chain: a frame decodes only from its source state, to its target state', async () => {
+  const codec = createModelCodec();
+  const s0 = codec.initialState(320, 180);
+  const a = await codec.encode(s0, await scene.frame(0), 30);
+  const b = await codec.encode(a.state, await scene.frame(1), 30);
+  const c = await codec.encode(b.state, await scene.frame(2), 30);
+  const da = await codec.decode(s0, a.frame);
+  assert.is(da.state.id, a.state.id);
+  assert.is(da.picture.width, 320);
+  const db = await codec.decode(da.state, b.frame);
+  assert.is(db.state.id, b.state.id);
+  // skipping b: c cannot be decoded from a's state
+  await codec.decode(da.state, c.frame).then(() => assert.unreachable('decoded from the wrong state'), (e: Error) => assert.match(e.message, /encoded from state/));
+  // the same picture from another state gives a different target id
+  const c2 = await codec.encode(a.state, await scene.frame(2), 30);
+  assert.is.not(c2.state.id, c.state.id);
+  // a corrupted header (its quantizer) is caught by the target-id check
+  const bad = c.frame.slice();
+  bad[5] ^= 1;
+  await codec.decode(db.state, bad).then(() => assert.unreachable('decoded a corrupted frame'), (e: Error) => assert.match(e.message, /corrupted/));
+  assert.throws(() => inspectModelFrame(new Uint8Array(10)), /shorter/);
+  await codec.encode(s0, await scene.frame(0), 128).then(() => assert.unreachable(), (e: Error) => assert.match(e.message, /quantizer/));
+  await codec.encode(s0, { width: 16, height: 16, data: new Uint8Array(384) }, 10).then(() => assert.unreachable(), (e: Error) => assert.match(e.message, /16x16/));
+});
+
+test('decoding random bytes never crashes and never succeeds (seeded fuzz)', async () => {
+  const codec = createModelCodec();
+  const s0 = codec.initialState(320, 180);
+  const good = await codec.encode(s0, await scene.frame(0), 30);
+  const rng = createRng('model-fuzz');
+  for (let n = 0; n < 2000; n++) {
+    let bytes: Uint8Array;
+    if (rng.next() < 0.5) {
+      bytes = new Uint8Array(rng.int(400));
+      for (let i = 0; i < bytes.length; i++) bytes[i] = rng.int(256);
+    } else {
+      bytes = good.frame.slice(0, 1 + rng.int(200));
+      bytes[rng.int(bytes.length)] ^= 1 << rng.int(8);
+    }
+    try {
+      const r = await codec.decode(s0, bytes);
+      // only a mutation that left the header (first 172 bytes) intact may decode, and then to the same state
+      assert.is(r.state.id, good.state.id);
+    } catch (e) {
+      assert.instance(e, Error);
+    }
+  }
+});
+
+test('modelled SSIM falls with the quantizer; timing model matches the issue figures at 720p', async () => {
+  assert.ok(modelSsim(0, 0.1) > modelSsim(40, 0.1));
+  assert.ok(modelSsim(40, 0.1) > modelSsim(127, 0.1));
+  assert.ok(modelSsim(127, 1) >= 0.3);
+  const both = modelledEncodeMs(1280, 720, 30) + modelledEncodeMs(1280, 720, 70);
+  assert.ok(both >= 12 && both <= 16, `${both}`);
+  assert.ok(modelledDecodeMs(1280, 720, 127) >= 1.3 - 1e-9 && modelledDecodeMs(1280, 720, 0) <= 2.3 + 1e-9);
+  assert.ok(Math.abs(modelledEncodeMs(640, 360, 30) * 4 - modelledEncodeMs(1280, 720, 30)) < 1e-9);
+  assert.throws(() => modelledEncodeMs(0, 720, 30), /picture size/);
+  assert.throws(() => modelledDecodeMs(1280, 720, 200), /quantizer/);
+});
+
+test.run();

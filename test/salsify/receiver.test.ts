@@ -1,0 +1,181 @@
+// The receiver fed hand-made datagram sequences through a real simulated path
+// (the simulator and a plain delay chain), its acknowledgements read back.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { Simulator } from '../../src/net/simulator.ts';
+import { createSimNetwork } from '../../src/net/sim-network.ts';
+import { SalsifyReceiver, type ShownFrame } from '../../src/salsify/receiver.ts';
+import { createModelCodec } from '../../src/salsify/model-codec.ts';
+import { crc32 } from '../../src/salsify/crc32.ts';
+import { decodeDatagram, encodeFragment, splitFrame, type AckDatagram } from '../../src/salsify/datagram.ts';
+import type { CodecState, EncodeResult } from '../../src/codec-bridge/types.ts';
+import { createSyntheticScene } from '../../src/codec-bridge/video/synthetic-scene.ts';
+import { createRng } from '../../src/link-emu/random.ts';
+import { Pacer } from '../../src/salsify/pacer.ts';
+
+const W = 320, H = 180, CONN = 77;
+const scene = createSyntheticScene({ width: W, height: H, seed: 5 });
+
+async function chain(n: number, q = 20): Promise<{ initial: CodecState; frames: EncodeResult[] }> {
+  const codec = createModelCodec();
+  const initial = codec.initialState(W, H);
+  const frames: EncodeResult[] = [];
+  let s = initial;
+  for (let i = 0; i < n; i++) {
+    const r = await codec.encode(s, await scene.frame(i), q);
+    frames.push(r);
+    s = r.state;
+  }
+  return { initial, frames };
+}
+
+function datagramsOf(frameNumber: number, from: string, r: EncodeResult, maxPayload = 300, conn = CONN, gapUs = 0): Uint8Array[] {
+  const pieces = splitFrame(r.frame, maxPayload);
+  return pieces.map((payload, i) => encodeFragment({
+    connectionId: conn, frameNumber, fragmentIndex: i, fragmentCount: pieces.length, width: W, height: H,
+    sourceStateId: from, targetStateId: r.state.id, timeSincePreviousFrameUs: gapUs, frameLength: r.frame.length,
+    frameChecksum: crc32(r.frame), payload,
+  }));
+}
+
+function setup() {
+  const sim = new Simulator();
+  const net = createSimNetwork(sim, { uplink: [{ kind: 'delay', ms: 1 }], downlink: [{ kind: 'delay', ms: 1 }], seed: 1 });
+  const shown: ShownFrame[] = [];
+  const acks: AckDatagram[] = [];
+  net.outside.onReceive((bytes) => acks.push(decodeDatagram(bytes) as AckDatagram));
+  const receiver = new SalsifyReceiver({ ctx: net.inside, codec: createModelCodec(), connectionId: CONN, onShown: (s) => shown.push(s) });
+  /** Sends the datagrams 1 ms apart starting at `at`. */
+  const sendAt = (at: number, datagrams: Uint8Array[]) => datagrams.forEach((d, i) => sim.at(at + i, () => net.outside.send(d)));
+  return { sim, net, receiver, shown, acks, sendAt };
+}
+
+test('frames are reassembled in any fragment order, decoded, shown and acknowledged', async () => {
+  const { initial, frames } = await chain(3);
+  const { sim, receiver, shown, acks, sendAt } = setup();
+  const d0 = datagramsOf(0, initial.id, frames[0]);
+  const d1 = datagramsOf(1, frames[0].state.id, frames[1]);
+  assert.ok(d0.length >= 3 && d1.length >= 2);
+  sendAt(0, d0.slice().reverse()); // reordered within the frame
+  sendAt(50, d1);
+  await sim.run();
+  assert.equal(shown.map((s) => s.frameNumber), [0, 1]);
+  assert.is(shown[1].targetStateId, frames[1].state.id);
+  assert.is(acks.length, d0.length + d1.length);
+  assert.is(acks.at(-1)!.currentStateId, frames[1].state.id);
+  assert.ok(acks.at(-1)!.heldStateIds.includes(frames[0].state.id));
+  assert.is(acks[0].interArrivalUs, 0xffffffff);
+  assert.ok(acks.at(-1)!.interArrivalUs > 0);
+  assert.is(receiver.counters.framesShown, 2);
+  assert.is(receiver.failure, undefined);
+});
+
+test('duplicated, truncated, corrupted, foreign and stale datagrams are counted and ignored', async () => {
+  const { initial, frames } = await chain(3);
+  const { sim, receiver, shown, acks, sendAt } = setup();
+  const d0 = datagramsOf(0, initial.id, frames[0]);
+  const d1 = datagramsOf(1, frames[0].state.id, frames[1]);
+  const corrupted = d1[0].slice();
+  corrupted[60] ^= 4;
+  const foreign = datagramsOf(1, frames[0].state.id, frames[1], 300, CONN + 1);
+  sendAt(0, [d0[0], d0[0], ...d0.slice(1)]); // a duplicate
+  sendAt(40, [d1[0].subarray(0, 30), corrupted, foreign[0], new Uint8Array(0), ...d1, d0[1]]); // truncated, corrupted, foreign, empty, then stale
+  await sim.run();
+  const c = receiver.counters;
+  assert.is(c.duplicateDatagrams, 1);
+  assert.is(c.badDatagrams, 3); // truncated + corrupted + empty
+  assert.is(c.foreignDatagrams, 1);
+  assert.is(c.staleDatagrams, 1);
+  assert.equal(shown.map((s) => s.frameNumber), [0, 1]);
+  assert.is(acks.length, d0.length + d1.length); // only new, valid datagrams are acknowledged
+});
+
+test('a frame with a bad checksum is not decoded; a later frame abandons an incomplete one', async () => {
+  const { initial, frames } = await chain(4);
+  const { sim, receiver, shown, acks, sendAt } = setup();
+  sendAt(0, datagramsOf(0, initial.id, frames[0]));
+  // frame 1 with a wrong frame checksum (every datagram consistently re-sealed)
+  const pieces = splitFrame(frames[1].frame, 300);
+  const lying = pieces.map((payload, i) => encodeFragment({
+    connectionId: CONN, frameNumber: 1, fragmentIndex: i, fragmentCount: pieces.length, width: W, height: H,
+    sourceStateId: frames[0].state.id, targetStateId: frames[1].state.id, timeSincePreviousFrameUs: 0,
+    frameLength: frames[1].frame.length, frameChecksum: (crc32(frames[1].frame) ^ 1) >>> 0, payload,
+  }));
+  sendAt(40, lying);
+  // frame 2 arrives incomplete, then frame 3 (encoded from frame 0's state: a recovery)
+  const d2 = datagramsOf(2, frames[0].state.id, frames[2]);
+  sendAt(80, d2.slice(0, -1));
+  const codec = createModelCodec();
+  const recovery = await codec.encode(frames[0].state, await scene.frame(3), 20);
+  sendAt(120, datagramsOf(3, frames[0].state.id, recovery));
+  await sim.run();
+  assert.is(receiver.counters.corruptFrames, 1);
+  assert.is(receiver.counters.framesAbandoned, 1);
+  assert.equal(shown.map((s) => s.frameNumber), [0, 3]);
+  // while frame 2 was incomplete, acks reported frame 0's state
+  assert.is(acks.find((a) => a.frameNumber === 2)!.currentStateId, frames[0].state.id);
+  assert.is(acks.at(-1)!.currentStateId, recovery.state.id);
+});
+
+test('a complete frame whose reference the receiver lacks is dropped, not mis-decoded', async () => {
+  const { initial, frames } = await chain(3);
+  const { sim, receiver, shown, sendAt } = setup();
+  sendAt(0, datagramsOf(0, initial.id, frames[0]));
+  sendAt(40, datagramsOf(2, frames[1].state.id, frames[2])); // frame 1 never arrives
+  await sim.run();
+  assert.is(receiver.counters.missingReference, 1);
+  assert.equal(shown.map((s) => s.frameNumber), [0]);
+  assert.is(receiver.stateId, frames[0].state.id);
+});
+
+test('memory stays bounded under random loss, reordering and garbage (seeded)', async () => {
+  const rng = createRng('receiver-soak');
+  const { initial, frames } = await chain(40, 60);
+  const { sim, receiver, sendAt } = setup();
+  let t = 0;
+  for (let round = 0; round < 30; round++) {
+    for (let f = 0; f < frames.length; f++) {
+      const n = round * frames.length + f;
+      const from = f === 0 ? initial.id : frames[f - 1].state.id;
+      let ds = datagramsOf(n, from, frames[f], 100);
+      ds = ds.filter(() => rng.next() > 0.1);
+      if (rng.next() < 0.3) ds.reverse();
+      if (rng.next() < 0.2) {
+        const junk = new Uint8Array(rng.int(200));
+        for (let i = 0; i < junk.length; i++) junk[i] = rng.int(256);
+        ds.push(junk);
+      }
+      sendAt(t, ds);
+      t += ds.length + 2;
+    }
+  }
+  let maxQueue = 0;
+  const probe = () => {
+    maxQueue = Math.max(maxQueue, receiver.decodeQueueLength);
+    if (sim.now() < t) sim.after(5, probe);
+  };
+  probe();
+  await sim.run();
+  assert.ok(receiver.heldStates <= 8);
+  assert.ok(maxQueue <= 32);
+  assert.ok(receiver.counters.framesShown > 30);
+  assert.ok(receiver.counters.framesAbandoned > 100);
+  assert.ok(receiver.counters.badDatagrams > 0);
+  assert.is(receiver.failure, undefined);
+});
+
+test('pacer: datagrams leave at the interval asked for, first one at once', async () => {
+  const sim = new Simulator();
+  const net = createSimNetwork(sim, { uplink: [], downlink: [], seed: 1 });
+  const times: number[] = [];
+  net.inside.onReceive(() => times.push(sim.now()));
+  const pacer = new Pacer(net.outside, () => 1.5);
+  sim.at(10, () => {
+    for (let i = 0; i < 4; i++) pacer.enqueue(() => new Uint8Array([i]));
+  });
+  sim.at(20, () => pacer.enqueue(() => new Uint8Array([9])));
+  await sim.run();
+  assert.equal(times, [10, 11.5, 13, 14.5, 20]);
+});
+
+test.run();
