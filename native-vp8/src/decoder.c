@@ -88,7 +88,7 @@ static void resulting_deltas(const Vp8FrameHeader *h, const int *base_ref, const
 static int make_primer(Decoder *d, char *err, size_t err_size) {
   vpx_codec_ctx_t ctx;
   vpx_codec_enc_cfg_t cfg;
-  if (functional_encoder_open(&ctx, &cfg, &d->geometry, d->cpu_used, 1, err, err_size)) return -1;
+  if (functional_encoder_open(&ctx, &cfg, &d->geometry, d->cpu_used, 1, 0, err, err_size)) return -1;
   uint8_t *flat = (uint8_t *)malloc(d->geometry.picture_bytes);
   if (flat == NULL) {
     vpx_codec_destroy(&ctx);

@@ -70,15 +70,19 @@ static void finalize_encoder(napi_env env, void *data, void *hint) {
   free(e);
 }
 
-/* encoderCreate(width, height, cpuUsed) -> handle */
+/* encoderCreate(width, height, cpuUsed, errorResilient = true, cyclicRefresh = false) -> handle.
+ * The last two exist for benchmarks of the settings; the functional codec uses the defaults. */
 napi_value encoder_create(napi_env env, napi_callback_info info) {
-  size_t argc = 4;
-  napi_value argv[4];
+  size_t argc = 5;
+  napi_value argv[5];
   int64_t width, height, cpu_used;
-  int error_resilient = 1;
+  int error_resilient = 1, cyclic_refresh = 0;
   napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
-  if (argc < 3) return throw_type_error(env, "encoderCreate(width, height, cpuUsed, errorResilient?) needs 3 arguments");
+  if (argc < 3)
+    return throw_type_error(env, "encoderCreate(width, height, cpuUsed, errorResilient?, cyclicRefresh?) needs 3 arguments");
   if (argc > 3 && !is_null_or_undefined(env, argv[3]) && arg_bool(env, argv[3], "errorResilient", &error_resilient))
+    return NULL;
+  if (argc > 4 && !is_null_or_undefined(env, argv[4]) && arg_bool(env, argv[4], "cyclicRefresh", &cyclic_refresh))
     return NULL;
   if (arg_int(env, argv[0], "width", 1, VP8_MAX_DIMENSION, &width)) return NULL;
   if (arg_int(env, argv[1], "height", 1, VP8_MAX_DIMENSION, &height)) return NULL;
@@ -88,7 +92,7 @@ napi_value encoder_create(napi_env env, napi_callback_info info) {
   vp8_geometry((int)width, (int)height, &e->geometry);
   e->cpu_used = (int)cpu_used;
   char err[256];
-  if (functional_encoder_open(&e->ctx, &e->cfg, &e->geometry, e->cpu_used, error_resilient, err, sizeof(err))) {
+  if (functional_encoder_open(&e->ctx, &e->cfg, &e->geometry, e->cpu_used, error_resilient, cyclic_refresh, err, sizeof(err))) {
     free(e);
     return throw_error(env, "%s", err);
   }

@@ -64,7 +64,7 @@ vpx_ref_frame_type_t slot_flag(int slot) {
   } while (0)
 
 int functional_encoder_open(vpx_codec_ctx_t *ctx, vpx_codec_enc_cfg_t *cfg, const Vp8Geometry *g, int cpu_used,
-                            int error_resilient, char *err, size_t err_size) {
+                            int error_resilient, int cyclic_refresh, char *err, size_t err_size) {
   if (vpx_codec_enc_config_default(vpx_codec_vp8_cx(), cfg, 0) != VPX_CODEC_OK) {
     snprintf(err, err_size, "libvpx: no default VP8 encoder configuration");
     return -1;
@@ -99,7 +99,8 @@ int functional_encoder_open(vpx_codec_ctx_t *ctx, vpx_codec_enc_cfg_t *cfg, cons
   TRY_CONTROL(vpx_codec_control(ctx, VP8E_SET_TOKEN_PARTITIONS, VP8_ONE_TOKENPARTITION), "VP8E_SET_TOKEN_PARTITIONS");
   TRY_CONTROL(vpx_codec_control(ctx, VP8E_SET_STATIC_THRESHOLD, 0), "VP8E_SET_STATIC_THRESHOLD");
   /* Turns off cyclic refresh (segmentation that error-resilient mode would otherwise use). */
-  TRY_CONTROL(vpx_codec_control(ctx, VP8E_SET_RTC_EXTERNAL_RATECTRL, 1), "VP8E_SET_RTC_EXTERNAL_RATECTRL");
+  if (!cyclic_refresh)
+    TRY_CONTROL(vpx_codec_control(ctx, VP8E_SET_RTC_EXTERNAL_RATECTRL, 1), "VP8E_SET_RTC_EXTERNAL_RATECTRL");
   return 0;
 }
 

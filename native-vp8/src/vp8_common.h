@@ -32,7 +32,7 @@ extern const int vp8_level_to_index[64];
 
 /* Opens a libvpx VP8 encoder configured for functional use. Returns 0 or -1 with err set. */
 int functional_encoder_open(vpx_codec_ctx_t *ctx, vpx_codec_enc_cfg_t *cfg, const Vp8Geometry *g, int cpu_used,
-                            int error_resilient, char *err, size_t err_size);
+                            int error_resilient, int cyclic_refresh, char *err, size_t err_size);
 /* Encodes one picture; copies the single frame packet into *frame (malloc'd). */
 int functional_encoder_run(vpx_codec_ctx_t *ctx, vpx_codec_enc_cfg_t *cfg, int level, const vpx_image_t *img,
                            vpx_codec_pts_t pts, vpx_enc_frame_flags_t flags, uint8_t **frame, size_t *frame_len,

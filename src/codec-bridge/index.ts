@@ -17,4 +17,5 @@ export { achievableQuantizer, levelForQuantizer, levelIndices } from './quantize
 export { parseVp8FrameHeader, type Vp8FrameHeader } from './frame-header.ts';
 export { i420Bytes, referenceBytes } from './picture.ts';
 export { createStreamDecoder, type StreamDecoder } from './stream-decoder.ts';
+export { modelEncodeMs } from './encode-time-model.ts';
 export * from './video/index.ts';

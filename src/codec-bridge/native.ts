@@ -57,7 +57,7 @@ type Refs = readonly [Uint8Array, Uint8Array, Uint8Array];
 type Hashes = readonly [bigint, bigint, bigint];
 
 export interface NativeVp8 {
-  encoderCreate(width: number, height: number, cpuUsed: number, errorResilient?: boolean): Handle;
+  encoderCreate(width: number, height: number, cpuUsed: number, errorResilient?: boolean, cyclicRefresh?: boolean): Handle;
   /** plain: the ordinary stateful way (refs only choose key frame (null) or not; no reference is returned). */
   encoderEncode(
     encoder: Handle,
