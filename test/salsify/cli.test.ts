@@ -1,0 +1,77 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseSimArgs } from '../../src/salsify/cli.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const bin = join(root, 'bin', 'salsify.js');
+const run = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { cwd: root, encoding: 'utf8' });
+
+test('defaults: drop-tail of 256 packets, salsify-1, synthetic video, model codec', () => {
+  const { configs } = parseSimArgs(['--downlink', 'const:2', '--uplink', 'x.up']);
+  assert.is(configs.length, 1);
+  const c = configs[0];
+  assert.is(c.scheme, 'salsify-1');
+  assert.is(c.queue, 'droptail');
+  assert.is(c.queueArgs, 'packets=256');
+  assert.equal(c.downlink, { constantMbps: 2 });
+  assert.is(c.uplink, 'x.up');
+  assert.is(c.video, 'synthetic');
+  assert.is(c.codec, 'model');
+  assert.is(c.grace, true);
+  const two = parseSimArgs(['--downlink', 'a', '--uplink', 'b', '--scheme', 'salsify-2,conventional', '--queue', 'codel', '--no-grace', '--downlink-onoff', '500,100']);
+  assert.equal(two.configs.map((x) => x.scheme), ['salsify-2', 'conventional']);
+  assert.is(two.configs[0].queueArgs, '');
+  assert.is(two.configs[0].grace, false);
+  assert.equal(two.configs[1].downlinkOnOff, { meanOnMs: 500, meanOffMs: 100 });
+});
+
+test('bad arguments exit with status 2 and a one-line message naming them', () => {
+  for (const [args, pattern] of [
+    [['sim', '--uplink', 'const:2'], /--downlink/],
+    [['sim', '--downlink', 'const:2', '--uplink', 'const:2', '--scheme', 'webrtc'], /webrtc/],
+    [['sim', '--downlink', 'const:2', '--uplink', 'const:2', '--delay', '-3'], /--delay/],
+    [['sim', '--downlink', 'const:2', '--uplink', 'const:2', '--downlink-loss', '2'], /--downlink-loss/],
+    [['sim', '--downlink', 'no-such.trace', '--uplink', 'const:2', '--duration', '0.1'], /no-such\.trace/],
+    [['sim', '--downlink', 'const:2', '--uplink', 'const:2', '--bogus'], /bogus/],
+    [['sim', '--downlink', 'const:2', '--uplink', 'const:2', '--video', 'clip.mp4', '--duration', '0.1'], /clip\.mp4/],
+    [['frobnicate'], /unknown command/],
+  ] as const) {
+    const r = run(...args);
+    assert.is(r.status, 2, `${args.join(' ')}: status ${r.status}, stderr ${r.stderr}`);
+    assert.match(r.stderr, pattern);
+  }
+});
+
+test('sim writes the table, the JSON (config + summary) and the per-frame CSV', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'salsify-cli-'));
+  try {
+    const json = join(dir, 'out.json');
+    const r = run('sim', '--downlink', 'const:2', '--uplink', 'const:2', '--video', 'synthetic:320x180', '--duration', '1', '--json', json, '--log-dir', join(dir, 'logs'));
+    assert.is(r.status, 0, r.stderr);
+    assert.match(r.stdout, /salsify-1/);
+    assert.match(r.stdout, /delay mean/);
+    const out = JSON.parse(readFileSync(json, 'utf8'));
+    assert.is(out.config.scheme, 'salsify-1');
+    assert.is(out.config.queueArgs, 'packets=256');
+    for (const k of ['mean', 'p5', 'p95']) {
+      assert.type(out.summary.signalDelayMs[k], 'number');
+      assert.type(out.summary.ssimDb[k], 'number');
+    }
+    for (const k of ['framesCaptured', 'framesShown', 'framesSkipped', 'bytesSent', 'linkUtilization']) assert.type(out.summary[k], 'number');
+    assert.is(out.summary.framesCaptured, 60);
+    const csv = readFileSync(join(dir, 'logs', 'salsify-1.frames.csv'), 'utf8').trim().split('\n');
+    assert.is(csv.length, 61);
+    assert.match(csv[0], /^source_index,capture_ms,fate/);
+    const again = JSON.parse(readFileSync(join(dir, 'logs', 'salsify-1.json'), 'utf8'));
+    assert.equal(again, out);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test.run();
