@@ -34,18 +34,10 @@ export async function runLinkshell(argv: string[]): Promise<number> {
     return error instanceof UsageError ? 2 : 1;
   }
 
-  const addr = formatAddress(session.listenAddress);
-  const peer = formatAddress(session.peerAddress);
-  stderr(`inside applications send to ${addr}; the peer is ${peer}`);
-
   let child: ChildCommand | undefined;
   let finish!: (code: number) => void;
   const ended = new Promise<number>((resolve) => (finish = resolve));
-  if (command) {
-    child = startChild(command, { ...process.env, LINKSHELL_ADDR: addr, LINKSHELL_PEER: peer }, stderr);
-    void child.exited.then(finish);
-  }
-
+  // Handlers first: whoever reads the line below may signal at once.
   let signalsSeen = 0;
   const onSignal = (signal: NodeJS.Signals) => {
     signalsSeen++;
@@ -53,6 +45,14 @@ export async function runLinkshell(argv: string[]): Promise<number> {
     else finish(0);
   };
   for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
+
+  const addr = formatAddress(session.listenAddress);
+  const peer = formatAddress(session.peerAddress);
+  stderr(`inside applications send to ${addr}; the peer is ${peer}`);
+  if (command) {
+    child = startChild(command, { ...process.env, LINKSHELL_ADDR: addr, LINKSHELL_PEER: peer }, stderr);
+    void child.exited.then(finish);
+  }
 
   let fatal: Error | undefined;
   session.onFatal((error) => {
