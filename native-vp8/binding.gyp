@@ -14,8 +14,8 @@
         "src/napi_util.c",
         "src/stream_decoder.c"
       ],
-      "cflags": ["-O2", "-std=gnu11", "-Wall", "-Wextra", "-Wno-unused-parameter"],
-      "cflags!": ["-O3"],
+      "cflags": ["-O3", "-std=gnu11", "-Wall", "-Wextra", "-Wno-unused-parameter"],
+      "cflags!": ["-O2"],
       "include_dirs": ["<!@(pkg-config --cflags-only-I vpx | sed -e 's/-I//g')"],
       "libraries": ["<!@(pkg-config --libs vpx)"]
     }
