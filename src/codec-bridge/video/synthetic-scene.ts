@@ -237,6 +237,22 @@ function drawSprite(plane: Uint8Array, planeWidth: number, planeHeight: number, 
   }
 }
 
+/**
+ * Maps every sample of a plane through `lut` and adds sensor noise from
+ * `noise` (row y starts at table offset start + y * step), clamping to 0..255.
+ */
+function toneAndNoise(plane: Uint8Array, width: number, height: number, lut: Int16Array, noise: Int8Array, start: number, step: number): void {
+  const mask = (1 << NOISE_TABLE_BITS) - 1;
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    const offset = ((start + y * step) & mask) - row;
+    for (let p = row; p < row + width; p++) {
+      const value = lut[plane[p]] + noise[offset + p];
+      plane[p] = value < 0 ? 0 : value > 255 ? 255 : value;
+    }
+  }
+}
+
 export class SyntheticScene implements VideoSource {
   readonly width: number;
   readonly height: number;
@@ -360,27 +376,16 @@ export class SyntheticScene implements VideoSource {
     const lut = new Int16Array(256);
     for (let i = 0; i < 256; i++) lut[i] = Math.round(i * gain + offset);
     const frameRng = createRng(`synthetic-scene/${this.seed}/frame/${index}`);
-    const mask = (1 << NOISE_TABLE_BITS) - 1;
     const start = frameRng.int(1 << NOISE_TABLE_BITS);
     const step = 2 * frameRng.int(1 << (NOISE_TABLE_BITS - 2)) + 1;
-    const clampedLuma = new Uint8ClampedArray(luma.buffer, luma.byteOffset, luma.length);
-    const noise = this.lumaNoise;
-    for (let y = 0; y < height; y++) {
-      const row = y * width;
-      const n = ((start + y * step) & mask) - row;
-      for (let p = row; p < row + width; p++) clampedLuma[p] = lut[luma[p]] + noise[n + p];
-    }
-    const chromaNoise = this.chromaNoise;
+    toneAndNoise(luma, width, height, lut, this.lumaNoise, start, step);
     const tints = [3 * Math.sin((TAU * t) / 13 + global.tintPhase[0]), 3 * Math.sin((TAU * t) / 17 + global.tintPhase[1])];
-    [u, v].forEach((plane, k) => {
+    for (const [k, plane] of [u, v].entries()) {
       const shift = Math.round(tints[k]);
-      const clamped = new Uint8ClampedArray(plane.buffer, plane.byteOffset, plane.length);
-      for (let y = 0; y < ch; y++) {
-        const row = y * cw;
-        const n = ((start + (y + k * 7919) * step) & mask) - row;
-        for (let p = row; p < row + cw; p++) clamped[p] = plane[p] + shift + chromaNoise[n + p];
-      }
-    });
+      const tint = new Int16Array(256);
+      for (let i = 0; i < 256; i++) tint[i] = i + shift;
+      toneAndNoise(plane, cw, ch, tint, this.chromaNoise, start + (k + 1) * 7919 * step, step);
+    }
   }
 
   async frame(index: number): Promise<Picture> {
