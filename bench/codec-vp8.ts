@@ -35,57 +35,70 @@ const pictures: Picture[] = [];
 for (const f of ivfFrames(readFileSync(clip), frameCount)) pictures.push(await decoder.decode(f));
 console.log(`libvpx ${nativeVp8().libvpxVersion()}, ${pictures.length} frames of 1280x720, speed -8`);
 
-/** Plain libvpx: one stateful encoder, libvpx's own reference handling. */
-async function plainChain(q: number, errorResilient: boolean): Promise<{ ms: number[]; bytes: number[] }> {
-  const native = nativeVp8();
-  const enc = native.encoderCreate(1280, 720, -8, errorResilient);
-  const ms: number[] = [];
-  const bytes: number[] = [];
-  const level = levelForQuantizer(q);
-  for (const [i, p] of pictures.entries()) {
-    const t = performance.now();
-    const r = await native.encoderEncode(enc, p.data, i === 0 ? null : [], null, level, true);
-    ms.push(performance.now() - t);
-    bytes.push(r.frame.length);
-  }
-  native.encoderClose(enc);
-  return { ms, bytes };
+/** CPU time (all threads of this process) and wall time of one awaited call, in ms. */
+async function timed<T>(job: () => Promise<T>): Promise<{ value: T; wall: number; cpu: number }> {
+  const c = process.cpuUsage();
+  const t = performance.now();
+  const value = await job();
+  const wall = performance.now() - t;
+  const u = process.cpuUsage(c);
+  return { value, wall, cpu: (u.user + u.system) / 1000 };
 }
 
-/** Functional chain: each frame encoded from the previous frame's state. */
-async function functionalChain(q: number) {
+/**
+ * The same frames at quantizer q through three encoders, interleaved frame by
+ * frame so that machine load hits all alike: the functional codec (a chain,
+ * each frame from the previous state), plain stateful libvpx with the same
+ * settings, and plain libvpx without error resilience (bytes only).
+ */
+async function compare(q: number) {
+  const native = nativeVp8();
+  const level = levelForQuantizer(q);
+  const plain = native.encoderCreate(1280, 720, -8, true);
+  const nonEr = native.encoderCreate(1280, 720, -8, false);
   const codec = createVP8Codec({ encoders: 1 });
   let s: Vp8State = codec.initialState(1280, 720);
-  const ms: number[] = [];
-  const bytes: number[] = [];
-  const extract: number[] = [];
-  const libvpx: number[] = [];
-  for (const p of pictures) {
-    const t = performance.now();
-    const r = await codec.encode(s, p, q);
-    ms.push(performance.now() - t);
-    bytes.push(r.frame.length);
-    extract.push(r.timings.extract);
-    libvpx.push(r.timings.encode);
-    s = r.state;
+  const f = { wall: [] as number[], cpu: [] as number[], bytes: [] as number[], extract: [] as number[] };
+  const p = { wall: [] as number[], cpu: [] as number[], bytes: [] as number[] };
+  const n = { bytes: [] as number[] };
+  for (const [i, picture] of pictures.entries()) {
+    const refs = i === 0 ? null : ([] as const);
+    const runPlain = async () => {
+      const r = await timed(() => native.encoderEncode(plain, picture.data, refs, null, level, true));
+      p.wall.push(r.wall), p.cpu.push(r.cpu), p.bytes.push(r.value.frame.length);
+    };
+    const runFunctional = async () => {
+      const r = await timed(() => codec.encode(s, picture, q));
+      f.wall.push(r.wall), f.cpu.push(r.cpu), f.bytes.push(r.value.frame.length), f.extract.push(r.value.timings.extract);
+      s = r.value.state;
+    };
+    if (i % 2 === 0) {
+      await runPlain();
+      await runFunctional();
+    } else {
+      await runFunctional();
+      await runPlain();
+    }
+    n.bytes.push((await native.encoderEncode(nonEr, picture.data, refs, null, level, true)).frame.length);
   }
+  native.encoderClose(plain);
+  native.encoderClose(nonEr);
   await codec.close();
-  return { ms, bytes, extract, libvpx };
+  return { f, p, n };
 }
 
-console.log('\n## Encode and bytes per frame against quantizer (inter frames; functional chain vs plain libvpx)');
-console.log('q index | functional ms (median) | plain ms (median) | ratio | bytes/frame (mean) | plain bytes | non-ER bytes | ER cost');
+console.log('\n## Encode time and bytes per frame against quantizer (inter frames, medians; functional chain vs plain stateful libvpx, same settings)');
+console.log('q index | functional ms | plain ms | wall ratio | CPU ratio (sums) | extract+hash ms | bytes/frame (mean) | plain bytes | non-ER bytes | ER cost');
 for (const q of [8, 24, 40, 64, 96, 127]) {
-  // Alternate order to share warm-up effects fairly.
-  const plain = await plainChain(q, true);
-  const func = await functionalChain(q);
-  const nonEr = await plainChain(q, false);
+  const { f, p, n } = await compare(q);
   const inter = (xs: number[]) => xs.slice(1);
-  const fMed = median(inter(func.ms));
-  const pMed = median(inter(plain.ms));
-  const erCost = mean(inter(plain.bytes)) / mean(inter(nonEr.bytes)) - 1;
+  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+  const fMed = median(inter(f.wall));
+  const pMed = median(inter(p.wall));
+  const cpuRatio = sum(inter(f.cpu)) / sum(inter(p.cpu));
+  const erCost = mean(inter(p.bytes)) / mean(inter(n.bytes)) - 1;
   console.log(
-    `${q} | ${fmt(fMed)} | ${fmt(pMed)} | ${fmt(fMed / pMed, 3)} | ${fmt(mean(inter(func.bytes)), 0)} | ${fmt(mean(inter(plain.bytes)), 0)} | ${fmt(mean(inter(nonEr.bytes)), 0)} | ${fmt(100 * erCost, 1)}%`,
+    `${q} | ${fmt(fMed)} | ${fmt(pMed)} | ${fmt(fMed / pMed, 3)} | ${fmt(cpuRatio, 3)} | ${fmt(median(f.extract))} | ${fmt(mean(inter(f.bytes)), 0)} | ${fmt(mean(inter(p.bytes)), 0)} | ${fmt(mean(inter(n.bytes)), 0)} | ${fmt(100 * erCost, 1)}%`,
   );
 }
 
