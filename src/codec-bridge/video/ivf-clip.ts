@@ -12,8 +12,11 @@ import { checkPicture, i420Size } from './i420.ts';
 import { openIvfReader, type IvfFrame, type IvfHeader, type IvfReader, type IvfReadOptions } from './ivf.ts';
 import type { ClipFrames } from './y4m-file.ts';
 
-/** Decodes the next frame of the stream (frames arrive in file order, starting with frame 0). */
-export type DecodeFrame = (frame: IvfFrame) => Promise<Picture>;
+/**
+ * Decodes the next frame of the stream (frames arrive in file order, starting
+ * with frame 0); `header` gives the size, e.g. for the codec's initial state.
+ */
+export type DecodeFrame = (frame: IvfFrame, header: IvfHeader) => Promise<Picture>;
 
 export interface IvfClipOptions extends IvfReadOptions {
   /** Where decoded frames are kept: 'disk' (default, a temporary file) or 'memory'. */
@@ -84,7 +87,7 @@ export class IvfClip implements ClipFrames {
         if (frame === null) throw new Error(`${this.description}: frame ${this.decoded} vanished (the file changed after it was opened)`);
         let picture: Picture;
         try {
-          picture = await this.decode(frame);
+          picture = await this.decode(frame, this.header);
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);
           throw new Error(`${this.description}: decoding frame ${frame.index} failed: ${message}`, { cause: error });
