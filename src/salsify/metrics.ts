@@ -4,12 +4,17 @@
 // the time frame i or any later source frame is first shown. Frames that are
 // never caught up by the end of the run have no delay and are left out of the
 // statistics (counted in `framesNeverDisplayed`).
-// SSIM: per shown frame (luma SSIM, or the model codec's modelled figure),
+// SSIM: per shown frame (luma SSIM as ffmpeg's ssim filter computes it, from
+// the codec bridge; or the model codec's modelled figure),
 // against the source frame it was encoded from. Means and percentiles are
 // taken over linear SSIM values, then converted to dB.
 // Percentiles interpolate linearly between the closest ranks (p in 0..100 over
 // the sorted values x_0..x_{n-1}: position p/100 x (n - 1)).
-import { ssimToDb } from './ssim.ts';
+
+/** SSIM in decibels: 10 log10(1 / (1 - ssim)); Infinity for identical pictures. */
+export function ssimToDb(ssim: number): number {
+  return 10 * Math.log10(1 / (1 - ssim));
+}
 
 export interface FrameRecord {
   readonly sourceIndex: number;

@@ -21,7 +21,7 @@ import { InterArrivalEstimator } from '../sprout/interarrival-estimator.ts';
 import { crc32 } from './crc32.ts';
 import { DatagramError, decodeDatagram, encodeAck, MAX_HELD_STATES, NO_ESTIMATE, type FragmentDatagram } from './datagram.ts';
 import { StateStore } from './state-store.ts';
-import { modelledDecodeMs } from './timing-model.ts';
+import { modelledDecodeMsForFrame } from './timing-model.ts';
 
 export interface ShownFrame {
   readonly frameNumber: number;
@@ -295,16 +295,4 @@ export class SalsifyReceiver {
 function sameFrame(a: FragmentDatagram, b: FragmentDatagram): boolean {
   return a.fragmentCount === b.fragmentCount && a.frameLength === b.frameLength && a.frameChecksum === b.frameChecksum
     && a.sourceStateId === b.sourceStateId && a.targetStateId === b.targetStateId && a.width === b.width && a.height === b.height;
-}
-
-/**
- * Modelled decode time of a frame: the 720p figures of timing-model.ts
- * (1.3..2.3 ms), scaled by the pixel count, rising with the frame's size
- * (entropy decoding): 1.3 ms plus 1.0 ms x min(1, bytes / (pixels / 8)).
- */
-export function modelledDecodeMsForFrame(width: number, height: number, frame: Uint8Array): number {
-  const pixels = width * height;
-  const low = modelledDecodeMs(width, height, 127);
-  const high = modelledDecodeMs(width, height, 0);
-  return low + (high - low) * Math.min(1, frame.length / (pixels / 8));
 }

@@ -46,7 +46,7 @@ export interface SenderOptions {
   readonly initialInterArrivalMs?: number;
   /** Frame bytes per datagram (default: the most that fits 1472 bytes). */
   readonly maxPayload?: number;
-  /** States kept for loss recovery (default 64). */
+  /** States kept for loss recovery (default 32; a 720p VP8 state is about 2.8 MB). */
   readonly stateMemory?: number;
   /** How long the sender stays conservative after a loss (ms, default 500). */
   readonly conservativeMs?: number;
@@ -154,7 +154,7 @@ export class SalsifySender {
     const ia = options.initialInterArrivalMs ?? 10;
     if (!(ia > 0)) throw new RangeError(`initial inter-arrival must be > 0 ms, got ${ia}`);
     this.#frameInterval = 1000 / source.fps;
-    this.#states = new StateStore(options.stateMemory ?? 64);
+    this.#states = new StateStore(options.stateMemory ?? 32);
     this.#initial = options.codec.initialState(source.width, source.height);
     this.#current = this.#initial;
     this.#lastQuantizer = iq;

@@ -17,7 +17,7 @@ import type { ModelCodec } from './model-codec.ts';
 import { openCodec, openVideo } from './open-inputs.ts';
 import { SalsifyReceiver, type ReceiverCounters } from './receiver.ts';
 import { SalsifySender, SCHEMES, type Scheme, type SenderCounters, type SenderEvent } from './sender.ts';
-import { lumaSsim } from './ssim.ts';
+import { ssim as pictureSsim } from '../codec-bridge/ssim.ts';
 
 /** A link's delivery trace: a trace file name or path, or a constant rate. */
 export type LinkTraceConfig = string | { readonly constantMbps: number };
@@ -193,7 +193,7 @@ async function simulate(config: SalsifySimConfig, downTrace: Trace, upTrace: Tra
       const index = frameToSource.get(s.frameNumber);
       if (index === undefined) throw new Error(`receiver showed frame ${s.frameNumber}, which the sender never sent`);
       pendingSsim.push(source.frame(index).then((original) => {
-        shown.set(s.frameNumber, { shownMs: s.shownAt, ssim: lumaSsim(s.picture, original) });
+        shown.set(s.frameNumber, { shownMs: s.shownAt, ssim: pictureSsim(original, s.picture).y });
       }));
     },
   });
