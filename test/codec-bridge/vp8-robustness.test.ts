@@ -3,9 +3,10 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createRng } from '../../src/link-emu/random.ts';
-import { createVP8Codec, reconstruction, ssim } from '../../src/codec-bridge/index.ts';
+import { readFileSync } from 'node:fs';
+import { createVP8Codec, parseVp8FrameHeader, reconstruction, ssim } from '../../src/codec-bridge/index.ts';
 import { nativeVp8 } from '../../src/codec-bridge/native.ts';
-import { clipPictures, crop, samePicture } from './vp8-fixtures.ts';
+import { CLIP_PATH, clipPictures, crop, ivfFrames, samePicture } from './vp8-fixtures.ts';
 
 test('thousands of truncated, bit-flipped and random frames: no crash, decoder usable afterwards', async () => {
   const source = await clipPictures(4);
@@ -50,6 +51,38 @@ test('thousands of truncated, bit-flipped and random frames: no crash, decoder u
   assert.ok(failures > 1000, `only ${failures} of 3000 corrupt frames were rejected`);
   assert.ok(accepted > 0);
   await sender.close();
+  await receiver.close();
+});
+
+test('frames that keep decoder state beyond the references are rejected clearly', async () => {
+  // The shared clip was encoded the ordinary way: its inter frames keep their entropy probabilities.
+  const [frame] = ivfFrames(readFileSync(CLIP_PATH), 1);
+  const header = parseVp8FrameHeader(frame);
+  assert.is(header.keyFrame, true);
+  assert.is(header.refreshEntropyProbs, true);
+  const codec = createVP8Codec({ encoders: 1 });
+  let message = '';
+  await codec.decode(codec.initialState(1280, 720), frame).catch((e: Error) => (message = e.message));
+  assert.match(message, /refresh_entropy_probs=1/);
+  await codec.close();
+});
+
+test('slots that share one libvpx buffer are separated before injection', async () => {
+  const source = await clipPictures(4);
+  const pictures = source.map((p) => crop(p, 500, 200, 64, 48));
+  const codec = createVP8Codec({ encoders: 1 });
+  const receiver = createVP8Codec({ encoders: 1 });
+  const s0 = codec.initialState(64, 48);
+  const k = await codec.encode(s0, pictures[0], 40);
+  const i1 = await codec.encode(k.state, pictures[1], 40); // last differs from golden = alt-ref
+  await codec.encode(s0, pictures[2], 40); // a key frame: the encoder's three slots now share one buffer
+  const i2 = await codec.encode(i1.state, pictures[3], 40);
+  assert.ok(i2.throwawayEncodes >= 1, 'expected a separating encoding');
+  const d1 = await receiver.decode((await receiver.decode(s0, k.frame)).state, i1.frame);
+  const d2 = await receiver.decode(d1.state, i2.frame);
+  assert.is(d2.state.id, i2.state.id);
+  assert.ok(samePicture(d2.picture, reconstruction(i2.state)));
+  await codec.close();
   await receiver.close();
 });
 
