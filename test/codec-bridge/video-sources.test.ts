@@ -130,6 +130,31 @@ test('IVF clip source decodes in order once, keeps frames on disk or in memory, 
   }
 });
 
+test('IVF clip source: pictures handed out are copies, even when the decoder returns Buffers', async () => {
+  for (const cache of ['disk', 'memory'] as const) {
+    const decode = xorDecoder([]);
+    // Like a decoder writing into a pooled buffer: every call returns the same Buffer, overwritten.
+    const output = Buffer.alloc(i420Size(W, H));
+    const reusing = async (frame: IvfFrame) => {
+      output.set((await decode(frame)).data);
+      return { width: W, height: H, data: output };
+    };
+    const source = await openIvfClipSource(ivfPath, reusing, {
+      cache,
+      fourcc: 'XORD',
+      tempDir: dir,
+    });
+    const first = await source.frame(1);
+    first.data.fill(0);
+    const second = await source.frame(1);
+    assert.equal(Array.from(second.data), Array.from(clipFrame(1)), cache);
+    second.data.fill(0);
+    assert.equal(Array.from((await source.frame(7)).data), Array.from(clipFrame(1)), cache);
+    assert.equal(Array.from((await source.frame(0)).data), Array.from(clipFrame(0)), cache);
+    await source.close();
+  }
+});
+
 test('IVF clip source: decoder failures and wrong pictures name the clip and frame', async () => {
   const broken = await openIvfClipSource(ivfPath, async (frame) => {
     if (frame.index === 1) throw new Error('corrupt partition');

@@ -42,3 +42,10 @@ export function checkPicture(picture: Picture, expectedWidth: number, expectedHe
     throw new RangeError(`${where}: picture data is ${picture.data.length} bytes, expected ${size} (I420 ${expectedWidth}x${expectedHeight})`);
   }
 }
+
+/** A copy of `bytes` in a new plain Uint8Array (a Buffer's slice() would share memory). */
+export function copyBytes(bytes: Uint8Array): Uint8Array {
+  const out = new Uint8Array(bytes.length);
+  out.set(bytes);
+  return out;
+}

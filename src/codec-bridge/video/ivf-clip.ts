@@ -8,7 +8,7 @@ import { mkdtemp, open, rm, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Picture } from '../types.ts';
-import { checkPicture, i420Size } from './i420.ts';
+import { checkPicture, copyBytes, i420Size } from './i420.ts';
 import { openIvfReader, type IvfFrame, type IvfHeader, type IvfReader, type IvfReadOptions } from './ivf.ts';
 import type { ClipFrames } from './y4m-file.ts';
 
@@ -101,7 +101,7 @@ export class IvfClip implements ClipFrames {
             done += bytesWritten;
           }
         } else {
-          this.memory.push(picture.data.slice());
+          this.memory.push(copyBytes(picture.data));
         }
         this.decoded++;
       }
@@ -120,7 +120,7 @@ export class IvfClip implements ClipFrames {
     }
     if (k >= this.decoded) await this.decodeThrough(k);
     const { width, height } = this;
-    if (!this.store) return { width, height, data: this.memory[k].slice() };
+    if (!this.store) return { width, height, data: copyBytes(this.memory[k]) };
     const data = new Uint8Array(this.frameSize());
     let done = 0;
     while (done < data.length) {

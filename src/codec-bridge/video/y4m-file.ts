@@ -4,7 +4,7 @@
 // frame per call unless `cache: 'memory'` asks for every frame to be kept.
 import { open, type FileHandle } from 'node:fs/promises';
 import type { Picture } from '../types.ts';
-import { i420Size } from './i420.ts';
+import { copyBytes, i420Size } from './i420.ts';
 import { checkFrameLine, parseY4mHeader, Y4M_MAX_LINE, type Y4mHeader } from './y4m.ts';
 
 /** A finite clip with random access by frame index (0..frameCount-1). */
@@ -99,7 +99,7 @@ export class Y4mFile implements ClipFrames {
     }
     const { width, height } = this;
     const kept = this.cached[k];
-    if (kept) return { width, height, data: kept.slice() };
+    if (kept) return { width, height, data: copyBytes(kept) };
     const data = new Uint8Array(i420Size(width, height));
     let done = 0;
     while (done < data.length) {
@@ -107,7 +107,7 @@ export class Y4mFile implements ClipFrames {
       if (bytesRead === 0) throw new Error(`${this.description}: frame ${k} is truncated (the file shrank after it was opened)`);
       done += bytesRead;
     }
-    if (this.cache === 'memory') this.cached[k] = data.slice();
+    if (this.cache === 'memory') this.cached[k] = copyBytes(data);
     return { width, height, data };
   }
 
