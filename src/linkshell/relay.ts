@@ -17,6 +17,8 @@ export interface Flow {
   readonly insideAddress: string;
   readonly insidePort: number;
   readonly outside: Socket;
+  /** Datagrams waiting for the outside socket to be bound and connected to the peer. */
+  pending: Uint8Array[] | undefined;
 }
 
 export interface RelayCounters {
@@ -89,14 +91,14 @@ export class Relay {
   /** Sends a datagram to the peer from the flow's outside socket. */
   sendToPeer(flow: Flow, bytes: Uint8Array): void {
     if (this.closed) return;
-    const peer = this.options.peer;
-    flow.outside.send(bytes, peer.port, peer.address, this.sendDone);
+    if (flow.pending !== undefined) flow.pending.push(bytes);
+    else flow.outside.send(bytes);
   }
 
   /** Sends a datagram to the flow's inside source from the listen socket. */
   sendToInside(flow: Flow, bytes: Uint8Array): void {
     if (this.closed) return;
-    this.listenSocket.send(bytes, flow.insidePort, flow.insideAddress, this.sendDone);
+    this.listenSocket.send(bytes, flow.insidePort, flow.insideAddress);
   }
 
   /** Closes every socket; later sends are ignored. */
@@ -106,13 +108,6 @@ export class Relay {
     const sockets = [this.listenSocket, ...[...this.flows.values()].map((f) => f.outside)];
     await Promise.all(sockets.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
   }
-
-  private readonly sendDone = (error: Error | null) => {
-    if (error && !this.closed) {
-      if (this.counters.sendErrors === 0) this.options.warn(`send failed: ${(error as NodeJS.ErrnoException).code ?? error.message} (further send errors only counted)`);
-      this.counters.sendErrors++;
-    }
-  };
 
   private fromInside(bytes: Buffer, from: RemoteInfo): void {
     if (this.closed) return;
@@ -134,9 +129,16 @@ export class Relay {
   private openFlow(key: string, from: RemoteInfo): Flow {
     const peer = this.options.peer;
     const outside = createSocket({ type: peer.family === 6 ? 'udp6' : 'udp4' });
-    const flow: Flow = { key, insideAddress: from.address, insidePort: from.port, outside };
-    // Sends made before the bind completes are queued by Node.
-    outside.bind({ address: this.outsideBind, port: 0 }, () => trySetReceiveBuffer(outside, this.options.receiveBufferBytes ?? DEFAULT_RECEIVE_BUFFER));
+    const flow: Flow = { key, insideAddress: from.address, insidePort: from.port, outside, pending: [] };
+    // Connected to the peer: the kernel takes in only the peer's datagrams, and sends skip the address lookup.
+    outside.bind({ address: this.outsideBind, port: 0 }, () => {
+      trySetReceiveBuffer(outside, this.options.receiveBufferBytes ?? DEFAULT_RECEIVE_BUFFER);
+      outside.connect(peer.port, peer.address, () => {
+        const pending = flow.pending ?? [];
+        flow.pending = undefined;
+        if (!this.closed) for (const bytes of pending) outside.send(bytes);
+      });
+    });
     outside.on('message', (bytes, sender) => {
       if (this.closed) return;
       if (sender.port !== peer.port || sender.address !== peer.address) {
@@ -151,9 +153,14 @@ export class Relay {
     return flow;
   }
 
+  /** Send failures arrive here too (sends take no callback, to keep the per-datagram cost down). */
   private socketError(which: string, error: Error): void {
-    this.counters.socketErrors++;
-    if (!this.closed) this.options.warn(`${which}: ${(error as NodeJS.ErrnoException).code ?? error.message}`);
+    const e = error as NodeJS.ErrnoException;
+    const isSend = e.syscall === 'send' || e.syscall === 'sendto' || e.syscall === 'sendmsg';
+    if (isSend) this.counters.sendErrors++;
+    else this.counters.socketErrors++;
+    if (this.closed) return;
+    if (!isSend || this.counters.sendErrors === 1) this.options.warn(`${which}: ${isSend ? 'send failed: ' : ''}${e.code ?? e.message}${isSend ? ' (further send errors only counted)' : ''}`);
   }
 }
 

@@ -187,8 +187,9 @@ export class WallClockScheduler {
     }
     if (this.timeout !== undefined && this.timeoutDue <= due) return;
     if (this.timeout !== undefined) clearTimeout(this.timeout);
-    // Wake early enough that libuv's rounding cannot make us late; the rest is spun.
-    this.timeout = setTimeout(this.runBound, Math.max(1, Math.floor(wait - this.spinMs)));
+    // Node's timers count whole milliseconds of libuv's loop clock, whose phase differs from ours:
+    // rounding up wakes us at most a millisecond past the start of the spin window (or the due time).
+    this.timeout = setTimeout(this.runBound, Math.max(1, Math.ceil(wait - this.spinMs)));
     this.timeoutDue = due;
   }
 
