@@ -13,7 +13,7 @@ import { formatAddress } from '../../src/net/address.ts';
 import { createUdpEndpoint } from '../../src/net/udp-endpoint.ts';
 import { startLinkshell } from '../../src/linkshell/session.ts';
 import { formatSummary } from '../../src/linkshell/summary.ts';
-import { config, echoPeer, sleep, TRACE_12MBPS, TRACE_3MBPS, waitFor, work } from './helpers.ts';
+import { config, echoPeer, sleep, TRACE_12MBPS, TRACE_3MBPS, traceFile, waitFor, work } from './helpers.ts';
 
 const quiet = { warn: () => {} };
 
@@ -105,6 +105,39 @@ test('an oversized datagram is counted and not forwarded; one that exactly fills
     const report = await session.stop();
     await peer.close();
     assert.match(formatSummary(report), /drops: oversize\s*│ 2 /);
+  }
+});
+
+test('an infinite queue stops at the memory cap: it drops, counts and warns once', async () => {
+  const peer = await echoPeer();
+  const warnings: string[] = [];
+  // One opportunity every 10 s: nothing leaves during the test.
+  const slow = traceFile('slow.trace', [10000]);
+  const session = await startLinkshell(config(['--trace', slow, '--connect', formatAddress(peer.localAddress), '--memory-cap', '1']), {
+    warn: (m) => warnings.push(m),
+  });
+  const client = await createUdpEndpoint({ peer: session.listenAddress });
+  const n = 1000;
+  const perDatagram = 1400 + 32;
+  try {
+    for (let i = 0; i < n; i += 50) {
+      for (let j = 0; j < 50; j++) client.send(new Uint8Array(1400));
+      await sleep(1);
+    }
+    const up = () => session.report().directions[0].stats;
+    await waitFor(() => up().packetsIn + up().memoryCapDrops === n, 5000, 'linkshell to take all datagrams');
+    const held = Math.floor((1 << 20) / perDatagram);
+    assert.is(up().packetsIn, held);
+    assert.is(up().queuePackets, held);
+    assert.is(up().heldBytes, held * perDatagram);
+    assert.is(up().memoryCapDrops, n - held);
+    assert.is(warnings.length, 1);
+    assert.match(warnings[0], /uplink holds 1048576 bytes of datagrams; dropping arrivals until it drains \(--memory-cap\)/);
+  } finally {
+    await client.close();
+    const report = await session.stop();
+    await peer.close();
+    assert.match(formatSummary(report), /drops: memory cap\s*│ 268 /);
   }
 });
 
