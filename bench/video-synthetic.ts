@@ -9,6 +9,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createStreamDecoder } from '../src/codec-bridge/stream-decoder.ts';
+import type { Picture } from '../src/codec-bridge/types.ts';
+import { createVP8Codec } from '../src/codec-bridge/vp8-codec.ts';
 import { openIvfClipSource } from '../src/codec-bridge/video/clip-source.ts';
 import { i420Size } from '../src/codec-bridge/video/i420.ts';
 import { openIvfReader } from '../src/codec-bridge/video/ivf.ts';
@@ -130,6 +132,43 @@ for (const cache of ['disk', 'memory'] as const) {
   await source.close();
   row(`IVF clip (${cache} cache): 1st pass, decode + keep`, `${((clipLength * 1000) / first.ms).toFixed(0)} frames/s`, `RSS +${rssGrowth.toFixed(0)} MB`, '');
   row(`IVF clip (${cache} cache): backward pass from cache`, `${(((clipLength - 1) * 1000) / second.ms).toFixed(0)} frames/s`, '', '');
+}
+
+// Does the synthetic scene compress like camera video? VP8 bytes per frame (a key frame, then a
+// chain of inter frames at one quantizer) for the scene and for FourPeople, same size, same frame count.
+const CHAIN = 60;
+async function vp8Bytes(pictures: Picture[], quantizer: number): Promise<{ key: number; inter: number }> {
+  const codec = createVP8Codec();
+  try {
+    let state = codec.initialState(WIDTH, HEIGHT);
+    let key = 0;
+    let inter = 0;
+    for (const [i, picture] of pictures.entries()) {
+      const result = await codec.encode(state, picture, quantizer);
+      state = result.state;
+      if (i === 0) key = result.frame.length;
+      else inter += result.frame.length;
+    }
+    return { key, inter: inter / (pictures.length - 1) };
+  } finally {
+    await codec.close();
+  }
+}
+const clipPictures: Picture[] = [];
+{
+  const decoder = createStreamDecoder();
+  for await (const frame of await openIvfReader(FOUR_PEOPLE)) {
+    clipPictures.push(await decoder.decode(frame));
+    if (clipPictures.length === CHAIN) break;
+  }
+}
+const scenePictures = Array.from({ length: CHAIN }, (_, i) => scene.render(i));
+for (const quantizer of [16, 32, 64]) {
+  const camera = await vp8Bytes(clipPictures, quantizer);
+  const made = await vp8Bytes(scenePictures, quantizer);
+  const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
+  row(`VP8 q${quantizer}: FourPeople key / mean inter frame`, kb(camera.key), kb(camera.inter), '1.00');
+  row(`VP8 q${quantizer}: synthetic key / mean inter frame`, kb(made.key), kb(made.inter), (made.inter / camera.inter).toFixed(2));
 }
 
 const widths = [0, 1, 2, 3].map((c) => Math.max(...rows.map((r) => r[c].length)));
