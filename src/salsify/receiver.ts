@@ -14,7 +14,7 @@
 //   encodes from the receiver's current state or from one it reported, and
 //   those are the newest, so older ones are dropped. Everything the receiver
 //   keeps is bounded: one frame in assembly, at most `maxDecodeQueue` frames
-//   waiting to decode, `stateMemory` states.
+//   (`maxDecodeQueueBytes` bytes) waiting to decode, `stateMemory` states.
 import type { CodecState, FunctionalCodec, Picture } from '../codec-bridge/types.ts';
 import type { EndpointContext } from '../net/endpoint.ts';
 import { InterArrivalEstimator } from '../sprout/interarrival-estimator.ts';
@@ -43,8 +43,13 @@ export interface ReceiverOptions {
   readonly alpha?: number;
   /** Decoded states kept (default 8, at most 16). */
   readonly stateMemory?: number;
-  /** Complete frames allowed to wait for the decoder (default 32). */
+  /**
+   * Complete frames allowed to wait for the decoder (default 1024), and their
+   * total size (default 32 MiB). After an outage a link may deliver a long
+   * backlog at once; dropping any of it would break the chain of states.
+   */
   readonly maxDecodeQueue?: number;
+  readonly maxDecodeQueueBytes?: number;
   /** Modelled time of one decode (default: timing-model.ts). */
   readonly decodeMs?: (width: number, height: number, frame: Uint8Array) => number;
   readonly onShown?: (shown: ShownFrame) => void;
@@ -98,6 +103,7 @@ export class SalsifyReceiver {
   #stateId: string | undefined;
   /** The state of the last successful decode. */
   #decodedId: string | undefined;
+  #queueBytes = 0;
   #decoding = false;
   #failure: Error | undefined;
 
@@ -224,11 +230,12 @@ export class SalsifyReceiver {
       this.counters.missingReference++;
       return;
     }
-    if (this.#queue.length >= (this.#o.maxDecodeQueue ?? 32)) {
+    if (this.#queue.length >= (this.#o.maxDecodeQueue ?? 1024) || this.#queueBytes + frame.length > (this.#o.maxDecodeQueueBytes ?? 32 * 1024 * 1024)) {
       this.counters.decodeQueueOverflow++;
       return;
     }
     this.#queue.push({ header: h, frame });
+    this.#queueBytes += frame.length;
     this.#stateId = h.targetStateId;
     this.#pump();
   }
@@ -248,6 +255,7 @@ export class SalsifyReceiver {
     if (this.#decoding || this.#queue.length === 0) return;
     this.#decoding = true;
     const job = this.#queue.shift()!;
+    this.#queueBytes -= job.frame.length;
     this.#decode(job).then(
       () => {
         this.#decoding = false;
@@ -288,6 +296,7 @@ export class SalsifyReceiver {
     else this.counters.decodeFailures++;
     this.counters.droppedAfterFailure += this.#queue.length;
     this.#queue.length = 0;
+    this.#queueBytes = 0;
     this.#stateId = this.#decodedId ?? initialId;
   }
 }

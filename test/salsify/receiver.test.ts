@@ -38,13 +38,13 @@ function datagramsOf(frameNumber: number, from: string, r: EncodeResult, maxPayl
   }));
 }
 
-function setup() {
+function setup(options: { maxDecodeQueue?: number } = {}) {
   const sim = new Simulator();
   const net = createSimNetwork(sim, { uplink: [{ kind: 'delay', ms: 1 }], downlink: [{ kind: 'delay', ms: 1 }], seed: 1 });
   const shown: ShownFrame[] = [];
   const acks: AckDatagram[] = [];
   net.outside.onReceive((bytes) => acks.push(decodeDatagram(bytes) as AckDatagram));
-  const receiver = new SalsifyReceiver({ ctx: net.inside, codec: createModelCodec(), connectionId: CONN, onShown: (s) => shown.push(s) });
+  const receiver = new SalsifyReceiver({ ctx: net.inside, codec: createModelCodec(), connectionId: CONN, onShown: (s) => shown.push(s), ...options });
   /** Sends the datagrams 1 ms apart starting at `at`. */
   const sendAt = (at: number, datagrams: Uint8Array[]) => datagrams.forEach((d, i) => sim.at(at + i, () => net.outside.send(d)));
   return { sim, net, receiver, shown, acks, sendAt };
@@ -131,7 +131,7 @@ test('a complete frame whose reference the receiver lacks is dropped, not mis-de
 test('memory stays bounded under random loss, reordering and garbage (seeded)', async () => {
   const rng = createRng('receiver-soak');
   const { initial, frames } = await chain(40, 60);
-  const { sim, receiver, sendAt } = setup();
+  const { sim, receiver, sendAt } = setup({ maxDecodeQueue: 4 });
   let t = 0;
   for (let round = 0; round < 30; round++) {
     for (let f = 0; f < frames.length; f++) {
@@ -157,10 +157,26 @@ test('memory stays bounded under random loss, reordering and garbage (seeded)', 
   probe();
   await sim.run();
   assert.ok(receiver.heldStates <= 8);
-  assert.ok(maxQueue <= 32);
+  assert.ok(maxQueue <= 4);
   assert.ok(receiver.counters.framesShown > 30);
   assert.ok(receiver.counters.framesAbandoned > 100);
   assert.ok(receiver.counters.badDatagrams > 0);
+  assert.is(receiver.failure, undefined);
+});
+
+test('a backlog beyond the decode queue is dropped and the state reported stays truthful', async () => {
+  const { initial, frames } = await chain(6);
+  const { sim, receiver, shown, acks, net } = setup({ maxDecodeQueue: 2 });
+  // all six frames arrive in the same millisecond: decoding (about 1 ms each) cannot keep up
+  const all = frames.flatMap((f, i) => datagramsOf(i, i === 0 ? initial.id : frames[i - 1].state.id, f, 5000));
+  sim.at(0, () => all.forEach((d) => net.outside.send(d)));
+  await sim.run();
+  assert.ok(receiver.counters.decodeQueueOverflow >= 1);
+  // the frame after the dropped one lacks its reference; the shown ones are a prefix of the chain
+  assert.equal(shown.map((s) => s.frameNumber), [0, 1, 2].slice(0, shown.length));
+  assert.ok(shown.length >= 2);
+  const last = shown.at(-1)!;
+  assert.is(acks.at(-1)!.currentStateId, last.targetStateId);
   assert.is(receiver.failure, undefined);
 });
 
