@@ -1,9 +1,10 @@
 // The figures of a run, exactly as ../shared/reference/README.md defines them.
 //
 // Signal delay: source frame i, captured at c_i, counts d_i - c_i, where d_i is
-// the time frame i or any later source frame is first shown. Frames that are
-// never caught up by the end of the run have no delay and are left out of the
-// statistics (counted in `framesNeverDisplayed`).
+// the time frame i or any later source frame is first shown. A frame that is
+// never caught up by the end of the run (time E) counts with E - c_i, a lower
+// bound of its delay, so that the statistics still cover every source frame;
+// such frames are counted in `framesNeverDisplayed` and flagged in the records.
 // SSIM: per shown frame (luma SSIM as ffmpeg's ssim filter computes it, from
 // the codec bridge; or the model codec's modelled figure),
 // against the source frame it was encoded from. Means and percentiles are
@@ -30,7 +31,8 @@ export interface FrameRecord {
   readonly ssim?: number;
   /** When this frame or a later one was first shown, if ever. */
   readonly displayedMs?: number;
-  readonly signalDelayMs?: number;
+  /** d_i - c_i; for a frame never caught up, end of run - c_i (a lower bound). */
+  readonly signalDelayMs: number;
 }
 
 export interface Distribution {
@@ -90,6 +92,7 @@ export interface SenderLogView {
 export function frameRecords(
   log: SenderLogView,
   shown: ReadonlyMap<number, { shownMs: number; ssim: number }>,
+  endMs: number,
 ): FrameRecord[] {
   const count = log.captures.size;
   const firstShown = new Map<number, number>();
@@ -116,7 +119,7 @@ export function frameRecords(
       shownMs: show?.shownMs,
       ssim: show?.ssim,
       displayedMs: d,
-      signalDelayMs: d === undefined ? undefined : d - captureMs,
+      signalDelayMs: (d ?? endMs) - captureMs,
     });
   }
   return records;
@@ -127,8 +130,8 @@ export function summarize(records: readonly FrameRecord[], bytesSent: number, li
   const ssims: number[] = [];
   let sent = 0, shown = 0, never = 0;
   for (const r of records) {
-    if (r.signalDelayMs !== undefined) delays.push(r.signalDelayMs);
-    else never++;
+    delays.push(r.signalDelayMs);
+    if (r.displayedMs === undefined) never++;
     if (r.fate === 'sent') sent++;
     if (r.ssim !== undefined) {
       ssims.push(r.ssim);

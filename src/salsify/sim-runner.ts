@@ -219,7 +219,7 @@ async function simulate(config: SalsifySimConfig, downTrace: Trace, upTrace: Tra
     else if (e.kind === 'sent') sent.set(e.sourceIndex, e);
     else if (e.kind === 'skip') skipped.add(e.sourceIndex);
   }
-  const records = frameRecords({ captures, sent, skipped }, shown);
+  const records = frameRecords({ captures, sent, skipped }, shown, durationMs + config.drainMs);
   const capacityBytes = opportunitiesUntil(downTrace, durationMs) * DEFAULT_MTU;
   const utilization = capacityBytes > 0 && linkAtEnd ? linkAtEnd.departureBytes / capacityBytes : 0;
   const stats = net.stats();

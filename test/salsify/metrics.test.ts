@@ -27,7 +27,7 @@ test('signal delay: a skipped or lost frame counts until a later frame is shown'
     [1, { shownMs: 70, ssim: 0.99 }],
     [4, { shownMs: 120, ssim: 0.95 }],
   ]);
-  const records = frameRecords({ captures, sent, skipped: new Set([1]) }, shown);
+  const records = frameRecords({ captures, sent, skipped: new Set([1]) }, shown, 200);
   assert.equal(records.map((r) => r.signalDelayMs), [50, 60, 50, 90, 80, 70]);
   assert.equal(records.map((r) => r.fate), ['sent', 'skipped', 'sent', 'sent', 'sent', 'sent']);
   const s = summarize(records, 500, 0.5);
@@ -43,6 +43,18 @@ test('signal delay: a skipped or lost frame counts until a later frame is shown'
   assert.is(csv[0], 'source_index,capture_ms,fate,frame_number,bytes,quantizer,key_frame,shown_ms,ssim,ssim_db,displayed_ms,signal_delay_ms');
   assert.is(csv[2], '1,10,skipped,,,,,,,,70,60');
   assert.is(csv[1], '0,0,sent,0,100,40,1,50,0.9,10,50,50');
+});
+
+test('a frame never caught up counts until the end of the run, and is counted as such', () => {
+  const captures = new Map([[0, 0], [1, 10], [2, 20]]);
+  const sent = new Map([[0, { frameNumber: 0, bytes: 1, quantizer: 1, keyFrame: true }], [1, { frameNumber: 1, bytes: 1, quantizer: 1, keyFrame: false }]]);
+  const records = frameRecords({ captures, sent, skipped: new Set() }, new Map([[0, { shownMs: 40, ssim: 0.9 }]]), 100);
+  assert.equal(records.map((r) => r.signalDelayMs), [40, 90, 80]);
+  assert.equal(records.map((r) => r.displayedMs), [40, undefined, undefined]);
+  assert.equal(records.map((r) => r.fate), ['sent', 'sent', 'superseded']);
+  const s = summarize(records, 2, 0.1);
+  assert.is(s.framesNeverDisplayed, 2);
+  assert.is(s.signalDelayMs.mean, 70);
 });
 
 test('display times: earliest show of this or any later frame; none after the last show', () => {
