@@ -4,8 +4,8 @@
 // receives what was sent (>= 99.5%) and departures keep to their
 // opportunities (p99 lateness <= 1 ms). Then linkshell's CPU use carrying
 // traffic at the mean rate of the ATT LTE trace (5.19 Mbit/s of 1472-byte
-// datagrams through ATT-LTE-driving.down), with plain setTimeout sleeps
-// (--spin 0, the same-process baseline) and with the default spin.
+// datagrams through ATT-LTE-driving.down) with each timer (plain setTimeout
+// is the same-process baseline).
 //
 // Usage: npx tsx bench/linkshell-capacity.ts [seconds-per-rate=3] [att-seconds=30] [rates=10000,25000,50000,75000,100000]
 
@@ -13,8 +13,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_SPIN_MS } from '../src/net/wall-clock.ts';
-import { fmt, runLoad } from './linkshell-run.ts';
+import { fmt, runLoad, TIMERS } from './linkshell-run.ts';
 
 const seconds = Number(process.argv[2] ?? 3);
 const attSeconds = Number(process.argv[3] ?? 30);
@@ -46,11 +45,11 @@ console.log(`linkshell CPU at the ATT LTE rate: ${attPps} datagrams/s of 1472 by
 console.log('| timer | CPU | CPU vs baseline | lateness p50 / p99 / max ms | delivered / sent |');
 console.log('|---|---|---|---|---|');
 let baselineCpu = NaN;
-for (const spin of [0, DEFAULT_SPIN_MS]) {
-  const run = await runLoad({ args: ['--trace', att, '--spin', String(spin)], pps: attPps, size: 1472, durationMs: attSeconds * 1000 });
+for (const timer of TIMERS) {
+  const run = await runLoad({ args: ['--trace', att, ...timer.args], pps: attPps, size: 1472, durationMs: attSeconds * 1000 });
   const late = run.report.directions[0].stats.departureLatenessMs;
-  if (spin === 0) baselineCpu = run.cpu;
+  if (timer === TIMERS[0]) baselineCpu = run.cpu;
   console.log(
-    `| ${spin === 0 ? 'setTimeout only (baseline)' : `spin ${spin} ms (default)`} | ${fmt(100 * run.cpu, 1)} % | ${fmt(run.cpu / baselineCpu, 2)} | ${fmt(late.quantile(0.5))} / ${fmt(late.quantile(0.99))} / ${fmt(late.max())} | ${fmt((100 * run.counts.received) / run.counts.sent, 2)} % |`,
+    `| ${timer.label} | ${fmt(100 * run.cpu, 1)} % | ${fmt(run.cpu / baselineCpu, 2)} | ${fmt(late.quantile(0.5))} / ${fmt(late.quantile(0.99))} / ${fmt(late.max())} | ${fmt((100 * run.counts.received) / run.counts.sent, 2)} % |`,
   );
 }

@@ -2,16 +2,15 @@
 // (1472-byte datagrams, 1504 bytes on the link: one whole opportunity each)
 // on a constant 12 Mbit/s trace and on a cellular trace. Reports delivered
 // throughput against the capacity the trace offered during the run, and how
-// late departures were against their delivery opportunities, for linkshell's
-// default timer (a setTimeout sleep with the last --spin ms polled) and, as
-// the same-process baseline, a plain setTimeout timer (--spin 0).
+// late departures were against their delivery opportunities, for each of
+// linkshell's timers: the default worker-thread alarm, setTimeout with the
+// last millisecond spun, and plain setTimeout (the same-process baseline).
 //
 // Usage: npx tsx bench/linkshell-fidelity.ts [seconds=30]
 
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_SPIN_MS } from '../src/net/wall-clock.ts';
 import { throughputFigures } from '../src/linkshell/summary.ts';
-import { fmt, runLoad } from './linkshell-run.ts';
+import { fmt, runLoad, TIMERS } from './linkshell-run.ts';
 
 const seconds = Number(process.argv[2] ?? 30);
 const shared = (name: string) => fileURLToPath(new URL(`../../shared/traces/${name}`, import.meta.url));
@@ -26,10 +25,10 @@ const pps = Math.round((offeredMbps * 1e6) / 8 / payload);
 console.log(`linkshell fidelity: ${seconds} s per run, ${pps} datagrams/s of ${payload} bytes offered (${offeredMbps} Mbit/s), droptail 1000 packets`);
 const rows: string[][] = [];
 for (const trace of traces) {
-  const results = new Map<number, { p99: number }>();
-  for (const spin of [0, DEFAULT_SPIN_MS]) {
+  let baselineP99 = NaN;
+  for (const timer of TIMERS) {
     const run = await runLoad({
-      args: ['--trace', trace.path, '--uplink-queue', 'droptail', '--uplink-queue-args', 'packets=1000', '--spin', String(spin)],
+      args: ['--trace', trace.path, '--uplink-queue', 'droptail', '--uplink-queue-args', 'packets=1000', ...timer.args],
       pps,
       size: payload,
       durationMs: seconds * 1000,
@@ -39,17 +38,16 @@ for (const trace of traces) {
     const deliveredLinkBytes = run.counts.receivedBytes + 32 * run.counts.received;
     const lateness = up.departureLatenessMs;
     const p99 = lateness.quantile(0.99);
-    results.set(spin, { p99 });
-    const baseline = results.get(0)!;
+    if (timer === TIMERS[0]) baselineP99 = p99;
     rows.push([
       trace.label,
-      spin === 0 ? 'setTimeout only (baseline)' : `spin ${spin} ms (default)`,
+      timer.label,
       fmt(t.capacityMbps),
       fmt(t.throughputMbps),
       `${fmt(100 * t.utilization, 2)} %`,
       `${fmt((100 * deliveredLinkBytes) / up.capacityBytes, 2)} %`,
       `${fmt(lateness.quantile(0.5))} / ${fmt(p99)} / ${fmt(lateness.max())}`,
-      fmt(p99 / baseline.p99, 2),
+      fmt(p99 / baselineP99, 2),
       `${fmt(100 * run.cpu, 1)} %`,
       `${up.drops.queue}`,
     ]);

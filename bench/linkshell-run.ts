@@ -67,4 +67,11 @@ export async function runLoad(options: LoadOptions): Promise<LoadRun> {
   return { report, counts, cpu: (cpuUsed.user + cpuUsed.system) / 1000 / wallMs, wallMs };
 }
 
+/** The timers the benchmarks compare: plain setTimeout is the same-process baseline. */
+export const TIMERS = [
+  { label: 'setTimeout (baseline)', args: ['--timer', 'timeout'] },
+  { label: 'setTimeout + 1 ms spin', args: ['--timer', 'timeout', '--spin', '1'] },
+  { label: 'thread alarm (default)', args: ['--timer', 'thread'] },
+];
+
 export const fmt = (x: number, digits = 3) => (Number.isFinite(x) ? x.toFixed(digits) : '-');

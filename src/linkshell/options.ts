@@ -6,7 +6,7 @@ import { DEFAULT_MTU } from '../link-emu/link.ts';
 import { createQueue } from '../link-emu/queue-factory.ts';
 import { createRng } from '../link-emu/random.ts';
 import { DEFAULT_OVERHEAD_BYTES } from '../net/sim-network.ts';
-import { DEFAULT_SPIN_MS } from '../net/wall-clock.ts';
+import { DEFAULT_SPIN_MS, TIMER_KINDS, type TimerKind } from '../net/wall-clock.ts';
 import { parseHostPort, type HostPort } from '../net/address.ts';
 
 export const DEFAULT_MEMORY_CAP_MIB = 64;
@@ -43,8 +43,11 @@ Options:
   --memory-cap MIB           datagram bytes held per direction before arrivals are
                              dropped, whatever the queue (default ${DEFAULT_MEMORY_CAP_MIB})
   --max-sources N            inside sources (address and port) served (default ${DEFAULT_MAX_FLOWS})
-  --spin MS                  poll the last MS before each departure instead of
-                             sleeping: more punctual, more CPU (default ${DEFAULT_SPIN_MS})
+  --timer thread|timeout     how departures are timed: a worker thread's alarm
+                             (default; sub-millisecond, little CPU) or setTimeout
+  --spin MS                  with --timer timeout, poll the last MS before each
+                             departure instead of sleeping: more punctual, more CPU
+                             (default ${DEFAULT_SPIN_MS})
   -h, --help                 this text
 
 With -- COMMAND, linkshell runs COMMAND (no shell) with LINKSHELL_ADDR (where to
@@ -73,6 +76,7 @@ export interface LinkshellConfig {
   overheadBytes: number;
   memoryCapBytes: number;
   maxSources: number;
+  timer: TimerKind;
   spinMs: number;
   /** COMMAND and its arguments, when given after "--". */
   command?: string[];
@@ -111,6 +115,7 @@ export function parseLinkshellArgs(argv: readonly string[]): ParsedCommandLine {
         'memory-cap': { type: 'string' },
         'max-sources': { type: 'string' },
         spin: { type: 'string' },
+        timer: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       allowPositionals: true,
@@ -159,7 +164,10 @@ export function parseLinkshellArgs(argv: readonly string[]): ParsedCommandLine {
   if (!/^\d{1,15}$/.test(seed)) throw new UsageError(`--seed must be a non-negative integer, got ${JSON.stringify(seed)}`);
 
   const memoryCapMiB = integer('memory-cap', values['memory-cap'], DEFAULT_MEMORY_CAP_MIB, 1, 1 << 20);
+  const timer = (values.timer ?? 'thread') as TimerKind;
+  if (!TIMER_KINDS.includes(timer)) throw new UsageError(`--timer must be ${TIMER_KINDS.join(' or ')}, got ${JSON.stringify(values.timer)}`);
   const spinMs = values.spin === undefined ? DEFAULT_SPIN_MS : decimal('spin', values.spin, 0, 100);
+  if (values.spin !== undefined && timer !== 'timeout') throw new UsageError('--spin applies to --timer timeout only');
 
   if (values['uplink-log'] !== undefined && values['uplink-log'] === values['downlink-log']) {
     throw new UsageError(`--uplink-log and --downlink-log name the same file ${JSON.stringify(values['uplink-log'])}`);
@@ -190,6 +198,7 @@ export function parseLinkshellArgs(argv: readonly string[]): ParsedCommandLine {
       overheadBytes,
       memoryCapBytes: memoryCapMiB * 1024 * 1024,
       maxSources: integer('max-sources', values['max-sources'], DEFAULT_MAX_FLOWS, 1, 65535),
+      timer,
       spinMs,
       command,
     },

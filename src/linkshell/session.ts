@@ -87,7 +87,7 @@ export async function startLinkshell(config: LinkshellConfig, options: SessionOp
 
   const initTimestamp = Date.now();
   const clock = createMonotonicClock();
-  const scheduler = new WallClockScheduler({ clock, spinMs: config.spinMs, onError: fatal });
+  const scheduler = new WallClockScheduler({ clock, timer: config.timer, spinMs: config.spinMs, onError: fatal });
   const baseTimestamp = Math.floor(clock.now());
   const commandLine = options.commandLine ?? ['linkshell', ...process.argv.slice(2)];
   const logs: LinkLogFile[] = [];

@@ -10,24 +10,37 @@
 // since libuv truncates its loop time), so the last `spinMs` before a due
 // time are waited out with setImmediate turns, which still let socket I/O in.
 // A larger spin window gives more punctual callbacks for more CPU.
+// Alternatively (timer: 'thread') a worker thread sleeping in Atomics.wait
+// wakes the loop at the due time (see thread-alarm.ts): punctual without
+// spinning.
 
 import type { TimerHandle } from './endpoint.ts';
+import { ThreadAlarm } from './thread-alarm.ts';
 
 /** Milliseconds (fractional) since the clock's origin, never decreasing. */
 export interface MonotonicClock {
   now(): number;
+  /** The process.hrtime.bigint() reading at the origin, for clocks that read it (needed by timer: 'thread'). */
+  readonly originNs?: bigint;
 }
 
 /** A clock reading process.hrtime.bigint(), with its origin at creation (or at `originNs`). */
 export function createMonotonicClock(originNs: bigint = process.hrtime.bigint()): MonotonicClock {
   return {
+    originNs,
     now: () => Number(process.hrtime.bigint() - originNs) / 1e6,
   };
 }
 
+/** How the scheduler sleeps until a due time: Node's setTimeout (plus spinning), or a worker thread's alarm. */
+export type TimerKind = 'timeout' | 'thread';
+export const TIMER_KINDS: readonly TimerKind[] = ['timeout', 'thread'];
+
 export interface WallClockSchedulerOptions {
   clock?: MonotonicClock;
-  /** How long before a due time to stop sleeping in setTimeout and poll with setImmediate (default 1 ms). */
+  /** setTimeout sleeps with `spinMs` polled (default), or a worker thread's alarm (spinMs then unused). */
+  timer?: TimerKind;
+  /** How long before a due time to stop sleeping in setTimeout and poll with setImmediate (default 0). */
   spinMs?: number;
   /** Called with how late (ms) each callback ran against its due time. */
   onLateness?: (lateMs: number) => void;
@@ -44,7 +57,8 @@ interface Entry {
   cancelled: boolean;
 }
 
-export const DEFAULT_SPIN_MS = 1;
+/** No spinning by default: plain setTimeout sleeps, within about a millisecond, at almost no CPU. */
+export const DEFAULT_SPIN_MS = 0;
 
 export class WallClockScheduler {
   readonly clock: MonotonicClock;
@@ -56,6 +70,8 @@ export class WallClockScheduler {
   private timeout: NodeJS.Timeout | undefined;
   private timeoutDue = Infinity;
   private immediate: NodeJS.Immediate | undefined;
+  private readonly alarm: ThreadAlarm | undefined;
+  private alarmDue = Infinity;
   private closed = false;
   private running = false;
   private readonly runBound = () => this.run();
@@ -66,6 +82,26 @@ export class WallClockScheduler {
     if (!(spin >= 0) || !Number.isFinite(spin)) throw new RangeError(`spinMs must be a finite number >= 0, got ${spin}`);
     this.spinMs = spin;
     this.batchLimit = options.batchLimit ?? 4096;
+    if (options.timer === 'thread') {
+      const origin = this.clock.originNs;
+      if (origin === undefined) throw new Error("timer 'thread' needs a clock with an originNs (createMonotonicClock)");
+      this.alarm = new ThreadAlarm(
+        origin,
+        () => {
+          this.alarmDue = Infinity;
+          this.runDue();
+        },
+        () => {
+          // Until the worker runs, setTimeout stands in; from now on the alarm takes over.
+          if (this.timeout !== undefined) clearTimeout(this.timeout);
+          this.timeout = undefined;
+          this.timeoutDue = Infinity;
+          if (!this.running) this.arm();
+        },
+      );
+    } else if (options.timer !== undefined && options.timer !== 'timeout') {
+      throw new RangeError(`unknown timer kind ${JSON.stringify(options.timer)} (expected ${TIMER_KINDS.join(' or ')})`);
+    }
   }
 
   now(): number {
@@ -140,6 +176,7 @@ export class WallClockScheduler {
   close(): void {
     this.closed = true;
     this.disarm();
+    void this.alarm?.close();
     this.heap.length = 0;
     this.live = 0;
   }
@@ -172,6 +209,19 @@ export class WallClockScheduler {
       return;
     }
     const wait = due - this.clock.now();
+    if (this.alarm?.online()) {
+      if (wait <= 0) {
+        this.alarmDue = Infinity;
+        this.alarm.disarm();
+        this.immediate ??= setImmediate(this.runBound);
+      } else if (this.alarmDue !== due) {
+        if (this.immediate !== undefined) clearImmediate(this.immediate);
+        this.immediate = undefined;
+        this.alarmDue = due;
+        this.alarm.arm(due);
+      }
+      return;
+    }
     if (wait <= this.spinMs) {
       if (this.timeout !== undefined) {
         clearTimeout(this.timeout);
@@ -194,6 +244,8 @@ export class WallClockScheduler {
   }
 
   private disarm(): void {
+    this.alarmDue = Infinity;
+    this.alarm?.disarm();
     if (this.timeout !== undefined) clearTimeout(this.timeout);
     if (this.immediate !== undefined) clearImmediate(this.immediate);
     this.timeout = undefined;

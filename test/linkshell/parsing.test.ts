@@ -26,6 +26,8 @@ test('defaults, the two-trace form, "=" forms, and the command after --', () => 
   assert.is(c.seed, '1');
   assert.is(c.memoryCapBytes, 64 << 20);
   assert.is(c.once, false);
+  assert.is(c.timer, 'thread');
+  assert.is(c.spinMs, 0);
   assert.equal(c.command, ['app', '--flag', '--', 'x']);
   const d = config(['--trace', 't', '--connect', '[::1]:9', '--listen', '0.0.0.0:7000', '--delay', '30', '--uplink-loss', '0.05', '--downlink-loss', '1e-2', '--once', '--mtu', '9000', '--overhead', '0', '--memory-cap', '1']);
   assert.is(d.uplinkTrace, 't');
@@ -69,7 +71,9 @@ test('each bad argument is a UsageError naming it', () => {
     [[...base, '--downlink-loss', 'half'], /--downlink-loss must be a number from 0 to 1, got "half"/],
     [[...base, '--seed', 'abc'], /--seed must be a non-negative integer/],
     [[...base, '--memory-cap', '0'], /--memory-cap must be an integer from 1/],
-    [[...base, '--spin=-1'], /--spin must be a number from 0 to 100/],
+    [[...base, '--timer', 'timeout', '--spin=-1'], /--spin must be a number from 0 to 100/],
+    [[...base, '--spin', '1'], /--spin applies to --timer timeout only/],
+    [[...base, '--timer', 'hrtimer'], /--timer must be timeout or thread, got "hrtimer"/],
     [[...base, '--uplink-log', 'x.log', '--downlink-log', 'x.log'], /name the same file "x.log"/],
     [[...base, '--'], /"--" must be followed by a COMMAND/],
     [[...base, '--once=yes'], /--once/],

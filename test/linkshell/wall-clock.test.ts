@@ -68,8 +68,8 @@ test('a throwing callback goes to onError and the others still run', () => {
 });
 
 test('callbacks on the real clock run in order and never before their due time', async () => {
-  for (const spinMs of [0, 1]) {
-    const s = new WallClockScheduler({ spinMs });
+  for (const [timer, spinMs] of [['timeout', 0], ['timeout', 1], ['thread', 0]] as const) {
+    const s = new WallClockScheduler({ timer, spinMs });
     const start = s.now();
     const order: number[] = [];
     const early: number[] = [];
@@ -86,13 +86,18 @@ test('callbacks on the real clock run in order and never before their due time',
       }
     });
     s.close();
-    assert.equal(early, [], `spin ${spinMs}: callbacks ran early`);
-    assert.equal(order, [...order].sort((a, b) => a - b), `spin ${spinMs}: order`);
+    assert.equal(early, [], `${timer} spin ${spinMs}: callbacks ran early`);
+    assert.equal(order, [...order].sort((a, b) => a - b), `${timer} spin ${spinMs}: order`);
   }
 });
 
+test('the thread timer needs a real monotonic clock, and an unknown timer is refused', () => {
+  assert.throws(() => new WallClockScheduler({ timer: 'thread', clock: manualClock() }), /needs a clock with an originNs/);
+  assert.throws(() => new WallClockScheduler({ timer: 'hr' as 'thread' }), /unknown timer kind "hr"/);
+});
+
 test('chained timers keep to absolute due times: lateness does not accumulate', async () => {
-  const s = new WallClockScheduler();
+  const s = new WallClockScheduler({ timer: 'thread' });
   const start = s.now();
   const period = 2;
   const n = 25;
