@@ -86,6 +86,12 @@ test('SIGTERM to linkshell ends the command, and leaves complete logs and a summ
     // Complete up to the end: an opportunity logged for every millisecond of the run (the trace has one per ms).
     const lastTime = log.time[log.count - 1];
     assert.is(count(LogEventKind.Opportunity), lastTime - log.header.baseTimestamp!);
+    // `linkshell replay` of the log's arrivals gives back the very same events (the emulation is the same code).
+    const replayed = join(work, 'replayed-' + path.split('/').pop());
+    const r = runSync(['replay', '--log-in', path, '--trace', TRACE_12MBPS, '--log', replayed]);
+    assert.is(r.code, 0, r.stderr);
+    const events = (t: string) => t.split('\n').filter((l) => l !== '' && !l.startsWith('#'));
+    assert.equal(events(readFileSync(replayed, 'utf8')), events(text));
   }
 });
 

@@ -13,7 +13,7 @@ import { formatAddress } from '../../src/net/address.ts';
 import { createUdpEndpoint } from '../../src/net/udp-endpoint.ts';
 import { startLinkshell } from '../../src/linkshell/session.ts';
 import { formatSummary } from '../../src/linkshell/summary.ts';
-import { config, echoPeer, sleep, TRACE_12MBPS, TRACE_3MBPS, traceFile, waitFor, work } from './helpers.ts';
+import { config, echoPeer, multiEchoPeer, sleep, TRACE_12MBPS, TRACE_3MBPS, traceFile, waitFor, work } from './helpers.ts';
 
 const quiet = { warn: () => {} };
 
@@ -105,6 +105,39 @@ test('an oversized datagram is counted and not forwarded; one that exactly fills
     const report = await session.stop();
     await peer.close();
     assert.match(formatSummary(report), /drops: oversize\s*│ 2 /);
+  }
+});
+
+test('several inside sources are told apart like a NAT: each gets its own answers; past --max-sources they are refused', async () => {
+  const peer = await multiEchoPeer();
+  const warnings: string[] = [];
+  const session = await startLinkshell(config(['--trace', TRACE_12MBPS, '--connect', formatAddress(peer.localAddress), '--max-sources', '2']), {
+    warn: (m) => warnings.push(m),
+  });
+  const clients = await Promise.all([0, 1, 2].map(() => createUdpEndpoint({ peer: session.listenAddress })));
+  const got: number[][] = [[], [], []];
+  clients.forEach((c, i) => c.onReceive((bytes) => got[i].push(bytes[0])));
+  try {
+    for (let k = 0; k < 5; k++) {
+      clients[0].send(Uint8Array.of(10 + k));
+      clients[1].send(Uint8Array.of(20 + k));
+      await sleep(1);
+    }
+    await waitFor(() => got[0].length === 5 && got[1].length === 5, 5000, 'both sources\' echoes');
+    clients[2].send(Uint8Array.of(30));
+    await waitFor(() => session.report().relay.refusedSourceDatagrams === 1, 5000, 'the third source to be refused');
+    await sleep(20);
+    assert.equal(got[0], [10, 11, 12, 13, 14]);
+    assert.equal(got[1], [20, 21, 22, 23, 24]);
+    assert.equal(got[2], []);
+    assert.is(session.report().relay.sources, 2);
+    assert.is(peer.received(), 10);
+    assert.is(warnings.length, 1);
+    assert.match(warnings[0], /more than 2 inside sources; datagrams from new ones \(first: 127\.0\.0\.1:\d+\) are dropped \(--max-sources\)/);
+  } finally {
+    for (const c of clients) await c.close();
+    await session.stop();
+    await peer.close();
   }
 });
 

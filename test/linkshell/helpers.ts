@@ -1,6 +1,7 @@
 // Shared pieces of the linkshell tests: temporary traces, an echo peer, a
 // config builder, and waiting with a bound.
 
+import { createSocket } from 'node:dgram';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,6 +34,19 @@ export async function echoPeer(): Promise<UdpEndpoint & { received: () => number
     endpoint.send(bytes);
   });
   return Object.assign(endpoint, { received: () => received, sizes });
+}
+
+/** An echo server for any number of clients: every datagram goes back to whoever sent it. */
+export async function multiEchoPeer(): Promise<{ localAddress: { address: string; port: number }; received: () => number; close: () => Promise<void> }> {
+  const socket = createSocket('udp4');
+  let received = 0;
+  socket.on('message', (bytes, from) => {
+    received++;
+    socket.send(bytes, from.port, from.address);
+  });
+  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', () => resolve()));
+  const { address, port } = socket.address();
+  return { localAddress: { address, port }, received: () => received, close: () => new Promise((resolve) => socket.close(() => resolve())) };
 }
 
 /** A config as the command line would give it. */
