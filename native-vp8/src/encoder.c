@@ -6,7 +6,14 @@
  * all three do); VP8_SET_REFERENCE then writes every slot of that buffer. We
  * track which slots share a buffer and, when the wanted state gives them
  * different contents, first separate them with a throw-away encoding that
- * refreshes only one of them. */
+ * refreshes only one of them.
+ *
+ * libvpx 1.12's rate control stops honouring min = max quantizer once it has
+ * encoded more than 150 inter frames (it then derives a lower bound from the
+ * average quantizer so far, which can lift the asked one by a level). So an
+ * instance is replaced by a fresh one before it gets there; the replacement
+ * costs one throw-away key frame and up to two separating encodings, and
+ * happens at points fixed by the sequence of calls, so runs still repeat. */
 #include "encoder.h"
 
 #include <stdio.h>
@@ -26,6 +33,7 @@ typedef struct {
   vpx_codec_enc_cfg_t cfg;
   Vp8Geometry geometry;
   int cpu_used;
+  int error_resilient, cyclic_refresh;
   int open;
   int started;              /* has encoded a key frame */
   int busy, closing;
@@ -34,7 +42,10 @@ typedef struct {
   int next_group;
   int known[VP8_SLOTS];     /* slot content hash known */
   uint64_t hash[VP8_SLOTS];
+  int inter_frames;         /* encoded by this libvpx instance */
 } Encoder;
+
+#define RENEW_AFTER_INTER_FRAMES 140
 
 typedef struct {
   napi_async_work work;
@@ -91,6 +102,8 @@ napi_value encoder_create(napi_env env, napi_callback_info info) {
   if (e == NULL) return throw_error(env, "out of memory creating an encoder");
   vp8_geometry((int)width, (int)height, &e->geometry);
   e->cpu_used = (int)cpu_used;
+  e->error_resilient = error_resilient;
+  e->cyclic_refresh = cyclic_refresh;
   char err[256];
   if (functional_encoder_open(&e->ctx, &e->cfg, &e->geometry, e->cpu_used, error_resilient, cyclic_refresh, err, sizeof(err))) {
     free(e);
@@ -103,12 +116,16 @@ napi_value encoder_create(napi_env env, napi_callback_info info) {
   return handle;
 }
 
+/* Throw-away encodings only set up reference buffers: the coarsest quantizer is the cheapest. */
+#define THROWAWAY_LEVEL 63
+
 static int run(Encoder *e, EncodeJob *job, const vpx_image_t *img, vpx_enc_frame_flags_t flags, int keep) {
   uint8_t *frame;
   size_t len;
-  if (functional_encoder_run(&e->ctx, &e->cfg, job->level, img, e->pts++, flags, &frame, &len, job->error,
-                             sizeof(job->error)))
+  if (functional_encoder_run(&e->ctx, &e->cfg, keep ? job->level : THROWAWAY_LEVEL, img, e->pts++, flags, &frame,
+                             &len, job->error, sizeof(job->error)))
     return -1;
+  if (!(flags & VPX_EFLAG_FORCE_KF)) e->inter_frames++;
   if (keep) {
     job->frame = frame;
     job->frame_len = len;
@@ -195,6 +212,18 @@ static void encode_execute(napi_env env, void *data) {
     vpx_codec_control(&e->ctx, VP8E_GET_LAST_QUANTIZER, &job->q_index);
     job->failed = 0;
     return;
+  }
+  if (e->inter_frames >= RENEW_AFTER_INTER_FRAMES) {
+    char err[256];
+    encoder_destroy(e);
+    if (functional_encoder_open(&e->ctx, &e->cfg, &e->geometry, e->cpu_used, e->error_resilient, e->cyclic_refresh, err,
+                                sizeof(err))) {
+      snprintf(job->error, sizeof(job->error), "renewing the encoder: %s", err);
+      return;
+    }
+    e->open = 1;
+    e->started = 0;
+    e->inter_frames = 0;
   }
   if (!job->key && inject(e, job, &picture)) {
     e->started = 0; /* state unknown after a failure: start over next time */

@@ -8,7 +8,6 @@ import { createRng } from '../../src/link-emu/random.ts';
 import {
   achievableQuantizer,
   createVP8Codec,
-  levelIndices,
   parseVp8FrameHeader,
   reconstruction,
   type Vp8State,
@@ -87,24 +86,23 @@ test('odd sizes and sizes that are not multiples of 16 round-trip', async () => 
   }
 });
 
-// Measured on libvpx 1.12: with quantizers alternating between extremes (4 and 127),
-// after about 150 frames libvpx's rate control lifts a requested level 4 to 5
-// (index 4 -> 5); steady or moderate sequences hold exactly. The reported index is
-// always the one in the frame header.
-test('the quantizer holds (within one level) on every frame of a long sequence', async () => {
+// libvpx 1.12 stops honouring min = max quantizer after 150 inter frames of one
+// encoder instance (6% of encodings were a level off in a random two-quantizer
+// run before the codec started renewing its instances): check well past that.
+test('the quantizer holds exactly on every frame of long sequences', async () => {
   const source = await clipPictures(20);
   const pictures = source.map((p) => crop(p, 400, 200, 160, 120));
-  const codec = createVP8Codec({ encoders: 1 });
+  const codec = createVP8Codec({ encoders: 2 });
+  const rng = createRng('long-quantizers');
   let s = codec.initialState(160, 120);
-  for (let i = 0; i < 240; i++) {
-    const q = [4, 40, 90, 127][i % 4];
-    const e = await codec.encode(s, pictures[i % pictures.length], q);
-    const levels = levelIndices();
-    const wanted = levels.indexOf(achievableQuantizer(q));
-    assert.ok(Math.abs(levels.indexOf(e.quantizer) - wanted) <= 1, `frame ${i}: asked ${q}, got ${e.quantizer}`);
-    if (i < 150) assert.is(e.quantizer, achievableQuantizer(q), `frame ${i}`);
-    assert.is(parseVp8FrameHeader(e.frame).quantizer, e.quantizer);
-    s = e.state;
+  for (let i = 0; i < 400; i++) {
+    const q1 = [4, 40, 90, 127][i % 4];
+    const q2 = rng.int(128);
+    const [a, b] = await Promise.all([codec.encode(s, pictures[i % pictures.length], q1), codec.encode(s, pictures[i % pictures.length], q2)]);
+    assert.is(a.quantizer, achievableQuantizer(q1), `frame ${i}`);
+    assert.is(b.quantizer, achievableQuantizer(q2), `frame ${i}`);
+    assert.is(parseVp8FrameHeader(a.frame).quantizer, a.quantizer);
+    s = rng.next() < 0.5 ? a.state : b.state;
   }
   await codec.close();
 });
