@@ -32,7 +32,11 @@ export interface Vp8EncodeTimings {
 export interface Vp8EncodeResult extends EncodeResult {
   readonly state: Vp8State;
   readonly timings: Vp8EncodeTimings;
-  /** Extra encodings libvpx needed to separate shared reference buffers (0 in steady use). */
+  /**
+   * Throw-away encodings done first: a key frame when the libvpx instance is new or renewed (every 140
+   * inter frames, see native-vp8/src/encoder.c), and one per reference slot that had to be separated from
+   * a shared buffer. 0 in steady use.
+   */
   readonly throwawayEncodes: number;
 }
 
