@@ -33,7 +33,7 @@ Options:
   --downlink-onoff ON,OFF  an intermittent downlink: mean on and off periods in
                         ms (exponential; packets sent while off are lost)
   --video SRC           synthetic (1280x720 at 60 fps, the default),
-                        synthetic:WxH[@FPS], FILE.y4m, or FILE.ivf (VP8 codec only)
+                        synthetic:WxH[@FPS], FILE.y4m, or FILE.ivf (VP8, read with the native decoder)
   --codec NAME          model (fast modelled codec, the default) or vp8
   --duration S          seconds of video captured (default 10)
   --drain MS            simulated time after the last capture (default 2000)

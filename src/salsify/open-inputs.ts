@@ -1,7 +1,5 @@
 // Opening a run's codec and video source from their names.
-import { open } from 'node:fs/promises';
-import type { CodecState, FunctionalCodec } from '../codec-bridge/types.ts';
-import { parseIvfHeader } from '../codec-bridge/video/ivf.ts';
+import type { FunctionalCodec } from '../codec-bridge/types.ts';
 import { openVideoSource } from '../codec-bridge/video/open-video-source.ts';
 import type { VideoSource } from '../codec-bridge/video/video-source.ts';
 import { createModelCodec } from './model-codec.ts';
@@ -24,29 +22,13 @@ export async function openCodec(name: CodecName): Promise<FunctionalCodec> {
 }
 
 /**
- * Opens "synthetic[:WxH[@FPS]]", a .y4m clip, or a .ivf clip (decoded with
- * `codec`, which must then be a real VP8 codec), looped forward and backward.
+ * Opens "synthetic[:WxH[@FPS]]", a .y4m clip, or a .ivf clip (VP8, read with
+ * the codec bridge's ordinary stream decoder: needs the native VP8 addon),
+ * looped forward and backward.
  */
-export async function openVideo(spec: string, codec: FunctionalCodec, seed: string | number = 1): Promise<VideoSource> {
+export async function openVideo(spec: string, seed: string | number = 1): Promise<VideoSource> {
   if (!spec.toLowerCase().endsWith('.ivf')) return openVideoSource(spec, { seed });
-  if (codec.name === 'model') throw new Error(`${spec}: an IVF clip must be decoded by the VP8 codec; use --codec vp8 or a .y4m clip`);
-  const handle = await open(spec, 'r').catch((error: NodeJS.ErrnoException) => {
-    throw new Error(`cannot open video file ${spec}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`, { cause: error });
-  });
-  let header;
-  try {
-    const bytes = new Uint8Array(32);
-    await handle.read(bytes, 0, 32, 0);
-    header = parseIvfHeader(bytes, spec);
-  } finally {
-    await handle.close();
-  }
-  let state: CodecState = codec.initialState(header.width, header.height);
-  return openVideoSource(spec, {
-    decode: async (frame) => {
-      const result = await codec.decode(state, frame.data);
-      state = result.state;
-      return result.picture;
-    },
-  });
+  const { createStreamDecoder } = await import('../codec-bridge/stream-decoder.ts');
+  const decoder = createStreamDecoder();
+  return openVideoSource(spec, { decode: (frame) => decoder.decode(frame) });
 }

@@ -131,7 +131,7 @@ export async function runSalsifySim(partial: Partial<SalsifySimConfig> & Pick<Sa
   const codec = hooks.codec ?? (await openCodec(config.codec));
   let source: VideoSource;
   try {
-    source = hooks.source ?? (await openVideo(config.video, codec, config.seed));
+    source = hooks.source ?? (await openVideo(config.video, config.seed));
   } catch (error) {
     if (!hooks.codec) await codec.close();
     throw error;
