@@ -28,6 +28,8 @@ export interface RelayCounters {
   /** Datagrams on an outside socket from anyone but the peer. */
   foreignDatagrams: number;
   sendErrors: number;
+  /** "Port unreachable" answers from the peer's host. */
+  peerRefusals: number;
   socketErrors: number;
 }
 
@@ -49,7 +51,7 @@ const DEFAULT_RECEIVE_BUFFER = 8 << 20;
 
 export class Relay {
   private readonly flows = new Map<string, Flow>();
-  private readonly counters: RelayCounters = { sources: 0, refusedSourceDatagrams: 0, foreignDatagrams: 0, sendErrors: 0, socketErrors: 0 };
+  private readonly counters: RelayCounters = { sources: 0, refusedSourceDatagrams: 0, foreignDatagrams: 0, sendErrors: 0, peerRefusals: 0, socketErrors: 0 };
   private closed = false;
   private readonly outsideBind: string | undefined;
 
@@ -111,7 +113,7 @@ export class Relay {
 
   private fromInside(bytes: Buffer, from: RemoteInfo): void {
     if (this.closed) return;
-    const key = formatAddress(from);
+    const key = from.family === 'IPv6' ? `[${from.address}]:${from.port}` : `${from.address}:${from.port}`;
     let flow = this.flows.get(key);
     if (flow === undefined) {
       if (this.flows.size >= this.options.maxSources) {
@@ -156,6 +158,14 @@ export class Relay {
   /** Send failures arrive here too (sends take no callback, to keep the per-datagram cost down). */
   private socketError(which: string, error: Error): void {
     const e = error as NodeJS.ErrnoException;
+    if (e.code === 'ECONNREFUSED') {
+      // The peer's host answered a datagram with "port unreachable".
+      this.counters.peerRefusals++;
+      if (this.counters.peerRefusals === 1 && !this.closed) {
+        this.options.warn(`the peer ${formatAddress(this.options.peer)} refused a datagram (ECONNREFUSED): is anything listening there? (further refusals only counted)`);
+      }
+      return;
+    }
     const isSend = e.syscall === 'send' || e.syscall === 'sendto' || e.syscall === 'sendmsg';
     if (isSend) this.counters.sendErrors++;
     else this.counters.socketErrors++;

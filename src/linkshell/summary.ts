@@ -65,6 +65,7 @@ export function formatSummary(report: LinkshellReport): string {
   if (r.refusedSourceDatagrams > 0) notes.push(`${r.refusedSourceDatagrams} datagrams from sources past --max-sources dropped`);
   if (r.foreignDatagrams > 0) notes.push(`${r.foreignDatagrams} datagrams from others than the peer ignored`);
   if (r.sendErrors > 0) notes.push(`${r.sendErrors} send errors`);
+  if (r.peerRefusals > 0) notes.push(`${r.peerRefusals} refusals (port unreachable) from the peer`);
   if (r.socketErrors > 0) notes.push(`${r.socketErrors} socket errors`);
   return `linkshell: ran ${fixed(ms / 1000, 3)} s; ${notes.join(', ')}\n${table.toString()}\n`;
 }

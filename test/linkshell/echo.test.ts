@@ -141,6 +141,29 @@ test('several inside sources are told apart like a NAT: each gets its own answer
   }
 });
 
+test('a peer port with nobody listening: refusals are counted and warned about once, nothing breaks', async () => {
+  const gone = await createUdpEndpoint({});
+  const port = gone.localAddress.port;
+  await gone.close();
+  const warnings: string[] = [];
+  const session = await startLinkshell(config(['--trace', TRACE_12MBPS, '--connect', `127.0.0.1:${port}`]), { warn: (m) => warnings.push(m) });
+  const client = await createUdpEndpoint({ peer: session.listenAddress });
+  try {
+    for (let i = 0; i < 10; i++) {
+      client.send(new Uint8Array(10));
+      await sleep(2);
+    }
+    await waitFor(() => session.report().relay.peerRefusals >= 2, 5000, 'refusals');
+  } finally {
+    await client.close();
+    const report = await session.stop();
+    assert.is(report.directions[0].stats.packetsOut, 10);
+    assert.match(formatSummary(report), /refusals \(port unreachable\) from the peer/);
+  }
+  assert.is(warnings.length, 1);
+  assert.match(warnings[0], new RegExp(`the peer 127\\.0\\.0\\.1:${port} refused a datagram \\(ECONNREFUSED\\)`));
+});
+
 test('an infinite queue stops at the memory cap: it drops, counts and warns once', async () => {
   const peer = await echoPeer();
   const warnings: string[] = [];
