@@ -18,6 +18,17 @@ const SIGNALS_BEFORE_KILL = 3;
 const STATUS_INTERVAL_MS = 500;
 
 export async function runLinkshell(argv: string[]): Promise<number> {
+  // A closed stdout or stderr (linkshell ... | head) must not cut the run short: the logs still get completed.
+  // (The handlers stay: the error of a last write arrives after the return.)
+  for (const stream of [process.stdout, process.stderr]) {
+    if (!stream.listeners('error').includes(ignoreOutputError)) stream.on('error', ignoreOutputError);
+  }
+  return run(argv);
+}
+
+function ignoreOutputError(): void {}
+
+async function run(argv: string[]): Promise<number> {
   const stderr = (line: string) => process.stderr.write(`linkshell: ${line}\n`);
   let session: LinkshellSession;
   let command: string[] | undefined;
