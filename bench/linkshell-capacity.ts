@@ -1,8 +1,11 @@
 // Capacity of linkshell on one core: 200-byte datagrams at increasing rates
 // through an unconstrained trace (100 opportunities per millisecond, about
-// 1.2 Gbit/s), each rate for a few seconds; a rate is sustained when the peer
-// receives what was sent (>= 99.5%) and departures keep to their
-// opportunities (p99 lateness <= 1 ms). Then linkshell's CPU use carrying
+// 1.2 Gbit/s), each rate for a few seconds; a rate is sustained when
+// linkshell takes in what was sent and the peer receives what linkshell sent
+// (>= 99.5% each) and departures keep up with their opportunities (median
+// lateness <= 1 ms; p99 is reported, and on a shared machine it mostly
+// measures the other processes). linkshell's CPU time per datagram gives the
+// rate one whole core would carry. Then linkshell's CPU use carrying
 // traffic at the mean rate of the ATT LTE trace (5.19 Mbit/s of 1472-byte
 // datagrams through ATT-LTE-driving.down) with each timer (plain setTimeout
 // is the same-process baseline).
@@ -23,18 +26,20 @@ const unconstrained = join(dir, 'unconstrained.trace');
 writeFileSync(unconstrained, '1\n'.repeat(100));
 
 console.log(`linkshell capacity: 200-byte datagrams through ${unconstrained} (100 opportunities/ms), ${seconds} s per rate`);
-console.log('| offered pkt/s | sent pkt/s | delivered / sent | lateness p50 / p99 / max ms | linkshell CPU | sustained |');
-console.log('|---|---|---|---|---|---|');
+console.log('| offered pkt/s | sent pkt/s | taken in by linkshell / sent | received by peer / sent by linkshell | lateness p50 / p99 / max ms | linkshell CPU | CPU per datagram | pkt/s at one full core | sustained |');
+console.log('|---|---|---|---|---|---|---|---|---|');
 let best = 0;
 for (const pps of rates) {
   const run = await runLoad({ args: ['--trace', unconstrained], pps, size: 200, durationMs: seconds * 1000 });
   const up = run.report.directions[0].stats;
-  const delivered = run.counts.received / run.counts.sent;
+  const takenIn = up.packetsIn / run.counts.sent;
+  const peerGot = run.counts.received / up.packetsOut;
   const late = up.departureLatenessMs;
-  const sustained = delivered >= 0.995 && late.quantile(0.99) <= 1;
+  const sustained = takenIn >= 0.995 && peerGot >= 0.995 && late.quantile(0.5) <= 1;
+  const cpuPerDatagramUs = (run.cpu * run.wallMs * 1000) / up.packetsIn;
   if (sustained) best = Math.max(best, pps);
   console.log(
-    `| ${pps} | ${fmt(run.counts.sent / (seconds), 0)} | ${fmt(100 * delivered, 2)} % | ${fmt(late.quantile(0.5))} / ${fmt(late.quantile(0.99))} / ${fmt(late.max())} | ${fmt(100 * run.cpu, 1)} % | ${sustained ? 'yes' : 'no'} |`,
+    `| ${pps} | ${fmt(run.counts.sent / seconds, 0)} | ${fmt((100 * up.packetsIn) / run.counts.sent, 2)} % | ${fmt((100 * run.counts.received) / up.packetsOut, 2)} % | ${fmt(late.quantile(0.5))} / ${fmt(late.quantile(0.99))} / ${fmt(late.max())} | ${fmt(100 * run.cpu, 1)} % | ${fmt(cpuPerDatagramUs, 1)} us | ${fmt(1e6 / cpuPerDatagramUs, 0)} | ${sustained ? 'yes' : 'no'} |`,
   );
 }
 console.log(`highest sustained rate: ${best} datagrams/s\n`);
@@ -42,7 +47,7 @@ console.log(`highest sustained rate: ${best} datagrams/s\n`);
 const att = fileURLToPath(new URL('../../shared/traces/ATT-LTE-driving.down', import.meta.url));
 const attPps = Math.round((5.187e6 / 8) / 1504);
 console.log(`linkshell CPU at the ATT LTE rate: ${attPps} datagrams/s of 1472 bytes through ATT-LTE-driving.down, ${attSeconds} s`);
-console.log('| timer | CPU | CPU vs baseline | lateness p50 / p99 / max ms | delivered / sent |');
+console.log('| timer | CPU | CPU vs baseline | lateness p50 / p99 / max ms | delivered / sent (the rest still queued at the end) |');
 console.log('|---|---|---|---|---|');
 let baselineCpu = NaN;
 for (const timer of TIMERS) {

@@ -12,7 +12,7 @@ import { LINKSHELL_HELP, parseLinkshellArgs } from './options.ts';
 import { startLinkshell, type LinkshellSession } from './session.ts';
 import { formatSummary, StatusLine } from './summary.ts';
 
-const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 /** After this many stop signals the command is killed outright. */
 const SIGNALS_BEFORE_KILL = 3;
 const STATUS_INTERVAL_MS = 500;
