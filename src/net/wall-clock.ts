@@ -5,14 +5,16 @@
 // single Node timer for the earliest. Due times are absolute times on the
 // monotonic clock (process.hrtime.bigint()), so setTimeout's millisecond
 // rounding never accumulates: each callback runs at the first loop turn at
-// or after its due time, whatever happened before. Node's timers have
-// millisecond granularity and may wake up to a millisecond late (or early,
-// since libuv truncates its loop time), so the last `spinMs` before a due
-// time are waited out with setImmediate turns, which still let socket I/O in.
-// A larger spin window gives more punctual callbacks for more CPU.
-// Alternatively (timer: 'thread') a worker thread sleeping in Atomics.wait
-// wakes the loop at the due time (see thread-alarm.ts): punctual without
-// spinning.
+// or after its due time, whatever happened before (a callback that would
+// run early is put back to sleep). Two ways to sleep:
+// - timer 'timeout' (the default): Node's setTimeout. Its millisecond
+//   granularity on a truncated loop clock makes callbacks up to about a
+//   millisecond late; optionally the last `spinMs` before a due time are
+//   waited out with setImmediate turns (which still let socket I/O in):
+//   more punctual, for a lot more CPU.
+// - timer 'thread': a worker thread sleeping in Atomics.wait wakes the loop
+//   at the due time (see thread-alarm.ts): about a tenth of a millisecond
+//   late, without spinning. linkshell uses it.
 
 import type { TimerHandle } from './endpoint.ts';
 import { ThreadAlarm } from './thread-alarm.ts';
