@@ -93,6 +93,35 @@ test('each bad argument is a UsageError naming it', () => {
   }
 });
 
+test('fuzz: random command lines give a config or a one-line UsageError, nothing else', () => {
+  const rng = createRng('linkshell-argv-fuzz');
+  const options = ['--trace', '--listen', '--connect', '--uplink-queue', '--downlink-queue', '--uplink-queue-args', '--downlink-queue-args', '--once', '--mtu', '--delay', '--uplink-loss', '--downlink-loss', '--seed', '--uplink-log', '--downlink-log', '--overhead', '--memory-cap', '--max-sources', '--timer', '--spin', '--', '-h', '--x'];
+  const values = ['127.0.0.1:9', '[::1]:0', 'droptail', 'codel', 'pie', 'packets=5', 'target=5,interval=100,packets=9', '0', '1', '1504', '0.5', '-1', '1e-3', 'thread', 'timeout', 'a.trace', '', ':', 'x=y'];
+  const randomText = () => Array.from({ length: rng.int(6) }, () => String.fromCharCode(32 + rng.int(95))).join('');
+  let configs = 0;
+  for (let i = 0; i < 3000; i++) {
+    // Half start from a valid command line, so that the random part is what decides.
+    const argv: string[] = rng.next() < 0.5 ? ['up.trace', 'down.trace', '--connect', '127.0.0.1:9'] : [];
+    const n = rng.int(argv.length > 0 ? 4 : 10);
+    for (let j = 0; j < n; j++) {
+      const r = rng.next();
+      argv.push(r < 0.45 ? options[rng.int(options.length)] : r < 0.9 ? values[rng.int(values.length)] : randomText());
+    }
+    try {
+      const parsed = parseLinkshellArgs(argv);
+      if (!parsed.help) {
+        configs++;
+        assert.ok(parsed.config.mtu > parsed.config.overheadBytes);
+        assert.ok(parsed.config.uplinkLoss >= 0 && parsed.config.uplinkLoss <= 1);
+      }
+    } catch (error) {
+      assert.instance(error, UsageError, `${JSON.stringify(argv)}: ${(error as Error).stack}`);
+      assert.not.match((error as Error).message, /\n/);
+    }
+  }
+  assert.ok(configs > 0, 'some random command lines are valid');
+});
+
 test('HOST:PORT parsing and formatting', () => {
   assert.equal(parseHostPort('127.0.0.1:80', 'x'), { host: '127.0.0.1', port: 80 });
   assert.equal(parseHostPort('[fe80::1]:0', 'x'), { host: 'fe80::1', port: 0 });
