@@ -142,6 +142,7 @@ test('Y4M: truncated frames, bad markers, long or missing lines name the file an
     },
   });
   await rejects(readAll(failing, 'net.y4m'), /^net\.y4m: read failed: connection reset/);
+  await rejects(readAll(Readable.from(['YUV4MPEG2 W4 H4 F1:1\n']), 'text.y4m'), /^text\.y4m: the stream must deliver bytes \(Buffer\/Uint8Array\), got string/);
   // A header alone is a valid file with no frames.
   assert.is((await readAll(Buffer.from(header + '\n'))).length, 0);
 });
