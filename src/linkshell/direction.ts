@@ -7,6 +7,11 @@
 // Link time is whole milliseconds since linkshell started, as Mahimahi's
 // timestamps are: an arrival at 12.7 ms is an arrival at 12 ms, and an
 // opportunity at 13 ms is used as soon as the clock reads 13 ms or more.
+// A scheduled event (an opportunity, the end of a delay) acts as of its due
+// time even when it runs late, so a late wake-up delays the real sending but
+// changes nothing in the emulation: each departure's onward delay counts
+// from its opportunity, as in the simulator. Callers run the due events
+// before feeding a new arrival (see session.ts), so link time never goes back.
 
 import { Chain, type ChainCounters, type DropCause, type Scheduler, type StageSpec } from '../link-emu/chain.ts';
 import type { LinkEventSink } from '../link-emu/link.ts';
@@ -97,8 +102,13 @@ export class Direction<F> {
     this.scheduler = options.scheduler;
     this.onMemoryCap = options.onMemoryCap;
     const wall = options.scheduler;
+    let last = -Infinity;
     const linkClock: Scheduler = {
-      now: () => Math.floor(wall.now()),
+      now: () => {
+        const t = wall.dueTimeOfRunning() ?? Math.floor(wall.now());
+        if (t > last) last = t;
+        return last;
+      },
       at: (time, callback) => wall.at(time, callback),
     };
     const log = options.log;

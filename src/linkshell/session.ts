@@ -76,18 +76,26 @@ export async function startLinkshell(config: LinkshellConfig, options: SessionOp
   // Filled in below, once the clock has started; datagrams cannot arrive before open() returns.
   let uplink: Direction<Flow> | undefined;
   let downlink: Direction<Flow> | undefined;
+  let scheduler: WallClockScheduler | undefined;
   const relay = await Relay.open({
     listen,
     peer,
     maxSources: config.maxSources,
-    onInside: guarded((bytes, flow) => uplink?.push(bytes, flow)),
-    onOutside: guarded((bytes, flow) => downlink?.push(bytes, flow)),
+    // Whatever fell due before a datagram arrived happens first, so link time only moves forward.
+    onInside: guarded((bytes, flow) => {
+      scheduler?.runDue(Infinity);
+      uplink?.push(bytes, flow);
+    }),
+    onOutside: guarded((bytes, flow) => {
+      scheduler?.runDue(Infinity);
+      downlink?.push(bytes, flow);
+    }),
     warn,
   }).catch(asUsage);
 
   const initTimestamp = Date.now();
   const clock = createMonotonicClock();
-  const scheduler = new WallClockScheduler({ clock, timer: config.timer, spinMs: config.spinMs, onError: fatal });
+  scheduler = new WallClockScheduler({ clock, timer: config.timer, spinMs: config.spinMs, onError: fatal });
   const baseTimestamp = Math.floor(clock.now());
   const commandLine = options.commandLine ?? ['linkshell', ...process.argv.slice(2)];
   const logs: LinkLogFile[] = [];

@@ -76,6 +76,7 @@ export class WallClockScheduler {
   private alarmDue = Infinity;
   private closed = false;
   private running = false;
+  private runningDue: number | undefined = undefined;
   private readonly runBound = () => this.run();
 
   constructor(private readonly options: WallClockSchedulerOptions = {}) {
@@ -144,15 +145,28 @@ export class WallClockScheduler {
     return this.heap.length > 0 ? this.heap[0].time : Infinity;
   }
 
-  /** Runs every callback due by now, in due-time order (also what the timers call). */
-  runDue(): void {
+  /**
+   * The due time of the callback running now (undefined outside callbacks).
+   * A callback that runs late can act as of its due time, as the simulator's
+   * events do (linkshell's link clock reads it).
+   */
+  dueTimeOfRunning(): number | undefined {
+    return this.runningDue;
+  }
+
+  /**
+   * Runs every callback due by now, in due-time order (also what the timers
+   * call). At most `limit` callbacks (default: the batch limit) run before
+   * the loop gets a turn.
+   */
+  runDue(limit = this.batchLimit): void {
     if (this.closed || this.running) return;
     this.running = true;
     let ran = 0;
     try {
       const heap = this.heap;
       const onLateness = this.options.onLateness;
-      while (heap.length > 0 && ran < this.batchLimit) {
+      while (heap.length > 0 && ran < limit) {
         const top = heap[0];
         if (top.cancelled) {
           this.pop();
@@ -165,11 +179,13 @@ export class WallClockScheduler {
         this.live--;
         ran++;
         onLateness?.(now - top.time);
+        this.runningDue = top.time;
         this.invoke(top.callback);
         if (this.closed) return;
       }
     } finally {
       this.running = false;
+      this.runningDue = undefined;
     }
     this.arm();
   }

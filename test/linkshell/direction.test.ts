@@ -1,0 +1,128 @@
+// One direction of linkshell on a clock the test moves by hand: the emulation
+// is the simulator's, whenever the real events happen to run.
+
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { LinkEventSink } from '../../src/link-emu/link.ts';
+import { createRng } from '../../src/link-emu/random.ts';
+import { WallClockScheduler } from '../../src/net/wall-clock.ts';
+import { Direction } from '../../src/linkshell/direction.ts';
+
+function manualClock() {
+  let now = 0;
+  return { now: () => now, set: (ms: number) => (now = ms) };
+}
+
+function recorder(): LinkEventSink & { lines: string[] } {
+  const lines: string[] = [];
+  return {
+    lines,
+    arrival: (t, s) => lines.push(`${t} + ${s}`),
+    opportunity: (t, m) => lines.push(`${t} # ${m}`),
+    departure: (t, s, d) => lines.push(`${t} - ${s} ${d}`),
+    drop: (t, p, b) => lines.push(`${t} d ${p} ${b}`),
+  };
+}
+
+function direction(name: 'uplink' | 'downlink', clock: ReturnType<typeof manualClock>, delayMs: number, opts: { memoryCapBytes?: number } = {}) {
+  const scheduler = new WallClockScheduler({ clock });
+  const log = recorder();
+  const delivered: Array<[number, number]> = [];
+  const d = new Direction<string>({
+    name,
+    trace: { source: 'every 5 ms', times: new Float64Array([5]), period: 5 },
+    queue: 'infinite',
+    queueArgs: '',
+    mtu: 1504,
+    once: false,
+    delayMs,
+    loss: 0,
+    overheadBytes: 32,
+    memoryCapBytes: opts.memoryCapBytes ?? 1 << 20,
+    scheduler,
+    rng: createRng(1),
+    baseTimestamp: 0,
+    log,
+    deliver: (bytes) => delivered.push([clock.now(), bytes.length]),
+  });
+  return { d, scheduler, log, delivered };
+}
+
+test('downlink (delay then link): late-running events act as of their due times', () => {
+  const clock = manualClock();
+  const { d, scheduler, log, delivered } = direction('downlink', clock, 12);
+  clock.set(3.6);
+  d.push(new Uint8Array(100), 'a'); // arrives at 3 ms (whole ms), leaves the delay at 15
+  // The process sleeps through everything: the clock jumps to 40 ms before anything runs.
+  clock.set(40.2);
+  scheduler.runDue();
+  // As the simulator would have it: arrival at the link at 15, departure at the opportunity at 20.
+  assert.equal(log.lines.filter((l) => !l.includes('#')), ['15 + 132', '20 - 132 5']);
+  assert.equal(delivered, [[40.2, 100]]);
+  const stats = d.stats();
+  assert.is(stats.departureLatenessMs.count(), 1);
+  assert.ok(Math.abs(stats.departureLatenessMs.max() - 20.2) < 1e-9);
+  assert.equal(stats.queueingDelayMs.max(), 5);
+  scheduler.close();
+});
+
+test('uplink (link then delay): each departure\'s delay counts from its opportunity, not from when it ran', () => {
+  const clock = manualClock();
+  const { d, scheduler, log, delivered } = direction('uplink', clock, 10);
+  clock.set(1);
+  d.push(new Uint8Array(1472), 'a'); // one whole opportunity each
+  d.push(new Uint8Array(1472), 'b');
+  d.push(new Uint8Array(1472), 'c');
+  // Departures due at 5, 10, 15, then 10 ms of delay each: releases due at 15, 20, 25.
+  clock.set(17);
+  scheduler.runDue();
+  assert.equal(log.lines.filter((l) => l.includes('-')), ['5 - 1504 4', '10 - 1504 9', '15 - 1504 14']);
+  // Only the first release (due 15) has come by 17; the others come when their due times do.
+  assert.is(delivered.length, 1);
+  clock.set(20);
+  scheduler.runDue();
+  assert.is(delivered.length, 2);
+  clock.set(24.9);
+  scheduler.runDue();
+  assert.is(delivered.length, 2);
+  clock.set(25);
+  scheduler.runDue();
+  assert.equal(delivered, [[17, 1472], [20, 1472], [25, 1472]]);
+  scheduler.close();
+});
+
+test('an arrival after a long sleep comes after the events that fell due before it', () => {
+  const clock = manualClock();
+  const { d, scheduler, log } = direction('downlink', clock, 2);
+  clock.set(0);
+  d.push(new Uint8Array(10), 'a'); // link arrival due at 2
+  clock.set(30.5);
+  // What session.ts does on each datagram: run what is due, then take the arrival.
+  scheduler.runDue(Infinity);
+  d.push(new Uint8Array(20), 'b');
+  const events = log.lines.filter((l) => !l.includes('#'));
+  assert.equal(events, ['2 + 42', '5 - 42 3']);
+  clock.set(60);
+  scheduler.runDue(Infinity);
+  assert.equal(log.lines.filter((l) => !l.includes('#')), ['2 + 42', '5 - 42 3', '32 + 52', '35 - 52 3']);
+  scheduler.close();
+});
+
+test('the memory cap counts what the direction holds, and frees it as datagrams leave', () => {
+  const clock = manualClock();
+  const { d, scheduler } = direction('uplink', clock, 0, { memoryCapBytes: 3 * 1504 });
+  for (let i = 0; i < 5; i++) d.push(new Uint8Array(1472), 'x');
+  assert.is(d.stats().heldBytes, 3 * 1504);
+  assert.is(d.stats().memoryCapDrops, 2);
+  clock.set(5);
+  scheduler.runDue();
+  assert.is(d.stats().heldBytes, 2 * 1504);
+  d.push(new Uint8Array(1472), 'y');
+  assert.is(d.stats().heldBytes, 3 * 1504);
+  d.push(new Uint8Array(1473), 'too big'); // oversize: counted as such, not against the cap
+  assert.is(d.stats().drops.oversize, 1);
+  assert.is(d.stats().memoryCapDrops, 2);
+  scheduler.close();
+});
+
+test.run();
