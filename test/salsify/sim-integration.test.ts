@@ -2,7 +2,7 @@
 // and the synthetic scene at 640x360 (fast), on emulated links.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { runSalsifySim, type SalsifySimResult } from '../../src/salsify/sim-runner.ts';
+import { opportunitiesUntil, runSalsifySim, type SalsifySimResult } from '../../src/salsify/sim-runner.ts';
 import type { SenderEvent } from '../../src/salsify/sender.ts';
 import { candidateQuantizers } from '../../src/salsify/quantizer.ts';
 import { modelledEncodeMs } from '../../src/salsify/timing-model.ts';
@@ -111,6 +111,15 @@ test('conventional: one encoding per frame, never skips', async () => {
   assert.is(r.counters.sender.encoded, r.summary.framesSent);
   assert.is(r.counters.sender.skipped, 0);
   assert.is(r.frames.filter((f) => f.fate === 'skipped').length, 0);
+});
+
+test('link capacity counts every delivery opportunity of the repeating trace up to the time asked', () => {
+  const trace = { source: 'test', times: Float64Array.from([1, 1, 4, 10]), period: 10 };
+  assert.is(opportunitiesUntil(trace, 0.5), 0);
+  assert.is(opportunitiesUntil(trace, 1), 2);
+  assert.is(opportunitiesUntil(trace, 9.9), 3);
+  assert.is(opportunitiesUntil(trace, 10), 4);
+  assert.is(opportunitiesUntil(trace, 25), 4 + 4 + 3);
 });
 
 test('bad configurations are rejected with the field named', async () => {
