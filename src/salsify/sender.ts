@@ -5,7 +5,8 @@
 // adjusted once a second and never skips. All timing goes through the
 // EndpointContext; encodes through ctx.work with their modelled duration.
 //
-// Loss recovery: the sender keeps the states it sent, keyed by id. Each
+// Loss recovery: the sender keeps the states it sent, keyed by id (from the
+// receiver's latest reported state on, at most `stateMemory` of them). Each
 // acknowledgement names the receiver's state (the state it will be in once it
 // has decoded every complete frame it accepted). Having seen frame f, the
 // receiver must have accepted frame f - 1, i.e. be at the target state of
@@ -46,7 +47,13 @@ export interface SenderOptions {
   readonly initialInterArrivalMs?: number;
   /** Frame bytes per datagram (default: the most that fits 1472 bytes). */
   readonly maxPayload?: number;
-  /** States kept for loss recovery (default 32; a 720p VP8 state is about 2.8 MB). */
+  /**
+   * At most this many states are kept for loss recovery (default 128). States
+   * older than the receiver's latest reported state are dropped at once (the
+   * sender never needs them), so in practice the store holds about the frames
+   * in flight; the cap matters only behind a long queue. A 720p VP8 state
+   * holds up to three 1.4 MB reference pictures.
+   */
   readonly stateMemory?: number;
   /** How long the sender stays conservative after a loss (ms, default 500). */
   readonly conservativeMs?: number;
@@ -154,7 +161,7 @@ export class SalsifySender {
     const ia = options.initialInterArrivalMs ?? 10;
     if (!(ia > 0)) throw new RangeError(`initial inter-arrival must be > 0 ms, got ${ia}`);
     this.#frameInterval = 1000 / source.fps;
-    this.#states = new StateStore(options.stateMemory ?? 32);
+    this.#states = new StateStore(options.stateMemory ?? 128);
     this.#initial = options.codec.initialState(source.width, source.height);
     this.#current = this.#initial;
     this.#lastQuantizer = iq;
@@ -170,6 +177,11 @@ export class SalsifySender {
   /** The latest inter-arrival estimate from the receiver (ms), if any. */
   get interArrivalMs(): number | undefined {
     return this.#interArrivalMs;
+  }
+
+  /** Codec states kept for loss recovery. */
+  get statesKept(): number {
+    return this.#states.size;
   }
 
   get packetsInFlight(): number {
@@ -388,6 +400,7 @@ export class SalsifySender {
     this.#latestAck = { frame: ack.frameNumber, fragment: ack.fragmentIndex };
     if (ack.interArrivalUs !== NO_ESTIMATE && ack.interArrivalUs > 0) this.#interArrivalMs = ack.interArrivalUs / 1000;
     this.#checkReceiverState(ack);
+    this.#states.dropOlderThan(ack.currentStateId);
   }
 
   #checkReceiverState(ack: AckDatagram): void {

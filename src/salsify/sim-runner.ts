@@ -73,7 +73,7 @@ export interface SalsifySimResult {
   readonly summary: Summary;
   readonly frames: readonly FrameRecord[];
   readonly counters: {
-    readonly sender: SenderCounters;
+    readonly sender: SenderCounters & { readonly maxStatesKept: number };
     readonly receiver: ReceiverCounters;
     readonly downlink: ChainCounters;
     readonly uplink: ChainCounters;
@@ -172,11 +172,14 @@ async function simulate(config: SalsifySimConfig, downTrace: Trace, upTrace: Tra
   const frames = Math.round(config.durationS * source.fps);
   const events: SenderEvent[] = [];
   const frameToSource = new Map<number, number>();
-  const sender = new SalsifySender({
+  let maxStatesKept = 0;
+  let sender: SalsifySender | undefined;
+  sender = new SalsifySender({
     ctx: outside, codec, source, scheme: config.scheme, connectionId: config.connectionId, frames,
     budgetMs: config.budgetMs,
     log: (e) => {
       events.push(e);
+      if (e.kind === 'capture') maxStatesKept = Math.max(maxStatesKept, sender?.statesKept ?? 0);
       if (e.kind === 'sent') frameToSource.set(e.frameNumber, e.sourceIndex);
     },
   });
@@ -227,7 +230,7 @@ async function simulate(config: SalsifySimConfig, downTrace: Trace, upTrace: Tra
     config,
     summary: summarize(records, sender.counters.bytesSent, utilization),
     frames: records,
-    counters: { sender: { ...sender.counters }, receiver: { ...receiver.counters }, downlink: stats.downlink, uplink: stats.uplink },
+    counters: { sender: { ...sender.counters, maxStatesKept }, receiver: { ...receiver.counters }, downlink: stats.downlink, uplink: stats.uplink },
     senderEvents: events,
   };
 }

@@ -30,6 +30,18 @@ export class StateStore {
     while (this.#states.size > this.capacity) this.#states.delete(this.#states.keys().next().value as string);
   }
 
+  /** Forgets every state added before `id` (kept); returns how many went. No-op when `id` is not held. */
+  dropOlderThan(id: string): number {
+    if (!this.#states.has(id)) return 0;
+    let dropped = 0;
+    for (const key of this.#states.keys()) {
+      if (key === id) break;
+      this.#states.delete(key);
+      dropped++;
+    }
+    return dropped;
+  }
+
   /** Ids, newest first. */
   idsNewestFirst(): string[] {
     return [...this.#states.keys()].reverse();

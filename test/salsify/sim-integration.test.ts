@@ -24,6 +24,8 @@ test('steady 2 Mbit/s link: most of the capacity used, p95 signal delay under 20
   assert.is(s.framesNeverDisplayed, 0);
   assert.is(r.counters.downlink.drops.queue, 0);
   assert.is(r.counters.sender.keyFrames, 1);
+  // the sender keeps only the states from the receiver's on: about the frames in flight
+  assert.ok(r.counters.sender.maxStatesKept <= 20, `kept ${r.counters.sender.maxStatesKept} states`);
   assert.ok(s.ssimDb.mean > 10 && s.ssimDb.mean < 30, `SSIM ${s.ssimDb.mean} dB`);
   assert.ok(s.ssimDb.p5 <= s.ssimDb.mean && s.ssimDb.mean <= s.ssimDb.p95);
   assert.ok(s.bytesSent > 0.8 * (2e6 / 8) * 10 * (1472 / 1504) * 0.8);
