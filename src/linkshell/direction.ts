@@ -149,7 +149,8 @@ export class Direction<F> {
 
   /** A datagram enters the direction now (it may be dropped: oversize, memory cap, loss, a full queue). */
   push(bytes: Uint8Array, flow: F): void {
-    const size = bytes.length + this.overhead;
+    // (An empty datagram with --overhead 0 still takes a byte: the link has no zero-size packets.)
+    const size = Math.max(1, bytes.length + this.overhead);
     if (size <= this.chain.mtu && this.held + size > this.memoryCap) {
       if (this.memoryCapDrops === 0) this.onMemoryCap?.(this.name);
       this.memoryCapDrops++;

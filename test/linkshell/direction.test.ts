@@ -24,7 +24,7 @@ function recorder(): LinkEventSink & { lines: string[] } {
   };
 }
 
-function direction(name: 'uplink' | 'downlink', clock: ReturnType<typeof manualClock>, delayMs: number, opts: { memoryCapBytes?: number } = {}) {
+function direction(name: 'uplink' | 'downlink', clock: ReturnType<typeof manualClock>, delayMs: number, opts: { memoryCapBytes?: number; overheadBytes?: number } = {}) {
   const scheduler = new WallClockScheduler({ clock });
   const log = recorder();
   const delivered: Array<[number, number]> = [];
@@ -37,7 +37,7 @@ function direction(name: 'uplink' | 'downlink', clock: ReturnType<typeof manualC
     once: false,
     delayMs,
     loss: 0,
-    overheadBytes: 32,
+    overheadBytes: opts.overheadBytes ?? 32,
     memoryCapBytes: opts.memoryCapBytes ?? 1 << 20,
     scheduler,
     rng: createRng(1),
@@ -123,6 +123,19 @@ test('the memory cap counts what the direction holds, and frees it as datagrams 
   assert.is(d.stats().drops.oversize, 1);
   assert.is(d.stats().memoryCapDrops, 2);
   scheduler.close();
+});
+
+test('an empty datagram takes 32 bytes of the link, or 1 byte with no overhead, never 0', () => {
+  for (const [overheadBytes, size] of [[32, 32], [0, 1]]) {
+    const clock = manualClock();
+    const { d, scheduler, log, delivered } = direction('uplink', clock, 0, { overheadBytes });
+    d.push(new Uint8Array(0), 'empty');
+    clock.set(5);
+    scheduler.runDue();
+    assert.equal(log.lines.filter((l) => !l.includes('#')), [`0 + ${size}`, `5 - ${size} 5`]);
+    assert.equal(delivered, [[5, 0]]);
+    scheduler.close();
+  }
 });
 
 test.run();

@@ -51,7 +51,7 @@ test('datagrams from others than the peer are ignored and counted', async () => 
 });
 
 test('timers run in order, never early, on the monotonic clock; cancelled ones do not run', async () => {
-  const e = await createUdpEndpoint({});
+  const e = await createUdpEndpoint({ timer: 'thread' });
   const ran: number[] = [];
   const start = e.now();
   try {
