@@ -5,6 +5,10 @@
 // adjusted once a second and never skips. All timing goes through the
 // EndpointContext; encodes through ctx.work with their modelled duration.
 //
+// Every datagram of a frame carries the frame's grace period: the time from
+// the departure of the previous datagram (the previous frame's last) to the
+// departure of this frame's first, i.e. how long the sender left the path idle.
+//
 // Loss recovery: the sender keeps the states it sent, keyed by id (from the
 // receiver's latest reported state on, at most `stateMemory` of them). Each
 // acknowledgement names the receiver's state (the state it will be in once it
