@@ -1,0 +1,16 @@
+// Public entry point of the Salsify implementation: endpoints, wire format,
+// model codec, metrics and the simulator runner.
+export { SalsifySender, SCHEMES, type Scheme, type SenderOptions, type SenderEvent, type SenderCounters } from './sender.ts';
+export { SalsifyReceiver, type ReceiverOptions, type ReceiverCounters, type ShownFrame } from './receiver.ts';
+export {
+  decodeDatagram, encodeAck, encodeFragment, splitFrame, DatagramError, MAX_DATAGRAM_BYTES, MAX_FRAGMENT_PAYLOAD,
+  type AckDatagram, type FragmentDatagram, type Datagram, type DatagramProblem,
+} from './datagram.ts';
+export { createModelCodec, inspectModelFrame, modelFrameBytes, modelSsim, type ModelCodec } from './model-codec.ts';
+export { modelledEncodeMs, modelledDecodeMs, modelledDecodeMsForFrame } from './timing-model.ts';
+export { chooseEncoding, type Choice } from './choose-encoding.ts';
+export { candidateQuantizers, adjustConventionalQuantizer } from './quantizer.ts';
+export { Pacer, pacingIntervalMs } from './pacer.ts';
+export { frameRecords, summarize, recordsToCsv, ssimToDb, percentile, type FrameRecord, type Summary } from './metrics.ts';
+export { runSalsifySim, DEFAULT_SIM_CONFIG, opportunitiesUntil, type SalsifySimConfig, type SalsifySimResult } from './sim-runner.ts';
+export { openCodec, openVideo } from './open-inputs.ts';
