@@ -1,8 +1,8 @@
 // One measured linkshell run for the benchmarks: linkshell in this process
 // (so its CPU time is this process's), the sending application and the
-// counting peer in a child process (bench/linkshell-traffic.ts).
+// counting peer in two child processes (bench/linkshell-traffic.ts).
 
-import { fork } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseLinkshellArgs } from '../src/linkshell/options.ts';
 import { startLinkshell } from '../src/linkshell/session.ts';
@@ -26,11 +26,13 @@ export interface LoadOptions {
 }
 
 export async function runLoad(options: LoadOptions): Promise<LoadRun> {
-  const child = fork(fileURLToPath(new URL('./linkshell-traffic.ts', import.meta.url)), [], {
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const next = <T>(key: string) =>
+  const [sender, sink] = ['send', 'sink'].map((role) =>
+    fork(fileURLToPath(new URL('./linkshell-traffic.ts', import.meta.url)), [role], {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    }),
+  );
+  const next = <T>(child: ChildProcess, key: string) =>
     new Promise<T>((resolve, reject) => {
       const onMessage = (message: Record<string, unknown>) => {
         if (key in message) {
@@ -43,7 +45,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadRun> {
       child.on('message', onMessage);
       child.once('exit', onExit);
     });
-  const sinkPort = await next<number>('sink');
+  const [, sinkPort] = await Promise.all([next<number>(sender, 'ready'), next<number>(sink, 'ready')]);
   const parsed = parseLinkshellArgs([...options.args, '--connect', `127.0.0.1:${sinkPort}`]);
   if (parsed.help) throw new Error('unexpected --help');
   const session = await startLinkshell(parsed.config, { warn: (m) => console.error(`linkshell: ${m}`) });
@@ -53,17 +55,21 @@ export async function runLoad(options: LoadOptions): Promise<LoadRun> {
   });
   const cpu0 = process.cpuUsage();
   const wall0 = performance.now();
-  child.send({ start: { host: session.listenAddress.address, port: session.listenAddress.port, pps: options.pps, size: options.size, durationMs: options.durationMs } });
+  sender.send({ start: { host: session.listenAddress.address, port: session.listenAddress.port, pps: options.pps, size: options.size, durationMs: options.durationMs } });
   await new Promise((resolve) => setTimeout(resolve, options.durationMs));
   const report = await session.stop();
   const cpuUsed = process.cpuUsage(cpu0);
   const wallMs = performance.now() - wall0;
   // Datagrams already sent by linkshell are on loopback for microseconds; give them a moment to arrive.
   await new Promise((resolve) => setTimeout(resolve, 50));
-  const countsPromise = next<TrafficCounts>('counts');
-  child.send({ stop: true });
-  const counts = await countsPromise;
-  await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
+  const stopped = [sender, sink].map((child) => {
+    const counts = next<TrafficCounts>(child, 'counts');
+    child.send({ stop: true });
+    return counts;
+  });
+  const [sent, received] = await Promise.all(stopped);
+  await Promise.all([sender, sink].map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)))));
+  const counts: TrafficCounts = { sent: sent.sent, sendErrors: sent.sendErrors, received: received.received, receivedBytes: received.receivedBytes };
   return { report, counts, cpu: (cpuUsed.user + cpuUsed.system) / 1000 / wallMs, wallMs };
 }
 

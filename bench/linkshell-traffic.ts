@@ -1,11 +1,13 @@
-// The traffic process of the linkshell benchmarks (not a benchmark itself):
-// an application that sends datagrams at a fixed rate to linkshell's listen
-// address, and the peer that counts what comes out. It runs in its own
-// process so that linkshell's event loop carries only linkshell.
+// The traffic processes of the linkshell benchmarks (not a benchmark
+// itself): `send` is an application sending datagrams at a fixed rate to
+// linkshell's listen address, `sink` the peer counting what comes out. Each
+// runs in a process of its own, so that linkshell's event loop carries only
+// linkshell and neither end limits the rates measured.
 //
-// Protocol over the IPC channel: the child sends {sink: port} once its sink
-// is bound; the parent answers {start: {target, pps, size, durationMs}}; the
-// child sends for durationMs, and answers {stop: true} with its counts.
+// Protocol over the IPC channel: both send {ready: port} once bound (the
+// sink's port is linkshell's --connect); the sender then waits for
+// {start: {host, port, pps, size, durationMs}} and sends for durationMs; on
+// {stop: true} each answers {counts} and exits.
 
 import { createSocket } from 'node:dgram';
 import { WallClockScheduler } from '../src/net/wall-clock.ts';
@@ -26,52 +28,48 @@ export interface TrafficCounts {
   receivedBytes: number;
 }
 
-if (process.send === undefined) {
-  console.error('bench/linkshell-traffic.ts is started by the linkshell benchmarks');
+const role = process.argv[2];
+if (process.send === undefined || (role !== 'send' && role !== 'sink')) {
+  console.error('bench/linkshell-traffic.ts send|sink is started by the linkshell benchmarks');
   process.exit(2);
 }
-const send = (message: unknown) => process.send!(message);
+const reply = (message: unknown) => process.send!(message);
 
-const sink = createSocket('udp4');
-const source = createSocket('udp4');
+const socket = createSocket('udp4');
 const counts: TrafficCounts = { sent: 0, sendErrors: 0, received: 0, receivedBytes: 0 };
-sink.on('message', (bytes) => {
+socket.on('message', (bytes) => {
   counts.received++;
   counts.receivedBytes += bytes.length;
 });
-sink.bind(0, '127.0.0.1', () => {
+socket.on('error', () => counts.sendErrors++);
+socket.bind(0, '127.0.0.1', () => {
   try {
-    sink.setRecvBufferSize(8 << 20);
+    socket.setRecvBufferSize(8 << 20);
   } catch {}
-  send({ sink: sink.address().port });
+  reply({ ready: socket.address().port });
 });
-source.bind(0, '127.0.0.1');
 
 let scheduler: WallClockScheduler | undefined;
 process.on('message', (message: { start?: TrafficStart; stop?: boolean }) => {
   if (message.start) start(message.start);
   if (message.stop) {
     scheduler?.close();
-    send({ counts });
-    sink.close();
-    source.close();
+    reply({ counts });
+    socket.close();
     process.disconnect();
   }
 });
 
 function start(s: TrafficStart): void {
-  scheduler = new WallClockScheduler({ spinMs: 0 });
+  scheduler = new WallClockScheduler({ timer: 'timeout' });
   const payload = Buffer.alloc(s.size, 0x5a);
   const t0 = scheduler.now();
-  const onSent = (error: Error | null) => {
-    if (error) counts.sendErrors++;
-  };
   // Every millisecond, send what the rate owes by now: exact on average whatever the timer jitter.
   const tick = (k: number) => {
     const elapsed = Math.min(scheduler!.now() - t0, s.durationMs);
     const owed = Math.floor((elapsed * s.pps) / 1000) - counts.sent;
     for (let i = 0; i < owed; i++) {
-      source.send(payload, s.port, s.host, onSent);
+      socket.send(payload, s.port, s.host);
       counts.sent++;
     }
     if (elapsed < s.durationMs) scheduler!.at(t0 + k + 1, () => tick(k + 1));

@@ -37,6 +37,8 @@ export class ThreadAlarm {
   private referenced = false;
   private closed = false;
   private started = false;
+  /** The due time the worker sleeps towards (Infinity once it has fired or been told nothing). */
+  private armedDue = Infinity;
 
   /**
    * `originNs` is the process.hrtime.bigint() reading that due times count
@@ -51,7 +53,9 @@ export class ThreadAlarm {
     this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { shared, originNs } });
     this.worker.on('message', (generation: number) => {
       // A stale alarm (re-armed since) is harmless: the callback checks what is due.
-      if (!this.closed && generation === Atomics.load(this.ctrl, 0)) onAlarm();
+      if (this.closed || generation !== Atomics.load(this.ctrl, 0)) return;
+      this.armedDue = Infinity;
+      onAlarm();
     });
     this.worker.once('online', () => {
       this.started = true;
@@ -68,11 +72,19 @@ export class ThreadAlarm {
     return this.started && !this.closed;
   }
 
-  /** Wakes the main thread once the clock reaches `dueMs` (replacing any earlier setting). */
+  /**
+   * Wakes the main thread once the clock reaches `dueMs`, or earlier: an
+   * alarm already set for an earlier time is left as it is (waking the
+   * worker costs a system call; the caller re-arms when the early alarm
+   * finds nothing due).
+   */
   arm(dueMs: number): void {
     if (this.closed) return;
-    this.due[0] = dueMs;
-    this.bump();
+    if (dueMs < this.armedDue) {
+      this.due[0] = dueMs;
+      this.armedDue = dueMs;
+      this.bump();
+    }
     if (!this.referenced) {
       // While armed, the alarm keeps the process alive, as a pending setTimeout would.
       this.worker.ref();
@@ -80,10 +92,9 @@ export class ThreadAlarm {
     }
   }
 
+  /** Nothing to wake for: the alarm no longer keeps the process alive (a pending alarm may still come, harmlessly). */
   disarm(): void {
     if (this.closed) return;
-    this.due[0] = Infinity;
-    this.bump();
     if (this.referenced) {
       this.worker.unref();
       this.referenced = false;

@@ -73,7 +73,6 @@ export class WallClockScheduler {
   private timeoutDue = Infinity;
   private immediate: NodeJS.Immediate | undefined;
   private readonly alarm: ThreadAlarm | undefined;
-  private alarmDue = Infinity;
   private closed = false;
   private running = false;
   private runningDue: number | undefined = undefined;
@@ -90,10 +89,7 @@ export class WallClockScheduler {
       if (origin === undefined) throw new Error("timer 'thread' needs a clock with an originNs (createMonotonicClock)");
       this.alarm = new ThreadAlarm(
         origin,
-        () => {
-          this.alarmDue = Infinity;
-          this.runDue();
-        },
+        () => this.runDue(),
         () => {
           // Until the worker runs, setTimeout stands in; from now on the alarm takes over.
           if (this.timeout !== undefined) clearTimeout(this.timeout);
@@ -229,13 +225,10 @@ export class WallClockScheduler {
     const wait = due - this.clock.now();
     if (this.alarm?.online()) {
       if (wait <= 0) {
-        this.alarmDue = Infinity;
-        this.alarm.disarm();
         this.immediate ??= setImmediate(this.runBound);
-      } else if (this.alarmDue !== due) {
+      } else {
         if (this.immediate !== undefined) clearImmediate(this.immediate);
         this.immediate = undefined;
-        this.alarmDue = due;
         this.alarm.arm(due);
       }
       return;
@@ -262,7 +255,6 @@ export class WallClockScheduler {
   }
 
   private disarm(): void {
-    this.alarmDue = Infinity;
     this.alarm?.disarm();
     if (this.timeout !== undefined) clearTimeout(this.timeout);
     if (this.immediate !== undefined) clearImmediate(this.immediate);
