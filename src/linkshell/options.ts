@@ -51,9 +51,13 @@ Options:
   -h, --help                 this text
 
 With -- COMMAND, linkshell runs COMMAND (no shell) with LINKSHELL_ADDR (where to
-send) and LINKSHELL_PEER in its environment, passes SIGINT and SIGTERM on and
-exits with its status. Without, it runs until SIGINT or SIGTERM. Either way it
-then completes its logs and prints a summary per direction.
+send) and LINKSHELL_PEER in its environment, passes SIGINT, SIGTERM and SIGHUP
+on (the third such signal kills it) and exits with its status (128 + N if
+signal N ended it, 127 if it could not be found). Without a command it runs
+until SIGINT, SIGTERM or SIGHUP and exits with 0. Either way it then completes
+its logs and prints a summary per direction on stderr; on a terminal, a status
+line (rates, queue, delay) is kept up to date on stdout meanwhile.
+Bad arguments: one line on stderr, exit status 2, nothing started.
 `;
 
 export interface LinkshellConfig {
