@@ -63,6 +63,12 @@ export interface SenderOptions {
   readonly conservativeMs?: number;
   /** Modelled time of one encoding (default: timing-model.ts). */
   readonly encodeMs?: (width: number, height: number, quantizer: number, keyFrame: boolean) => number;
+  /**
+   * Run the two encodings concurrently even in salsify-1 (default: only in
+   * salsify-2). For simulations, where the modelled time (the sum for
+   * salsify-1) is what counts and the real time is only the simulation's cost.
+   */
+  readonly concurrentEncodes?: boolean;
   /** Receives every event (captures, frames sent, skips, losses detected). */
   readonly log?: (event: SenderEvent) => void;
 }
@@ -273,11 +279,12 @@ export class SalsifySender {
     const { better, worse } = candidateQuantizers(this.#lastQuantizer, this.#o.betterStep ?? BETTER_STEP, this.#o.worseStep ?? WORSE_STEP);
     const serial = this.#o.scheme === 'salsify-1';
     const ms = serial ? time(better) + time(worse) : Math.max(time(better), time(worse));
+    const concurrent = !serial || this.#o.concurrentEncodes === true;
     const [b, w] = await this.#ctx.work(
       async (): Promise<[EncodeResult, EncodeResult]> =>
-        serial
-          ? [await codec.encode(from, picture, better), await codec.encode(from, picture, worse)]
-          : Promise.all([codec.encode(from, picture, better), codec.encode(from, picture, worse)]),
+        concurrent
+          ? Promise.all([codec.encode(from, picture, better), codec.encode(from, picture, worse)])
+          : [await codec.encode(from, picture, better), await codec.encode(from, picture, worse)],
       ms,
     );
     this.counters.encoded += 2;

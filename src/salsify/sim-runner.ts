@@ -17,7 +17,7 @@ import type { ModelCodec } from './model-codec.ts';
 import { openCodec, openVideo } from './open-inputs.ts';
 import { SalsifyReceiver, type ReceiverCounters } from './receiver.ts';
 import { SalsifySender, SCHEMES, type Scheme, type SenderCounters, type SenderEvent } from './sender.ts';
-import { ssim as pictureSsim } from '../codec-bridge/ssim.ts';
+import { ssimAsync } from '../codec-bridge/ssim.ts';
 
 /** A link's delivery trace: a trace file name or path, or a constant rate. */
 export type LinkTraceConfig = string | { readonly constantMbps: number };
@@ -177,6 +177,9 @@ async function simulate(config: SalsifySimConfig, downTrace: Trace, upTrace: Tra
   sender = new SalsifySender({
     ctx: outside, codec, source, scheme: config.scheme, connectionId: config.connectionId, frames,
     budgetMs: config.budgetMs,
+    // Virtual time follows the scheme's modelled encode time; running the two
+    // encodings at once only makes the simulation finish sooner.
+    concurrentEncodes: true,
     log: (e) => {
       events.push(e);
       if (e.kind === 'capture') maxStatesKept = Math.max(maxStatesKept, sender?.statesKept ?? 0);
@@ -195,8 +198,9 @@ async function simulate(config: SalsifySimConfig, downTrace: Trace, upTrace: Tra
       }
       const index = frameToSource.get(s.frameNumber);
       if (index === undefined) throw new Error(`receiver showed frame ${s.frameNumber}, which the sender never sent`);
-      pendingSsim.push(source.frame(index).then((original) => {
-        shown.set(s.frameNumber, { shownMs: s.shownAt, ssim: pictureSsim(original, s.picture).y });
+      // Computed on Node's thread pool, off the simulation's path; the figure does not feed back.
+      pendingSsim.push(source.frame(index).then(async (original) => {
+        shown.set(s.frameNumber, { shownMs: s.shownAt, ssim: (await ssimAsync(original, s.picture)).y });
       }));
     },
   });

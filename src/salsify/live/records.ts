@@ -1,0 +1,231 @@
+// What the live endpoints record, one JSON object per line, and how those
+// files are read back (every field checked; errors name file, line and field).
+//
+// DIR/sender.jsonl
+//   {"type":"sender","version":1,"runId","connectionId","startMs","video","seed","scheme","codec","budgetMs","width","height","fps","durationS","to"}
+//   {"type":"capture","t","i"}                      source frame i captured at t
+//   {"type":"sent","t","i","frame","bytes","q","key","choice","target","encodeMs"}
+//   {"type":"skip","t","i","target","better","worse"}
+//   {"type":"loss","t",...} / {"type":"recovery","t",...}   (informative)
+//   {"type":"end","t","reason","counters"}
+// DIR/receiver.jsonl
+//   {"type":"receiver","version":1,"startMs","codec","listen","video"}
+//   {"type":"run","t","runId","connectionId","peer"}  the first datagram of a run
+//   {"type":"shown","t","frame","bytes","ssim"?,"picture"?}  frame number shown at t
+//                                                   (ssim: the model codec's; picture: index in the saved Y4M)
+//   {"type":"end","t","reason","counters"}
+// All times ("t", "startMs") are shared-clock readings (shared-clock.ts): ms
+// since the Unix epoch. A run is identified by its run id, the connection id
+// of its datagrams in 8 hex digits: the receiver learns it from them.
+import { SCHEMES, type Scheme } from '../sender.ts';
+import { readJsonl, type JsonlLine } from './jsonl.ts';
+
+export const RECORDS_VERSION = 1;
+export const SENDER_RECORDS = 'sender.jsonl';
+export const RECEIVER_RECORDS = 'receiver.jsonl';
+export const SAVED_VIDEO = 'received.y4m';
+const RUN_ID = /^[0-9a-f]{8}$/;
+const CODECS = ['model', 'vp8'] as const;
+
+export function runIdOf(connectionId: number): string {
+  return connectionId.toString(16).padStart(8, '0');
+}
+
+export interface SenderHeader {
+  readonly type: 'sender';
+  readonly version: number;
+  readonly runId: string;
+  readonly connectionId: number;
+  readonly startMs: number;
+  readonly video: string;
+  readonly seed: number | string;
+  readonly scheme: Scheme;
+  readonly codec: 'model' | 'vp8';
+  readonly budgetMs: number;
+  readonly width: number;
+  readonly height: number;
+  readonly fps: number;
+  readonly durationS: number | null;
+  readonly to: string;
+}
+
+export interface ReceiverHeader {
+  readonly type: 'receiver';
+  readonly version: number;
+  readonly startMs: number;
+  readonly codec: 'model' | 'vp8';
+  readonly listen: string;
+  readonly video: string | null;
+}
+
+export interface EndRecord {
+  readonly t: number;
+  readonly reason: string;
+  readonly counters: Record<string, unknown>;
+}
+
+export interface SentRecord {
+  readonly t: number;
+  readonly frameNumber: number;
+  readonly bytes: number;
+  readonly quantizer: number;
+  readonly keyFrame: boolean;
+}
+
+export interface SenderRecords {
+  readonly file: string;
+  readonly header: SenderHeader;
+  /** Capture time (shared clock) of source frames 0, 1, 2, ... in order. */
+  readonly captures: number[];
+  /** By source frame index. */
+  readonly sent: Map<number, SentRecord>;
+  readonly skipped: Set<number>;
+  readonly losses: number;
+  readonly recoveries: number;
+  readonly end: EndRecord | undefined;
+  /** The latest time on any record. */
+  readonly lastMs: number;
+}
+
+export interface ShownRecord {
+  readonly t: number;
+  readonly frameNumber: number;
+  readonly bytes: number;
+  readonly ssim?: number;
+  readonly picture?: number;
+}
+
+export interface ReceiverRecords {
+  readonly file: string;
+  readonly header: ReceiverHeader;
+  readonly run: { readonly t: number; readonly runId: string; readonly connectionId: number; readonly peer: string } | undefined;
+  readonly shown: ShownRecord[];
+  readonly end: EndRecord | undefined;
+  readonly lastMs: number;
+}
+
+function checkVersion(line: JsonlLine): void {
+  const v = line.integer('version', 1);
+  if (v !== RECORDS_VERSION) line.fail(`records of version ${v}; this salsify reads version ${RECORDS_VERSION}`);
+}
+
+function endRecord(line: JsonlLine): EndRecord {
+  return { t: line.number('t'), reason: line.string('reason'), counters: line.object('counters') };
+}
+
+export function readSenderRecords(file: string): SenderRecords {
+  const lines = readJsonl(file, 'sender');
+  const first = lines[0];
+  if (first.value.type !== 'sender') first.fail(`expected the sender's header ({"type":"sender",...}) on the first line, got type ${JSON.stringify(first.value.type)}`);
+  checkVersion(first);
+  const seed = first.value.seed;
+  if (!(typeof seed === 'string' || Number.isSafeInteger(seed))) first.fail(`field "seed" must be an integer or a string, got ${JSON.stringify(seed)}`);
+  const durationS = first.value.durationS;
+  if (!(durationS === null || (typeof durationS === 'number' && durationS > 0))) first.fail(`field "durationS" must be null or a number > 0, got ${JSON.stringify(durationS)}`);
+  const header: SenderHeader = {
+    type: 'sender', version: RECORDS_VERSION,
+    runId: first.string('runId', RUN_ID), connectionId: first.integer('connectionId', 0, 0xffffffff), startMs: first.number('startMs'),
+    video: first.string('video'), seed: seed as number | string, scheme: first.oneOf('scheme', SCHEMES), codec: first.oneOf('codec', CODECS),
+    budgetMs: first.number('budgetMs'), width: first.integer('width', 1), height: first.integer('height', 1), fps: first.number('fps'),
+    durationS: durationS as number | null, to: first.string('to'),
+  };
+  if (runIdOf(header.connectionId) !== header.runId) first.fail(`field "runId" ${header.runId} is not connection id ${header.connectionId} in hex`);
+  const captures: number[] = [];
+  const sent = new Map<number, SentRecord>();
+  const frames = new Set<number>();
+  const skipped = new Set<number>();
+  let losses = 0, recoveries = 0, lastMs = header.startMs;
+  let end: EndRecord | undefined;
+  const captured = (line: JsonlLine): number => {
+    const i = line.integer('i');
+    if (i >= captures.length) line.fail(`source frame ${i} was not captured before (${captures.length} captures so far)`);
+    if (sent.has(i) || skipped.has(i)) line.fail(`source frame ${i} is already recorded as ${sent.has(i) ? 'sent' : 'skipped'}`);
+    return i;
+  };
+  for (const line of lines.slice(1)) {
+    if (end) line.fail('a record after the end record');
+    const type = line.value.type;
+    const t = line.number('t');
+    lastMs = Math.max(lastMs, t);
+    switch (type) {
+      case 'capture': {
+        const i = line.integer('i');
+        if (i !== captures.length) line.fail(`capture of source frame ${i} out of order (expected frame ${captures.length})`);
+        captures.push(t);
+        break;
+      }
+      case 'sent': {
+        const i = captured(line);
+        const frameNumber = line.integer('frame');
+        if (frames.has(frameNumber)) line.fail(`frame number ${frameNumber} is sent twice`);
+        frames.add(frameNumber);
+        sent.set(i, { t, frameNumber, bytes: line.integer('bytes', 1), quantizer: line.integer('q', 0, 127), keyFrame: line.boolean('key') });
+        break;
+      }
+      case 'skip':
+        skipped.add(captured(line));
+        break;
+      case 'loss':
+        losses++;
+        break;
+      case 'recovery':
+        recoveries++;
+        break;
+      case 'end':
+        end = endRecord(line);
+        break;
+      default:
+        line.fail(`unknown record type ${JSON.stringify(type)} (expected capture, sent, skip, loss, recovery or end)`);
+    }
+  }
+  return { file, header, captures, sent, skipped, losses, recoveries, end, lastMs };
+}
+
+export function readReceiverRecords(file: string): ReceiverRecords {
+  const lines = readJsonl(file, 'receiver');
+  const first = lines[0];
+  if (first.value.type !== 'receiver') first.fail(`expected the receiver's header ({"type":"receiver",...}) on the first line, got type ${JSON.stringify(first.value.type)}`);
+  checkVersion(first);
+  const video = first.value.video;
+  if (!(video === null || typeof video === 'string')) first.fail(`field "video" must be null or a file name, got ${JSON.stringify(video)}`);
+  const header: ReceiverHeader = {
+    type: 'receiver', version: RECORDS_VERSION, startMs: first.number('startMs'), codec: first.oneOf('codec', CODECS),
+    listen: first.string('listen'), video: video as string | null,
+  };
+  let run: ReceiverRecords['run'];
+  const shown: ShownRecord[] = [];
+  const seen = new Set<number>();
+  let saved = 0;
+  let end: EndRecord | undefined;
+  let lastMs = header.startMs;
+  for (const line of lines.slice(1)) {
+    if (end) line.fail('a record after the end record');
+    const type = line.value.type;
+    const t = line.number('t');
+    lastMs = Math.max(lastMs, t);
+    switch (type) {
+      case 'run':
+        if (run) line.fail(`a second run record (run ${run.runId} was recorded before): one receiver records one run`);
+        run = { t, runId: line.string('runId', RUN_ID), connectionId: line.integer('connectionId', 0, 0xffffffff), peer: line.string('peer') };
+        if (runIdOf(run.connectionId) !== run.runId) line.fail(`field "runId" ${run.runId} is not connection id ${run.connectionId} in hex`);
+        break;
+      case 'shown': {
+        if (!run) line.fail('a shown frame before the run record');
+        const frameNumber = line.integer('frame');
+        if (seen.has(frameNumber)) line.fail(`frame number ${frameNumber} is shown twice`);
+        seen.add(frameNumber);
+        const picture = line.optionalInteger('picture');
+        // Pictures are saved in the order frames are shown: their indices count up from 0.
+        if (picture !== undefined && picture !== saved++) line.fail(`field "picture" is ${picture}, expected ${saved - 1} (the saved pictures in order)`);
+        shown.push({ t, frameNumber, bytes: line.integer('bytes', 1), ssim: line.optionalNumber('ssim', -1, 1), picture });
+        break;
+      }
+      case 'end':
+        end = endRecord(line);
+        break;
+      default:
+        line.fail(`unknown record type ${JSON.stringify(type)} (expected run, shown or end)`);
+    }
+  }
+  return { file, header, run, shown, end, lastMs };
+}
