@@ -49,7 +49,13 @@ export interface Summary {
   readonly framesShown: number;
   readonly framesSkipped: number;
   readonly framesNeverDisplayed: number;
+  /** Bytes of every datagram the sender sent (headers included, not the link's 32-byte overhead). */
   readonly bytesSent: number;
+  /**
+   * Bytes the downlink delivered while frames were being captured (each
+   * datagram counting its size + 32, as the link sees it) over what it could
+   * have delivered in that time: 1504 bytes x its delivery opportunities.
+   */
   readonly linkUtilization: number;
 }
 
