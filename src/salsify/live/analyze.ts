@@ -1,0 +1,210 @@
+// `salsify analyze DIR`: the figures of a live run, from the sender's and the
+// receiver's records (records.ts), computed by the same code as `salsify sim`
+// (metrics.ts: frameRecords, summarize, recordsToCsv) and printed as the same
+// table. Times are taken relative to the sender's start. SSIM per shown frame
+// comes from the receiver's records (model codec), or is computed here from
+// the saved pictures (receive --save-video) against the source frame each was
+// encoded from, reopened from the sender's header (the same synthetic scene
+// and seed, or the same clip file): luma SSIM, as in the simulator. Link
+// utilisation needs linkshell's log of the direction the video crossed
+// (--link-log); without one it is not known.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ssim as pictureSsim } from '../../codec-bridge/ssim.ts';
+import type { VideoSource } from '../../codec-bridge/video/video-source.ts';
+import { openY4mReader } from '../../codec-bridge/video/y4m.ts';
+import { UsageError } from '../../cli/usage-error.ts';
+import { parseLinkLog } from '../../link-emu/link-log.ts';
+import { linkLogStats } from '../../link-emu/log-stats.ts';
+import { frameRecords, recordsToCsv, summarize, type FrameRecord, type Summary } from '../metrics.ts';
+import { openVideo } from '../open-inputs.ts';
+import { readReceiverRecords, readSenderRecords, RECEIVER_RECORDS, SENDER_RECORDS, type ReceiverRecords, type SenderHeader, type SenderRecords } from './records.ts';
+
+export const ANALYZE_HELP = `Usage: salsify analyze DIR [options]
+
+Computes the figures of a live run (salsify send + salsify receive) from
+DIR/sender.jsonl and DIR/receiver.jsonl, which must be records of the same run
+(the same run id): signal delay per source frame, SSIM per shown frame, frames
+shown and skipped, bytes sent; prints the same table as salsify sim.
+
+Options:
+  --json OUT.json       write {config, summary, counters}
+  --csv OUT.csv         write the per-frame records (one line per source frame)
+  --link-log FILE       linkshell's log of the link the video crossed (its
+                        --uplink-log when the sender ran inside linkshell), for
+                        the link utilisation
+  -h, --help            this text
+
+Exit status: 0 on success, 2 for a bad argument or missing, mismatched or
+malformed records, 1 otherwise.
+`;
+
+export type SsimSource = 'model' | 'saved pictures' | 'none';
+
+export interface LiveAnalysis {
+  readonly config: SenderHeader & { readonly receiverListen: string; readonly receiverCodec: string; readonly linkLog: string | null };
+  readonly summary: Summary;
+  readonly frames: readonly FrameRecord[];
+  readonly ssimFrom: SsimSource;
+  readonly counters: { readonly sender: Record<string, unknown> | null; readonly receiver: Record<string, unknown> | null };
+  /** Things the figures could not include (a missing end record, no SSIM). */
+  readonly notes: readonly string[];
+}
+
+function checkSameRun(sender: SenderRecords, receiver: ReceiverRecords): void {
+  const run = receiver.run;
+  if (!run) throw new Error(`${receiver.file}: the receiver recorded no run (no Salsify datagram reached it), so it cannot be matched with run ${sender.header.runId} of ${sender.file}`);
+  if (run.runId !== sender.header.runId) {
+    throw new Error(`${receiver.file} records run ${run.runId} but ${sender.file} records run ${sender.header.runId}: the records are of different runs`);
+  }
+  if (receiver.header.codec !== sender.header.codec) {
+    throw new Error(`${receiver.file}: the receiver decoded with the ${receiver.header.codec} codec but the sender encoded with ${sender.header.codec} (${sender.file})`);
+  }
+}
+
+/** SSIM of each saved picture against the source frame it was encoded from, by frame number. */
+async function ssimFromSavedPictures(dir: string, sender: SenderRecords, receiver: ReceiverRecords, sourceOf: Map<number, number>): Promise<Map<number, number>> {
+  const path = join(dir, receiver.header.video!);
+  const byPicture = new Map<number, number>();
+  for (const s of receiver.shown) if (s.picture !== undefined) byPicture.set(s.picture, s.frameNumber);
+  const out = new Map<number, number>();
+  let source: VideoSource;
+  try {
+    source = await openVideo(sender.header.video, sender.header.seed);
+  } catch (error) {
+    throw new Error(`cannot reopen the sender's video ${JSON.stringify(sender.header.video)} (seed ${sender.header.seed}) to compute SSIM: ${(error as Error).message}`);
+  }
+  const reader = await openY4mReader(path);
+  try {
+    if (reader.header.width !== source.width || reader.header.height !== source.height) {
+      throw new Error(`${path}: pictures of ${reader.header.width}x${reader.header.height}, but the source ${sender.header.video} is ${source.width}x${source.height}`);
+    }
+    for (let k = 0; ; k++) {
+      const picture = await reader.readFrame();
+      if (picture === null) {
+        if (k < byPicture.size) throw new Error(`${path}: ${k} pictures, but ${receiver.file} records ${byPicture.size} saved`);
+        break;
+      }
+      const frameNumber = byPicture.get(k);
+      if (frameNumber === undefined) throw new Error(`${path}: picture ${k} is not recorded in ${receiver.file}`);
+      const original = await source.frame(sourceOf.get(frameNumber)!);
+      out.set(frameNumber, pictureSsim(original, picture).y);
+    }
+  } finally {
+    await reader.close();
+    await source.close();
+  }
+  return out;
+}
+
+function linkUtilization(path: string): number {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new Error(`--link-log ${path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
+  }
+  return linkLogStats(parseLinkLog(text, path)).utilization;
+}
+
+export async function analyzeLiveRun(dir: string, options: { linkLog?: string } = {}): Promise<LiveAnalysis> {
+  const sender = readSenderRecords(join(dir, SENDER_RECORDS));
+  const receiver = readReceiverRecords(join(dir, RECEIVER_RECORDS));
+  checkSameRun(sender, receiver);
+  const notes: string[] = [];
+  const start = sender.header.startMs;
+
+  const sourceOf = new Map<number, number>();
+  for (const [index, s] of sender.sent) sourceOf.set(s.frameNumber, index);
+  for (const s of receiver.shown) {
+    if (!sourceOf.has(s.frameNumber)) throw new Error(`${receiver.file}: frame ${s.frameNumber} was shown, but ${sender.file} records no such frame sent`);
+  }
+
+  let ssimOf: Map<number, number>;
+  let ssimFrom: SsimSource;
+  if (receiver.shown.length > 0 && receiver.shown.every((s) => s.ssim !== undefined)) {
+    ssimOf = new Map(receiver.shown.map((s) => [s.frameNumber, s.ssim!]));
+    ssimFrom = 'model';
+  } else if (receiver.header.video !== null && existsSync(join(dir, receiver.header.video))) {
+    ssimOf = await ssimFromSavedPictures(dir, sender, receiver, sourceOf);
+    ssimFrom = 'saved pictures';
+  } else {
+    ssimOf = new Map();
+    ssimFrom = 'none';
+    if (receiver.shown.length > 0) notes.push(`no SSIM: the receiver saved no pictures (run salsify receive with --save-video)`);
+  }
+
+  const shown = new Map<number, { shownMs: number; ssim: number }>();
+  for (const s of receiver.shown) shown.set(s.frameNumber, { shownMs: s.t - start, ssim: ssimOf.get(s.frameNumber) ?? NaN });
+  const captures = new Map<number, number>(sender.captures.map((t, i) => [i, t - start]));
+  const sent = new Map<number, { frameNumber: number; bytes: number; quantizer: number; keyFrame: boolean }>();
+  for (const [i, s] of sender.sent) sent.set(i, s);
+  const endMs = Math.max(sender.lastMs, receiver.lastMs) - start;
+  const frames = frameRecords({ captures, sent, skipped: sender.skipped }, shown, endMs);
+
+  let bytesSent: number;
+  const counted = sender.end?.counters.bytesSent;
+  if (typeof counted === 'number' && Number.isFinite(counted)) bytesSent = counted;
+  else {
+    bytesSent = [...sender.sent.values()].reduce((sum, s) => sum + s.bytes, 0);
+    notes.push(`${sender.file} has no end record with bytesSent (did the sender stop cleanly?): bytes sent are the frames' sizes, without datagram headers`);
+  }
+  if (!receiver.end) notes.push(`${receiver.file} has no end record (did the receiver stop cleanly?)`);
+  const utilization = options.linkLog === undefined ? NaN : linkUtilization(options.linkLog);
+  return {
+    config: { ...sender.header, receiverListen: receiver.header.listen, receiverCodec: receiver.header.codec, linkLog: options.linkLog ?? null },
+    summary: summarize(frames, bytesSent, utilization),
+    frames,
+    ssimFrom,
+    counters: { sender: sender.end?.counters ?? null, receiver: receiver.end?.counters ?? null },
+    notes,
+  };
+}
+
+function writeOut(path: string, text: string): void {
+  try {
+    writeFileSync(path, text);
+  } catch (error) {
+    throw new UsageError(`cannot write ${path}: ${(error as Error).message}`);
+  }
+}
+
+export async function runAnalyze(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: { json: { type: 'string' }, csv: { type: 'string' }, 'link-log': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (values.help) {
+    process.stdout.write(ANALYZE_HELP);
+    return 0;
+  }
+  if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'the run directory DIR is required' : `one run directory expected, got ${positionals.length}: ${positionals.join(' ')}`);
+  const dir = positionals[0];
+  let analysis: LiveAnalysis;
+  try {
+    analysis = await analyzeLiveRun(dir, { linkLog: values['link-log'] });
+  } catch (error) {
+    // Missing, mismatched or malformed records and inputs are the caller's to fix.
+    throw new UsageError((error as Error).message);
+  }
+  const { formatResultsTable } = await import('../cli.ts');
+  const c = analysis.config;
+  const s = analysis.summary;
+  if (values.json !== undefined) {
+    writeOut(values.json, JSON.stringify({ config: c, summary: s, ssimFrom: analysis.ssimFrom, counters: analysis.counters, notes: analysis.notes }, null, 2) + '\n');
+  }
+  if (values.csv !== undefined) writeOut(values.csv, recordsToCsv(analysis.frames));
+  const seconds = s.framesCaptured / c.fps;
+  process.stdout.write(
+    `run ${c.runId}: ${c.scheme}, ${c.codec} codec, video ${c.video} (${c.width}x${c.height} at ${c.fps} fps), ${seconds.toFixed(1)} s captured, ` +
+      `budget ${c.budgetMs} ms, seed ${c.seed}; SSIM from ${analysis.ssimFrom}${c.linkLog ? `; link log ${c.linkLog}` : ''}\n`,
+  );
+  // The table reads only the scheme and the summary of each row.
+  const row = { result: { config: { scheme: `${c.scheme} (live)` }, summary: s } } as unknown as Parameters<typeof formatResultsTable>[0][number];
+  process.stdout.write(formatResultsTable([row]) + '\n');
+  for (const note of analysis.notes) process.stdout.write(`note: ${note}\n`);
+  return 0;
+}
