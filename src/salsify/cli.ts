@@ -195,11 +195,18 @@ export const SALSIFY_COMMANDS = `Usage: salsify COMMAND [options]
 
 Commands:
   salsify sim --downlink TRACE --uplink TRACE [...]   run in the deterministic simulator (see salsify sim --help)
+  salsify send --to HOST:PORT [--video SRC] [...]    send over UDP (see salsify send --help)
+  salsify receive --port P --out DIR [...]           receive over UDP (see salsify receive --help)
+  salsify analyze DIR [--json OUT] [...]             figures of a live run (see salsify analyze --help)
 `;
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === 'sim') return runCommand('salsify sim', () => runSim(rest));
+  if (command === 'send' || command === 'receive' || command === 'analyze') {
+    const { runLiveCommand } = await import('./live/commands.ts');
+    return runLiveCommand(command, rest);
+  }
   if (command === undefined || command === '-h' || command === '--help' || command === 'help') {
     process.stdout.write(SALSIFY_COMMANDS);
     return command === undefined ? 2 : 0;

@@ -7,11 +7,6 @@ import { runSend } from './send.ts';
 export const LIVE_COMMANDS = ['send', 'receive', 'analyze'] as const;
 export type LiveCommand = (typeof LIVE_COMMANDS)[number];
 
-export const LIVE_USAGE = `  salsify send --to HOST:PORT [--video SRC] [...]    send over UDP (see salsify send --help)
-  salsify receive --port P --out DIR [...]           receive over UDP (see salsify receive --help)
-  salsify analyze DIR [--json OUT] [...]             figures of a live run (see salsify analyze --help)
-`;
-
 export function isLiveCommand(name: string | undefined): name is LiveCommand {
   return (LIVE_COMMANDS as readonly (string | undefined)[]).includes(name);
 }
