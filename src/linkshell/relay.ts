@@ -5,6 +5,11 @@
 // configured peer is ever sent to, and only datagrams from it are taken in on
 // the outside sockets: linkshell is not an open relay.
 //
+// When the table of sources is full, a new source takes the place of the
+// one idle longest, if that one has been idle (no datagram either way) for
+// at least a minute, as a NAT's UDP mappings time out; otherwise the new
+// source is refused. Nothing is forgotten while there is room.
+//
 // The relay only moves bytes; what happens between receiving and sending
 // (the emulated link) is the caller's.
 
@@ -19,7 +24,14 @@ export interface Flow {
   readonly outside: Socket;
   /** Datagrams waiting for the outside socket to be bound and connected to the peer. */
   pending: Uint8Array[] | undefined;
+  /** When a datagram last came from either end (ms on the relay's clock). */
+  lastActive: number;
+  /** Set when the flow has been forgotten to make room: its datagrams still in the link are dropped. */
+  closed: boolean;
 }
+
+/** How long a source must have been idle before a new one may take its place. */
+export const SOURCE_IDLE_EVICTION_MS = 60_000;
 
 export interface RelayCounters {
   sources: number;
@@ -31,6 +43,9 @@ export interface RelayCounters {
   /** "Port unreachable" answers from the peer's host. */
   peerRefusals: number;
   socketErrors: number;
+  /** Sources forgotten to make room for new ones, and datagrams that left the link for a forgotten source. */
+  evictedSources: number;
+  evictedFlowDatagrams: number;
 }
 
 export interface RelayOptions {
@@ -45,15 +60,27 @@ export interface RelayOptions {
   warn: (message: string) => void;
   /** Socket receive buffer to ask for (the kernel may cap it). */
   receiveBufferBytes?: number;
+  /** Monotonic milliseconds, for idle times (default performance.now). */
+  now?: () => number;
 }
 
 const DEFAULT_RECEIVE_BUFFER = 8 << 20;
 
 export class Relay {
   private readonly flows = new Map<string, Flow>();
-  private readonly counters: RelayCounters = { sources: 0, refusedSourceDatagrams: 0, foreignDatagrams: 0, sendErrors: 0, peerRefusals: 0, socketErrors: 0 };
+  private readonly counters: RelayCounters = {
+    sources: 0,
+    refusedSourceDatagrams: 0,
+    foreignDatagrams: 0,
+    sendErrors: 0,
+    peerRefusals: 0,
+    socketErrors: 0,
+    evictedSources: 0,
+    evictedFlowDatagrams: 0,
+  };
   private closed = false;
   private readonly outsideBind: string | undefined;
+  private readonly now: () => number;
 
   private constructor(
     private readonly listenSocket: Socket,
@@ -62,6 +89,7 @@ export class Relay {
   ) {
     // Towards a loopback peer, outside sockets stay on loopback too.
     this.outsideBind = isLoopback(options.peer.address) ? options.peer.address : undefined;
+    this.now = options.now ?? (() => performance.now());
   }
 
   /** Binds the listen socket; rejects with an Error naming the address if it cannot. */
@@ -93,6 +121,10 @@ export class Relay {
   /** Sends a datagram to the peer from the flow's outside socket. */
   sendToPeer(flow: Flow, bytes: Uint8Array): void {
     if (this.closed) return;
+    if (flow.closed) {
+      this.counters.evictedFlowDatagrams++;
+      return;
+    }
     if (flow.pending !== undefined) flow.pending.push(bytes);
     else flow.outside.send(bytes);
   }
@@ -100,6 +132,10 @@ export class Relay {
   /** Sends a datagram to the flow's inside source from the listen socket. */
   sendToInside(flow: Flow, bytes: Uint8Array): void {
     if (this.closed) return;
+    if (flow.closed) {
+      this.counters.evictedFlowDatagrams++;
+      return;
+    }
     this.listenSocket.send(bytes, flow.insidePort, flow.insideAddress);
   }
 
@@ -108,6 +144,7 @@ export class Relay {
     if (this.closed) return;
     this.closed = true;
     const sockets = [this.listenSocket, ...[...this.flows.values()].map((f) => f.outside)];
+    for (const flow of this.flows.values()) flow.closed = true;
     await Promise.all(sockets.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
   }
 
@@ -116,7 +153,7 @@ export class Relay {
     const key = from.family === 'IPv6' ? `[${from.address}]:${from.port}` : `${from.address}:${from.port}`;
     let flow = this.flows.get(key);
     if (flow === undefined) {
-      if (this.flows.size >= this.options.maxSources) {
+      if (this.flows.size >= this.options.maxSources && !this.evictIdlest()) {
         if (this.counters.refusedSourceDatagrams === 0) {
           this.options.warn(`more than ${this.options.maxSources} inside sources; datagrams from new ones (first: ${key}) are dropped (--max-sources)`);
         }
@@ -125,28 +162,42 @@ export class Relay {
       }
       flow = this.openFlow(key, from);
     }
+    flow.lastActive = this.now();
     this.options.onInside(bytes, flow);
+  }
+
+  /** Forgets the source idle longest if it has been idle long enough; true if room was made. */
+  private evictIdlest(): boolean {
+    let idlest: Flow | undefined;
+    for (const flow of this.flows.values()) if (idlest === undefined || flow.lastActive < idlest.lastActive) idlest = flow;
+    if (idlest === undefined || this.now() - idlest.lastActive < SOURCE_IDLE_EVICTION_MS) return false;
+    idlest.closed = true;
+    this.flows.delete(idlest.key);
+    idlest.outside.close();
+    this.counters.evictedSources++;
+    return true;
   }
 
   private openFlow(key: string, from: RemoteInfo): Flow {
     const peer = this.options.peer;
     const outside = createSocket({ type: peer.family === 6 ? 'udp6' : 'udp4' });
-    const flow: Flow = { key, insideAddress: from.address, insidePort: from.port, outside, pending: [] };
+    const flow: Flow = { key, insideAddress: from.address, insidePort: from.port, outside, pending: [], lastActive: this.now(), closed: false };
     // Connected to the peer: the kernel takes in only the peer's datagrams, and sends skip the address lookup.
     outside.bind({ address: this.outsideBind, port: 0 }, () => {
       trySetReceiveBuffer(outside, this.options.receiveBufferBytes ?? DEFAULT_RECEIVE_BUFFER);
       outside.connect(peer.port, peer.address, () => {
         const pending = flow.pending ?? [];
         flow.pending = undefined;
-        if (!this.closed) for (const bytes of pending) outside.send(bytes);
+        if (!this.closed && !flow.closed) for (const bytes of pending) outside.send(bytes);
       });
     });
     outside.on('message', (bytes, sender) => {
-      if (this.closed) return;
+      if (this.closed || flow.closed) return;
       if (sender.port !== peer.port || sender.address !== peer.address) {
         this.counters.foreignDatagrams++;
         return;
       }
+      flow.lastActive = this.now();
       this.options.onOutside(bytes, flow);
     });
     outside.on('error', (error) => this.socketError(`outside socket of ${key}`, error));

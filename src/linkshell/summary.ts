@@ -62,6 +62,7 @@ export function formatSummary(report: LinkshellReport): string {
   });
   const r = report.relay;
   const notes: string[] = [`${r.sources} inside source${r.sources === 1 ? '' : 's'}`];
+  if (r.evictedSources > 0) notes.push(`${r.evictedSources} idle sources forgotten to make room (${r.evictedFlowDatagrams} of their datagrams dropped)`);
   if (r.refusedSourceDatagrams > 0) notes.push(`${r.refusedSourceDatagrams} datagrams from sources past --max-sources dropped`);
   if (r.foreignDatagrams > 0) notes.push(`${r.foreignDatagrams} datagrams from others than the peer ignored`);
   if (r.sendErrors > 0) notes.push(`${r.sendErrors} send errors`);

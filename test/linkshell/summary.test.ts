@@ -45,7 +45,7 @@ test('the summary has one column per direction and every figure the issue asks f
     { name: 'uplink', trace: 'up.trace', queue: 'droptail [packets=5]', stats: stats() },
     { name: 'downlink', trace: 'down.trace', queue: 'infinite', stats: stats({ queueingDelayMs: new Histogram(), departureLatenessMs: new Histogram() }) },
   ];
-  const text = formatSummary({ durationMs: 1000, directions, relay: { sources: 2, refusedSourceDatagrams: 0, foreignDatagrams: 0, sendErrors: 3, peerRefusals: 0, socketErrors: 0 } });
+  const text = formatSummary({ durationMs: 1000, directions, relay: { sources: 2, refusedSourceDatagrams: 0, foreignDatagrams: 0, sendErrors: 3, peerRefusals: 0, socketErrors: 0, evictedSources: 0, evictedFlowDatagrams: 0 } });
   assert.match(text, /^linkshell: ran 1\.000 s; 2 inside sources, 3 send errors\n/);
   const row = (label: string) => text.split('\n').find((l) => l.includes(`│ ${label} `)) ?? '';
   assert.match(row('datagrams in'), /│ 12 +│ 12 +│/);
