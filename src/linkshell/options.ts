@@ -42,7 +42,8 @@ Options:
                              IPv4 + UDP headers and the TUN header Mahimahi counts)
   --memory-cap MIB           datagram bytes held per direction before arrivals are
                              dropped, whatever the queue (default ${DEFAULT_MEMORY_CAP_MIB})
-  --max-sources N            inside sources (address and port) served (default ${DEFAULT_MAX_FLOWS})
+  --max-sources N            inside sources (address and port) served at once (default
+                             ${DEFAULT_MAX_FLOWS}); when full, a new one replaces one idle for a minute
   --timer thread|timeout     how departures are timed: a worker thread's alarm
                              (default; sub-millisecond, little CPU) or setTimeout
   --spin MS                  with --timer timeout, poll the last MS before each
