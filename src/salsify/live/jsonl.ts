@@ -49,7 +49,8 @@ export class JsonlLine {
     throw new Error(`${this.file}:${this.line}: ${reason}`);
   }
 
-  #field(name: string, want: string, ok: (v: unknown) => boolean, optional: boolean): unknown {
+  /** The field `name`, which must satisfy `ok` (described by `want`); undefined only when optional and absent. */
+  field(name: string, want: string, ok: (v: unknown) => boolean, optional = false): unknown {
     const v = this.value[name];
     if (v === undefined && optional) return undefined;
     if (v === undefined) this.fail(`field "${name}" is missing (expected ${want})`);
@@ -58,36 +59,36 @@ export class JsonlLine {
   }
 
   number(name: string): number {
-    return this.#field(name, 'a finite number', (v) => typeof v === 'number' && Number.isFinite(v), false) as number;
+    return this.field(name, 'a finite number', (v) => typeof v === 'number' && Number.isFinite(v), false) as number;
   }
 
   integer(name: string, min = 0, max = Number.MAX_SAFE_INTEGER): number {
-    return this.#field(name, `an integer from ${min} to ${max}`, (v) => Number.isSafeInteger(v) && (v as number) >= min && (v as number) <= max, false) as number;
+    return this.field(name, `an integer from ${min} to ${max}`, (v) => Number.isSafeInteger(v) && (v as number) >= min && (v as number) <= max, false) as number;
   }
 
   optionalInteger(name: string, min = 0, max = Number.MAX_SAFE_INTEGER): number | undefined {
-    return this.#field(name, `an integer from ${min} to ${max}`, (v) => Number.isSafeInteger(v) && (v as number) >= min && (v as number) <= max, true) as number | undefined;
+    return this.field(name, `an integer from ${min} to ${max}`, (v) => Number.isSafeInteger(v) && (v as number) >= min && (v as number) <= max, true) as number | undefined;
   }
 
   optionalNumber(name: string, min = -Infinity, max = Infinity): number | undefined {
-    return this.#field(name, `a number from ${min} to ${max}`, (v) => typeof v === 'number' && v >= min && v <= max, true) as number | undefined;
+    return this.field(name, `a number from ${min} to ${max}`, (v) => typeof v === 'number' && v >= min && v <= max, true) as number | undefined;
   }
 
   string(name: string, pattern?: RegExp): string {
     const want = pattern ? `a string matching ${pattern}` : 'a string';
-    return this.#field(name, want, (v) => typeof v === 'string' && (!pattern || pattern.test(v)), false) as string;
+    return this.field(name, want, (v) => typeof v === 'string' && (!pattern || pattern.test(v)), false) as string;
   }
 
   oneOf<T extends string>(name: string, choices: readonly T[]): T {
-    return this.#field(name, `one of ${choices.join(', ')}`, (v) => choices.includes(v as T), false) as T;
+    return this.field(name, `one of ${choices.join(', ')}`, (v) => choices.includes(v as T), false) as T;
   }
 
   boolean(name: string): boolean {
-    return this.#field(name, 'true or false', (v) => typeof v === 'boolean', false) as boolean;
+    return this.field(name, 'true or false', (v) => typeof v === 'boolean', false) as boolean;
   }
 
   object(name: string): Record<string, unknown> {
-    return this.#field(name, 'an object', (v) => typeof v === 'object' && v !== null && !Array.isArray(v), false) as Record<string, unknown>;
+    return this.field(name, 'an object', (v) => typeof v === 'object' && v !== null && !Array.isArray(v), false) as Record<string, unknown>;
   }
 }
 

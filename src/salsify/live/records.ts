@@ -118,10 +118,8 @@ export function readSenderRecords(file: string): SenderRecords {
   const first = lines[0];
   if (first.value.type !== 'sender') first.fail(`expected the sender's header ({"type":"sender",...}) on the first line, got type ${JSON.stringify(first.value.type)}`);
   checkVersion(first);
-  const seed = first.value.seed;
-  if (!(typeof seed === 'string' || Number.isSafeInteger(seed))) first.fail(`field "seed" must be an integer or a string, got ${JSON.stringify(seed)}`);
-  const durationS = first.value.durationS;
-  if (!(durationS === null || (typeof durationS === 'number' && durationS > 0))) first.fail(`field "durationS" must be null or a number > 0, got ${JSON.stringify(durationS)}`);
+  const seed = first.field('seed', 'an integer or a string', (v) => typeof v === 'string' || Number.isSafeInteger(v));
+  const durationS = first.field('durationS', 'null or a number > 0', (v) => v === null || (typeof v === 'number' && v > 0));
   const header: SenderHeader = {
     type: 'sender', version: RECORDS_VERSION,
     runId: first.string('runId', RUN_ID), connectionId: first.integer('connectionId', 0, 0xffffffff), startMs: first.number('startMs'),
@@ -144,7 +142,7 @@ export function readSenderRecords(file: string): SenderRecords {
   };
   for (const line of lines.slice(1)) {
     if (end) line.fail('a record after the end record');
-    const type = line.value.type;
+    const type = line.string('type');
     const t = line.number('t');
     lastMs = Math.max(lastMs, t);
     switch (type) {
@@ -186,8 +184,7 @@ export function readReceiverRecords(file: string): ReceiverRecords {
   const first = lines[0];
   if (first.value.type !== 'receiver') first.fail(`expected the receiver's header ({"type":"receiver",...}) on the first line, got type ${JSON.stringify(first.value.type)}`);
   checkVersion(first);
-  const video = first.value.video;
-  if (!(video === null || typeof video === 'string')) first.fail(`field "video" must be null or a file name, got ${JSON.stringify(video)}`);
+  const video = first.field('video', 'null or a file name', (v) => v === null || (typeof v === 'string' && v !== '' && !/[\\/]/.test(v)));
   const header: ReceiverHeader = {
     type: 'receiver', version: RECORDS_VERSION, startMs: first.number('startMs'), codec: first.oneOf('codec', CODECS),
     listen: first.string('listen'), video: video as string | null,
@@ -200,7 +197,7 @@ export function readReceiverRecords(file: string): ReceiverRecords {
   let lastMs = header.startMs;
   for (const line of lines.slice(1)) {
     if (end) line.fail('a record after the end record');
-    const type = line.value.type;
+    const type = line.string('type');
     const t = line.number('t');
     lastMs = Math.max(lastMs, t);
     switch (type) {
