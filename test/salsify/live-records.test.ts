@@ -25,7 +25,7 @@ const CONNECTION = 0x0badcafe;
 
 function senderHeader(overrides: Record<string, unknown> = {}) {
   return {
-    type: 'sender', version: 1, runId: runIdOf(CONNECTION), connectionId: CONNECTION, startMs: START, video: 'synthetic:64x64@10', seed: 1,
+    type: 'sender', version: 1, runId: runIdOf(CONNECTION), connectionId: CONNECTION, startMs: START - 20, captureStartMs: START, video: 'synthetic:64x64@10', seed: 1,
     scheme: 'salsify-1', codec: 'model', budgetMs: 100, width: 64, height: 64, fps: 10, durationS: 0.4, to: '127.0.0.1:9', ...overrides,
   };
 }
@@ -102,6 +102,16 @@ test('a hand-made run gives the figures of the reference definitions', async () 
   assert.ok(Number.isNaN(a.summary.linkUtilization), 'no link log: utilisation unknown');
   assert.is(a.config.runId, '0badcafe');
   assert.equal(a.notes, []);
+  assert.equal(a.captureLatenessMs, { mean: 0, max: 0 });
+});
+
+test('frames count as captured at their nominal instants; late capture timers are reported', async () => {
+  const { sender, receiver } = sampleRun();
+  const late = sender.map((r) => (r.type === 'capture' ? { ...r, t: (r as { t: number }).t + 4 } : r));
+  const a = await analyzeLiveRun(runDir(late, receiver));
+  assert.equal(a.frames.map((f) => f.captureMs), [20, 120, 220, 320], 'relative to the sender start, 20 ms before capture 0');
+  assert.equal(a.frames.map((f) => f.signalDelayMs), [50, 150, 50, 200]);
+  assert.equal(a.captureLatenessMs, { mean: 4, max: 4 });
 });
 
 test('analyze refuses records of different runs, codecs, or a receiver that saw no run', async () => {

@@ -1,7 +1,9 @@
 // `salsify analyze DIR`: the figures of a live run, from the sender's and the
 // receiver's records (records.ts), computed by the same code as `salsify sim`
 // (metrics.ts: frameRecords, summarize, recordsToCsv) and printed as the same
-// table. Times are taken relative to the sender's start. SSIM per shown frame
+// table. Times are taken relative to the sender's start; source frame i counts
+// as captured at its nominal instant, captureStartMs + i / fps (as in the
+// simulator, where the capture timers are exact). SSIM per shown frame
 // comes from the receiver's records (model codec), or is computed here from
 // the saved pictures (receive --save-video) against the source frame each was
 // encoded from, reopened from the sender's header (the same synthetic scene
@@ -47,6 +49,8 @@ export interface LiveAnalysis {
   readonly summary: Summary;
   readonly frames: readonly FrameRecord[];
   readonly ssimFrom: SsimSource;
+  /** How late the sender's capture timers ran against the nominal instants (ms). */
+  readonly captureLatenessMs: { readonly mean: number; readonly max: number } | null;
   readonly counters: { readonly sender: Record<string, unknown> | null; readonly receiver: Record<string, unknown> | null };
   /** Things the figures could not include (a missing end record, no SSIM). */
   readonly notes: readonly string[];
@@ -137,7 +141,11 @@ export async function analyzeLiveRun(dir: string, options: { linkLog?: string } 
 
   const shown = new Map<number, { shownMs: number; ssim: number }>();
   for (const s of receiver.shown) shown.set(s.frameNumber, { shownMs: s.t - start, ssim: ssimOf.get(s.frameNumber) ?? NaN });
-  const captures = new Map<number, number>(sender.captures.map((t, i) => [i, t - start]));
+  // Frame i's capture instant is its nominal one (the sender's timers run a little late; how late is reported).
+  const interval = 1000 / sender.header.fps;
+  const nominal = (i: number) => sender.header.captureStartMs + i * interval;
+  const captures = new Map<number, number>(sender.captures.map((_, i) => [i, nominal(i) - start]));
+  const lateness = sender.captures.map((t, i) => t - nominal(i));
   const sent = new Map<number, { frameNumber: number; bytes: number; quantizer: number; keyFrame: boolean }>();
   for (const [i, s] of sender.sent) sent.set(i, s);
   const endMs = Math.max(sender.lastMs, receiver.lastMs) - start;
@@ -157,6 +165,7 @@ export async function analyzeLiveRun(dir: string, options: { linkLog?: string } 
     summary: summarize(frames, bytesSent, utilization),
     frames,
     ssimFrom,
+    captureLatenessMs: lateness.length === 0 ? null : { mean: lateness.reduce((a, b) => a + b, 0) / lateness.length, max: lateness.reduce((a, b) => Math.max(a, b), -Infinity) },
     counters: { sender: sender.end?.counters ?? null, receiver: receiver.end?.counters ?? null },
     notes,
   };
@@ -194,7 +203,7 @@ export async function runAnalyze(argv: string[]): Promise<number> {
   const c = analysis.config;
   const s = analysis.summary;
   if (values.json !== undefined) {
-    writeOut(values.json, JSON.stringify({ config: c, summary: s, ssimFrom: analysis.ssimFrom, counters: analysis.counters, notes: analysis.notes }, null, 2) + '\n');
+    writeOut(values.json, JSON.stringify({ config: c, summary: s, ssimFrom: analysis.ssimFrom, captureLatenessMs: analysis.captureLatenessMs, counters: analysis.counters, notes: analysis.notes }, null, 2) + '\n');
   }
   if (values.csv !== undefined) writeOut(values.csv, recordsToCsv(analysis.frames));
   const seconds = s.framesCaptured / c.fps;

@@ -2,7 +2,7 @@
 // files are read back (every field checked; errors name file, line and field).
 //
 // DIR/sender.jsonl
-//   {"type":"sender","version":1,"runId","connectionId","startMs","video","seed","scheme","codec","budgetMs","width","height","fps","durationS","to"}
+//   {"type":"sender","version":1,"runId","connectionId","startMs","captureStartMs","video","seed","scheme","codec","budgetMs","width","height","fps","durationS","to"}
 //   {"type":"capture","t","i"}                      source frame i captured at t
 //   {"type":"sent","t","i","frame","bytes","q","key","choice","target","encodeMs"}
 //   {"type":"skip","t","i","target","better","worse"}
@@ -37,6 +37,8 @@ export interface SenderHeader {
   readonly runId: string;
   readonly connectionId: number;
   readonly startMs: number;
+  /** When source frame 0 is due: frame i is captured at captureStartMs + i * 1000 / fps. */
+  readonly captureStartMs: number;
   readonly video: string;
   readonly seed: number | string;
   readonly scheme: Scheme;
@@ -75,7 +77,7 @@ export interface SentRecord {
 export interface SenderRecords {
   readonly file: string;
   readonly header: SenderHeader;
-  /** Capture time (shared clock) of source frames 0, 1, 2, ... in order. */
+  /** When the sender's capture of source frames 0, 1, 2, ... ran (shared clock; at or a little after their nominal instants). */
   readonly captures: number[];
   /** By source frame index. */
   readonly sent: Map<number, SentRecord>;
@@ -123,8 +125,10 @@ export function readSenderRecords(file: string): SenderRecords {
   const header: SenderHeader = {
     type: 'sender', version: RECORDS_VERSION,
     runId: first.string('runId', RUN_ID), connectionId: first.integer('connectionId', 0, 0xffffffff), startMs: first.number('startMs'),
+    captureStartMs: first.number('captureStartMs'),
     video: first.string('video'), seed: seed as number | string, scheme: first.oneOf('scheme', SCHEMES), codec: first.oneOf('codec', CODECS),
-    budgetMs: first.number('budgetMs'), width: first.integer('width', 1), height: first.integer('height', 1), fps: first.number('fps'),
+    budgetMs: first.number('budgetMs'), width: first.integer('width', 1), height: first.integer('height', 1),
+    fps: first.field('fps', 'a number > 0', (v) => typeof v === 'number' && v > 0 && Number.isFinite(v)) as number,
     durationS: durationS as number | null, to: first.string('to'),
   };
   if (runIdOf(header.connectionId) !== header.runId) first.fail(`field "runId" ${header.runId} is not connection id ${header.connectionId} in hex`);

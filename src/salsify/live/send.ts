@@ -188,14 +188,6 @@ export async function runSend(argv: string[]): Promise<number> {
     const connectionId = args.connectionId ?? liveConnectionId(args.seed, startMs);
     const runId = runIdOf(connectionId);
     records = new JsonlWriter(join(args.out, SENDER_RECORDS));
-    const header: SenderHeader = {
-      // A clip's absolute path, so that analyze (from another directory) can reopen it.
-      type: 'sender', version: RECORDS_VERSION, runId, connectionId, startMs,
-      video: /\.(y4m|ivf)$/i.test(args.video) ? resolve(args.video) : args.video, seed: args.seed,
-      scheme: args.scheme, codec: args.codec, budgetMs: args.budgetMs, width: source.width, height: source.height,
-      fps: source.fps, durationS: args.durationS, to: formatAddress(peer),
-    };
-    records.write(header);
     const log = records;
     const frames = args.durationS === null ? undefined : Math.max(1, Math.round(args.durationS * source.fps));
     const sender = new SalsifySender({
@@ -207,10 +199,20 @@ export async function runSend(argv: string[]): Promise<number> {
       stopSignal = signal;
     });
     process.stderr.write(
-      `salsify send: run ${runId}: ${args.scheme}, ${args.codec} codec, ${source.description} (${source.width}x${source.height} at ${source.fps} fps) ` +
+      `salsify send: run ${runId}: ${args.scheme}, ${args.codec} codec, ${source.description}, ` +
         `to ${formatAddress(peer)} from ${formatAddress(endpoint.localAddress)}\n`,
     );
+    // Source frame i is captured at captureStartMs + i / fps (the sender's timers may run a little late:
+    // the capture records say when; the frame is the one of its nominal instant, as a webcam's).
+    const header: SenderHeader = {
+      type: 'sender', version: RECORDS_VERSION, runId, connectionId, startMs, captureStartMs: ctx.now() + offset,
+      // A clip's absolute path, so that analyze (from another directory) can reopen it.
+      video: /\.(y4m|ivf)$/i.test(args.video) ? resolve(args.video) : args.video, seed: args.seed,
+      scheme: args.scheme, codec: args.codec, budgetMs: args.budgetMs, width: source.width, height: source.height,
+      fps: source.fps, durationS: args.durationS, to: formatAddress(peer),
+    };
     sender.start();
+    log.write(header);
 
     // Wait for the end of the captures, a signal or a failure, then for the frames in flight.
     let stopAt: number | undefined;

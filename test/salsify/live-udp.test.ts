@@ -1,0 +1,181 @@
+// Salsify over real UDP on loopback: `salsify receive` as linkshell's peer,
+// `salsify send` as linkshell's command (or sending straight to the receiver),
+// then `salsify analyze` on what both recorded. Real processes and sockets on
+// 127.0.0.1 only; every process is waited for (or killed) before a test ends.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { readReceiverRecords, readSenderRecords } from '../../src/salsify/live/records.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const salsify = join(root, 'bin', 'salsify.js');
+const linkshell = join(root, 'bin', 'linkshell.js');
+const work = mkdtempSync(join(tmpdir(), 'salsify-live-udp-'));
+const children = new Set<ChildProcess>();
+
+interface Running {
+  readonly child: ChildProcess;
+  stderr: string;
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+function start(args: string[]): Running {
+  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  const running: Running = {
+    child,
+    stderr: '',
+    exited: new Promise((resolve) => child.on('exit', (code, signal) => {
+      children.delete(child);
+      resolve({ code, signal });
+    })),
+  };
+  child.stderr!.on('data', (d) => (running.stderr += d));
+  child.stdout!.resume();
+  return running;
+}
+
+/** Resolves with the first match of `pattern` in the process's stderr (rejects after `ms`). */
+async function waitForStderr(p: Running, pattern: RegExp, ms: number): Promise<RegExpExecArray> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const m = pattern.exec(p.stderr);
+    if (m) return m;
+    if (Date.now() > until || p.child.exitCode !== null) throw new Error(`no ${pattern} on stderr within ${ms} ms: ${p.stderr}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Waits for the exit of `p`, killing it if it takes longer than `ms`. */
+async function exitOf(p: Running, ms: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  const timer = setTimeout(() => p.child.kill('SIGKILL'), ms);
+  try {
+    return await p.exited;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function receiver(dir: string, ...extra: string[]): Running {
+  return start([salsify, 'receive', '--port', '0', '--bind', '127.0.0.1', '--out', dir, '--idle-timeout', '1', ...extra]);
+}
+
+function analyze(dir: string, ...extra: string[]) {
+  const json = join(dir, 'analysis.json');
+  const r = spawnSync(process.execPath, [salsify, 'analyze', dir, '--json', json, ...extra], { cwd: root, encoding: 'utf8', timeout: 30000 });
+  assert.is(r.status, 0, `analyze: ${r.stderr}`);
+  return { stdout: r.stdout, out: JSON.parse(readFileSync(json, 'utf8')) };
+}
+
+/** A constant-rate trace made by linkshell's generator, as a user would. */
+function constantTrace(mbps: number): string {
+  const path = join(work, `const-${mbps}.trace`);
+  const r = spawnSync(process.execPath, [linkshell, 'gen-trace', 'constant', '--rate', String(mbps), '-o', path], { cwd: root, encoding: 'utf8' });
+  assert.is(r.status, 0, r.stderr);
+  return path;
+}
+
+/** The receiver, then the sender inside linkshell (video on linkshell's uplink), then both exits. */
+async function runThroughLinkshell(dir: string, trace: string, receiverArgs: string[], senderArgs: string[]) {
+  const rx = receiver(dir, ...receiverArgs);
+  const [, port] = await waitForStderr(rx, /listening on 127\.0\.0\.1:(\d+)/, 15000);
+  const upLog = join(dir, 'uplink.log');
+  // No --to: the sender reads linkshell's listen address from $LINKSHELL_ADDR.
+  const shell = start([
+    linkshell, '--trace', trace, '--connect', `127.0.0.1:${port}`, '--uplink-queue', 'droptail', '--uplink-queue-args', 'packets=256', '--uplink-log', upLog,
+    '--', process.execPath, salsify, 'send', '--out', dir, ...senderArgs,
+  ]);
+  const shellExit = await exitOf(shell, 30000);
+  assert.is(shellExit.code, 0, `linkshell + send: ${shell.stderr}`);
+  const rxExit = await exitOf(rx, 15000);
+  assert.is(rxExit.code, 0, `receive: ${rx.stderr}`);
+  return { upLog, senderStderr: shell.stderr, receiverStderr: rx.stderr };
+}
+
+test('model codec through linkshell at 4 Mbit/s: frames shown, delay bounded, link used', async () => {
+  const dir = join(work, 'model');
+  const { upLog, senderStderr } = await runThroughLinkshell(dir, constantTrace(4), [], ['--duration', '3', '--video', 'synthetic:640x360@30']);
+  assert.match(senderStderr, /inside applications send to 127\.0\.0\.1:\d+/);
+  const sender = readSenderRecords(join(dir, 'sender.jsonl'));
+  const rx = readReceiverRecords(join(dir, 'receiver.jsonl'));
+  assert.is(sender.captures.length, 90);
+  assert.is(sender.end?.reason, 'duration');
+  assert.is(rx.run?.runId, sender.header.runId);
+  assert.is(rx.end?.reason, 'idle');
+  // Captures paced at the frame rate on the monotonic clock: frame i at captureStartMs + i x 33.3 ms (timers a little late).
+  sender.captures.forEach((t, i) => {
+    const late = t - (sender.header.captureStartMs + (i * 1000) / 30);
+    assert.ok(late >= -0.5 && late < 100, `capture ${i} ${late} ms late`);
+  });
+
+  const { stdout, out } = analyze(dir, '--link-log', upLog);
+  assert.match(stdout, /salsify-1 \(live\)/);
+  assert.match(stdout, /delay mean/);
+  const s = out.summary;
+  assert.is(s.framesCaptured, 90);
+  assert.ok(s.framesShown >= 60, `frames shown ${s.framesShown}`);
+  assert.ok(s.signalDelayMs.p95 > 0 && s.signalDelayMs.p95 < 400, `p95 delay ${s.signalDelayMs.p95} ms`);
+  assert.ok(s.ssimDb.mean > 5 && s.ssimDb.mean < 40, `SSIM ${s.ssimDb.mean} dB`);
+  assert.is(out.ssimFrom, 'model');
+  // Salsify fills much of a 4 Mbit/s link with 640x360 video.
+  assert.ok(s.linkUtilization > 0.3 && s.linkUtilization <= 1, `utilisation ${s.linkUtilization}`);
+  assert.ok(s.bytesSent > 3 * 4e6 / 8 * 0.3, `bytes sent ${s.bytesSent}`);
+  assert.equal(out.notes, []);
+  assert.ok(out.captureLatenessMs.mean < 10, `capture timers ${out.captureLatenessMs.mean} ms late on average`);
+});
+
+test('VP8 at 320x180 through linkshell, pictures saved: SSIM computed against the source', async () => {
+  const dir = join(work, 'vp8');
+  await runThroughLinkshell(dir, join(root, 'traces', 'const-12mbps.trace'), ['--codec', 'vp8', '--save-video'], ['--duration', '1.5', '--codec', 'vp8', '--video', 'synthetic:320x180@30', '--seed', '7']);
+  assert.ok(existsSync(join(dir, 'received.y4m')));
+  const { out } = analyze(dir);
+  const s = out.summary;
+  assert.is(out.ssimFrom, 'saved pictures');
+  assert.is(out.config.codec, 'vp8');
+  assert.is(out.config.seed, 7);
+  assert.ok(s.framesShown >= 30, `frames shown ${s.framesShown}`);
+  assert.ok(s.signalDelayMs.p95 < 400, `p95 delay ${s.signalDelayMs.p95} ms`);
+  // Real VP8 pictures against the synthetic source: clearly similar, not identical.
+  assert.ok(s.ssimDb.mean > 10 && s.ssimDb.mean < 60, `SSIM ${s.ssimDb.mean} dB`);
+});
+
+test('signals end both ends cleanly, records complete; a second receiver of another run does not match', async () => {
+  const dir = join(work, 'signals');
+  const rx = receiver(dir, '--idle-timeout', '30');
+  const [, port] = await waitForStderr(rx, /listening on 127\.0\.0\.1:(\d+)/, 15000);
+  // No --duration: the sender runs until a signal.
+  const tx = start([salsify, 'send', '--to', `127.0.0.1:${port}`, '--video', 'synthetic:320x180@30', '--out', dir, '--scheme', 'conventional']);
+  await waitForStderr(rx, /run [0-9a-f]{8} from/, 15000);
+  await new Promise((resolve) => setTimeout(resolve, 700));
+  tx.child.kill('SIGINT');
+  assert.is((await exitOf(tx, 10000)).code, 0, tx.stderr);
+  rx.child.kill('SIGTERM');
+  assert.is((await exitOf(rx, 10000)).code, 0, rx.stderr);
+  const sender = readSenderRecords(join(dir, 'sender.jsonl'));
+  const records = readReceiverRecords(join(dir, 'receiver.jsonl'));
+  assert.is(sender.end?.reason, 'signal SIGINT');
+  assert.is(records.end?.reason, 'signal SIGTERM');
+  assert.ok(sender.captures.length >= 10, `${sender.captures.length} captures`);
+  assert.is(sender.skipped.size, 0, 'the conventional scheme never skips');
+  const { out } = analyze(dir);
+  assert.ok(out.summary.framesShown > 0);
+  assert.is(out.config.scheme, 'conventional');
+
+  // The receiver's records of another run next to this sender's: refused.
+  const other = join(work, 'model', 'receiver.jsonl');
+  writeFileSync(join(dir, 'receiver.jsonl'), readFileSync(other));
+  const r = spawnSync(process.execPath, [salsify, 'analyze', dir], { cwd: root, encoding: 'utf8' });
+  assert.is(r.status, 2);
+  assert.match(r.stderr, /records run [0-9a-f]{8} but .*sender\.jsonl records run [0-9a-f]{8}: the records are of different runs/);
+});
+
+test.after(() => {
+  for (const child of children) child.kill('SIGKILL');
+  rmSync(work, { recursive: true, force: true });
+});
+
+test.run();
