@@ -141,6 +141,24 @@ test('a sender or receiver that did not stop cleanly is noted, not fatal', async
   assert.is(a.frames[3].signalDelayMs, 5);
 });
 
+test('link utilisation from a link log, over the capture window only', async () => {
+  const { sender, receiver } = sampleRun();
+  const dir = runDir(sender, receiver);
+  // Log times count from START - 1000; captures span [START, START + 400).
+  const lines = ['# init timestamp: ' + (START - 1000), '# base timestamp: 0'];
+  for (let t = 900; t < 1600; t += 100) lines.push(`${t} # 1500`); // opportunities at 900..1500: 4 inside the window
+  lines.push('1000 + 1000', '1000 - 1000 0', '1200 + 500', '1200 - 500 0', '1500 + 900', '1500 - 900 0'); // the last departure is after the window
+  const log = join(dir, 'uplink.log');
+  writeFileSync(log, lines.join('\n') + '\n');
+  const a = await analyzeLiveRun(dir, { linkLog: log });
+  assert.is(a.summary.linkUtilization, 1500 / (4 * 1500));
+  writeFileSync(log, '# init timestamp: 5\n1 # 1500\n');
+  await rejects(analyzeLiveRun(dir, { linkLog: log }), /do not cover the run's captures .* a log of another run\?/);
+  writeFileSync(log, '1 # 1500\n');
+  await rejects(analyzeLiveRun(dir, { linkLog: log }), /no "# init timestamp" line/);
+  await rejects(analyzeLiveRun(dir, { linkLog: join(dir, 'nope.log') }), /--link-log .*nope\.log: no such file/);
+});
+
 test('malformed records: the error names the file, the line and the field', () => {
   const { sender, receiver } = sampleRun();
   const cases: [object[] | string, RegExp][] = [

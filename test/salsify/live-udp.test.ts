@@ -173,6 +173,20 @@ test('signals end both ends cleanly, records complete; a second receiver of anot
   assert.match(r.stderr, /records run [0-9a-f]{8} but .*sender\.jsonl records run [0-9a-f]{8}: the records are of different runs/);
 });
 
+test('examples/salsify-over-linkshell.sh runs the three commands together', () => {
+  const dir = join(work, 'example');
+  const r = spawnSync('sh', [join(root, 'examples', 'salsify-over-linkshell.sh'), dir], {
+    cwd: root, encoding: 'utf8', timeout: 30000,
+    env: { ...process.env, DURATION: '1', VIDEO: 'synthetic:320x180@30', TRACE: 'traces/const-12mbps.trace' },
+  });
+  assert.is(r.status, 0, r.stderr + r.stdout);
+  assert.match(r.stdout, /salsify-1 \(live\)/);
+  const out = JSON.parse(readFileSync(join(dir, 'analysis.json'), 'utf8'));
+  assert.is(out.summary.framesCaptured, 30);
+  assert.ok(out.summary.framesShown > 0);
+  assert.ok(out.summary.linkUtilization > 0);
+});
+
 test.after(() => {
   for (const child of children) child.kill('SIGKILL');
   rmSync(work, { recursive: true, force: true });

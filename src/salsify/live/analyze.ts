@@ -17,8 +17,7 @@ import { ssim as pictureSsim } from '../../codec-bridge/ssim.ts';
 import type { VideoSource } from '../../codec-bridge/video/video-source.ts';
 import { openY4mReader } from '../../codec-bridge/video/y4m.ts';
 import { UsageError } from '../../cli/usage-error.ts';
-import { parseLinkLog } from '../../link-emu/link-log.ts';
-import { linkLogStats } from '../../link-emu/log-stats.ts';
+import { LogEventKind, parseLinkLog } from '../../link-emu/link-log.ts';
 import { frameRecords, recordsToCsv, summarize, type FrameRecord, type Summary } from '../metrics.ts';
 import { openVideo } from '../open-inputs.ts';
 import { readReceiverRecords, readSenderRecords, RECEIVER_RECORDS, SENDER_RECORDS, type ReceiverRecords, type SenderHeader, type SenderRecords } from './records.ts';
@@ -35,7 +34,7 @@ Options:
   --csv OUT.csv         write the per-frame records (one line per source frame)
   --link-log FILE       linkshell's log of the link the video crossed (its
                         --uplink-log when the sender ran inside linkshell), for
-                        the link utilisation
+                        the link utilisation while video was captured
   -h, --help            this text
 
 Exit status: 0 on success, 2 for a bad argument or missing, mismatched or
@@ -102,14 +101,35 @@ async function ssimFromSavedPictures(dir: string, sender: SenderRecords, receive
   return out;
 }
 
-function linkUtilization(path: string): number {
+/**
+ * The share of the link's capacity the run used while it captured video, as the
+ * simulator counts it: bytes departed / bytes of delivery opportunities, both
+ * between the first capture instant and the end of the captures. The log's
+ * times count from its init timestamp (wall-clock ms since the epoch), which
+ * places them on the run's clock (to about a millisecond).
+ */
+function linkUtilization(path: string, fromMs: number, toMs: number): number {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
     throw new Error(`--link-log ${path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
   }
-  return linkLogStats(parseLinkLog(text, path)).utilization;
+  const log = parseLinkLog(text, path);
+  const init = log.header.initTimestamp;
+  if (init === undefined) throw new Error(`--link-log ${path}: no "# init timestamp" line, so its times cannot be placed on the run's clock`);
+  const from = fromMs - init, to = toMs - init;
+  if (log.count === 0 || log.time[log.count - 1] < from || log.time[0] > to) {
+    throw new Error(`--link-log ${path}: its events (init timestamp ${init}) do not cover the run's captures (${Math.round(fromMs)} to ${Math.round(toMs)} ms since the epoch): a log of another run?`);
+  }
+  let capacity = 0, departed = 0;
+  for (let i = 0; i < log.count; i++) {
+    const t = log.time[i];
+    if (t < from || t >= to) continue;
+    if (log.kind[i] === LogEventKind.Opportunity) capacity += log.a[i];
+    else if (log.kind[i] === LogEventKind.Departure) departed += log.a[i];
+  }
+  return capacity > 0 ? departed / capacity : 0;
 }
 
 export async function analyzeLiveRun(dir: string, options: { linkLog?: string } = {}): Promise<LiveAnalysis> {
@@ -159,7 +179,8 @@ export async function analyzeLiveRun(dir: string, options: { linkLog?: string } 
     notes.push(`${sender.file} has no end record with bytesSent (did the sender stop cleanly?): bytes sent are the frames' sizes, without datagram headers`);
   }
   if (!receiver.end) notes.push(`${receiver.file} has no end record (did the receiver stop cleanly?)`);
-  const utilization = options.linkLog === undefined ? NaN : linkUtilization(options.linkLog);
+  const captureEnd = nominal(sender.captures.length);
+  const utilization = options.linkLog === undefined ? NaN : linkUtilization(options.linkLog, sender.header.captureStartMs, captureEnd);
   return {
     config: { ...sender.header, receiverListen: receiver.header.listen, receiverCodec: receiver.header.codec, linkLog: options.linkLog ?? null },
     summary: summarize(frames, bytesSent, utilization),

@@ -245,6 +245,9 @@ export async function runSend(argv: string[]): Promise<number> {
       `salsify send: run ${runId} ended (${reason}): ${counters.captured} frames captured, ${counters.sent} sent, ${counters.skipped} skipped, ` +
         `${counters.datagramsSent} datagrams (${(counters.bytesSent / 1e6).toFixed(2)} MB), ${counters.acks} acknowledged; records in ${log.path}\n`,
     );
+    if (counters.datagramsSent > 0 && counters.acks === 0) {
+      process.stderr.write(`salsify send: warning: no datagram was acknowledged: is \`salsify receive\` listening at ${formatAddress(peer)}?\n`);
+    }
     return 0;
   } finally {
     removeSignals();
