@@ -7,6 +7,7 @@
 // fast the machine is.
 
 import type { TimerHandle } from './endpoint.ts';
+import { EventHeap } from './event-heap.ts';
 
 class SimEvent implements TimerHandle {
   cancelled = false;
@@ -28,7 +29,7 @@ export interface RunOptions {
 export class Simulator {
   private clock: number;
   private seq = 0;
-  private readonly heap: SimEvent[] = [];
+  private readonly heap = new EventHeap<SimEvent>();
   /** Events scheduled for the current time, in order: a FIFO is cheaper than the heap for them. */
   private nowQueue: SimEvent[] = [];
   private nowHead = 0;
@@ -58,7 +59,7 @@ export class Simulator {
     }
     const event = new SimEvent(time, this.seq++, callback);
     if (time === this.clock) this.nowQueue.push(event);
-    else this.push(event);
+    else this.heap.push(event);
     return event;
   }
 
@@ -116,7 +117,7 @@ export class Simulator {
           await new Promise<void>((resolve) => setImmediate(resolve));
           if (this.pendingWork > 0) continue;
         }
-        let next = this.heap[0];
+        let next = this.heap.peek();
         if (this.nowHead < this.nowQueue.length) {
           // Same time as the heap's earliest only if that was scheduled first.
           const queued = this.nowQueue[this.nowHead];
@@ -127,11 +128,11 @@ export class Simulator {
               this.nowQueue = [];
               this.nowHead = 0;
             }
-          } else this.pop();
+          } else this.heap.pop();
         } else {
           if (next === undefined) break;
           if (next.time > until) break;
-          this.pop();
+          this.heap.pop();
         }
         if (next.cancelled) continue;
         this.clock = next.time;
@@ -146,7 +147,7 @@ export class Simulator {
 
   /** True when no event is scheduled and no work is pending. */
   isIdle(): boolean {
-    return this.pendingWork === 0 && this.heap.every((e) => e.cancelled) && this.nowQueue.slice(this.nowHead).every((e) => e.cancelled);
+    return this.pendingWork === 0 && this.heap.entries.every((e) => e.cancelled) && this.nowQueue.slice(this.nowHead).every((e) => e.cancelled);
   }
 
   private waitForWork(): Promise<void> {
@@ -156,46 +157,5 @@ export class Simulator {
         resolve();
       };
     });
-  }
-
-  // A binary min-heap on (time, seq).
-  private push(event: SimEvent): void {
-    const heap = this.heap;
-    let i = heap.length;
-    heap.push(event);
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      const p = heap[parent];
-      if (p.time < event.time || (p.time === event.time && p.seq < event.seq)) break;
-      heap[i] = p;
-      i = parent;
-    }
-    heap[i] = event;
-  }
-
-  private pop(): void {
-    const heap = this.heap;
-    const last = heap.pop()!;
-    const n = heap.length;
-    if (n === 0) return;
-    let i = 0;
-    for (;;) {
-      const left = 2 * i + 1;
-      if (left >= n) break;
-      const right = left + 1;
-      let child = left;
-      let c = heap[left];
-      if (right < n) {
-        const r = heap[right];
-        if (r.time < c.time || (r.time === c.time && r.seq < c.seq)) {
-          child = right;
-          c = r;
-        }
-      }
-      if (last.time < c.time || (last.time === c.time && last.seq < c.seq)) break;
-      heap[i] = c;
-      i = child;
-    }
-    heap[i] = last;
   }
 }

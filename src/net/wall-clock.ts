@@ -17,6 +17,7 @@
 //   late, without spinning. linkshell uses it.
 
 import type { TimerHandle } from './endpoint.ts';
+import { EventHeap } from './event-heap.ts';
 import { ThreadAlarm } from './thread-alarm.ts';
 
 /** Milliseconds (fractional) since the clock's origin, never decreasing. */
@@ -66,7 +67,7 @@ export class WallClockScheduler {
   readonly clock: MonotonicClock;
   private readonly spinMs: number;
   private readonly batchLimit: number;
-  private readonly heap: Entry[] = [];
+  private readonly heap = new EventHeap<Entry>();
   private seq = 0;
   private live = 0;
   private timeout: NodeJS.Timeout | undefined;
@@ -112,9 +113,9 @@ export class WallClockScheduler {
     if (Number.isNaN(time)) throw new RangeError('cannot schedule a callback at NaN ms');
     if (this.closed) throw new Error('scheduler is closed');
     const entry: Entry = { time, seq: this.seq++, callback, cancelled: false };
-    this.push(entry);
+    this.heap.push(entry);
     this.live++;
-    if (!this.running && this.heap[0] === entry) this.arm();
+    if (!this.running && this.heap.peek() === entry) this.arm();
     return {
       cancel: () => {
         if (entry.cancelled) return;
@@ -138,7 +139,7 @@ export class WallClockScheduler {
   /** Due time of the earliest pending callback, or Infinity. */
   nextDue(): number {
     this.dropCancelled();
-    return this.heap.length > 0 ? this.heap[0].time : Infinity;
+    return this.heap.peek()?.time ?? Infinity;
   }
 
   /**
@@ -162,15 +163,15 @@ export class WallClockScheduler {
     try {
       const heap = this.heap;
       const onLateness = this.options.onLateness;
-      while (heap.length > 0 && ran < limit) {
-        const top = heap[0];
+      while (heap.size > 0 && ran < limit) {
+        const top = heap.peek()!;
         if (top.cancelled) {
-          this.pop();
+          heap.pop();
           continue;
         }
         const now = this.clock.now();
         if (top.time > now) break;
-        this.pop();
+        heap.pop();
         top.cancelled = true;
         this.live--;
         ran++;
@@ -191,7 +192,7 @@ export class WallClockScheduler {
     this.closed = true;
     this.disarm();
     void this.alarm?.close();
-    this.heap.length = 0;
+    this.heap.clear();
     this.live = 0;
   }
 
@@ -264,47 +265,6 @@ export class WallClockScheduler {
   }
 
   private dropCancelled(): void {
-    while (this.heap.length > 0 && this.heap[0].cancelled) this.pop();
-  }
-
-  // A binary min-heap on (time, seq).
-  private push(entry: Entry): void {
-    const heap = this.heap;
-    let i = heap.length;
-    heap.push(entry);
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      const p = heap[parent];
-      if (p.time < entry.time || (p.time === entry.time && p.seq < entry.seq)) break;
-      heap[i] = p;
-      i = parent;
-    }
-    heap[i] = entry;
-  }
-
-  private pop(): void {
-    const heap = this.heap;
-    const last = heap.pop()!;
-    const n = heap.length;
-    if (n === 0) return;
-    let i = 0;
-    for (;;) {
-      const left = 2 * i + 1;
-      if (left >= n) break;
-      const right = left + 1;
-      let child = left;
-      let c = heap[left];
-      if (right < n) {
-        const r = heap[right];
-        if (r.time < c.time || (r.time === c.time && r.seq < c.seq)) {
-          child = right;
-          c = r;
-        }
-      }
-      if (last.time < c.time || (last.time === c.time && last.seq < c.seq)) break;
-      heap[i] = c;
-      i = child;
-    }
-    heap[i] = last;
+    while (this.heap.peek()?.cancelled) this.heap.pop();
   }
 }
