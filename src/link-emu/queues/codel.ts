@@ -28,9 +28,9 @@
 // drops the head and returns the next. The drop times, counts and states are
 // the same either way.
 
-import type { DropListener, PacketQueue, QueuedPacket } from '../queue.ts';
-import { PacketRing } from './packet-ring.ts';
-import { checkSizeLimit, describeSizeLimit, withinLimit, type CheckedSizeLimit, type SizeLimit } from './size-limit.ts';
+import type { DropListener, QueuedPacket } from '../queue.ts';
+import { DroppingQueue } from './dropping-queue.ts';
+import type { SizeLimit } from './size-limit.ts';
 
 /** Mahimahi's CoDel assumes this largest packet size (bytes) for its "more than one packet queued" test. */
 export const CODEL_MAX_PACKET = 1504;
@@ -44,13 +44,10 @@ export interface CoDelOptions extends SizeLimit {
   readonly maxPacket?: number;
 }
 
-export class CoDelQueue<T = unknown> implements PacketQueue<T> {
-  readonly kind = 'codel';
-  readonly limit: CheckedSizeLimit;
+export class CoDelQueue<T = unknown> extends DroppingQueue<T> {
   readonly target: number;
   readonly interval: number;
   readonly maxPacket: number;
-  private readonly ring = new PacketRing<T>();
   /** When the delay may first count as persistently above target; 0 when it is below. */
   private firstAboveTime = 0;
   private dropNext = 0;
@@ -61,7 +58,7 @@ export class CoDelQueue<T = unknown> implements PacketQueue<T> {
   private okToDrop = false;
 
   constructor(options: CoDelOptions) {
-    this.limit = checkSizeLimit(this.kind, options);
+    super('codel', options);
     this.target = positiveInteger('target', options.target);
     this.interval = positiveInteger('interval', options.interval);
     this.maxPacket = positiveInteger('maxPacket', options.maxPacket ?? CODEL_MAX_PACKET);
@@ -83,7 +80,7 @@ export class CoDelQueue<T = unknown> implements PacketQueue<T> {
   }
 
   enqueue(packet: QueuedPacket<T>, now: number, onDrop: DropListener<T>): void {
-    if (withinLimit(this.limit, this.ring.bytes + packet.size, this.ring.length + 1)) this.ring.push(packet);
+    if (this.fits(packet)) this.ring.push(packet);
     else onDrop(packet, now);
   }
 
@@ -109,19 +106,6 @@ export class CoDelQueue<T = unknown> implements PacketQueue<T> {
       this.lastCount = this.count;
     }
     return head;
-  }
-
-  sizeBytes(): number {
-    return this.ring.bytes;
-  }
-
-  sizePackets(): number {
-    return this.ring.length;
-  }
-
-  describe(): string {
-    // mm-link's CoDel prints only its limits (it has no text of its own).
-    return describeSizeLimit(this.kind, this.limit);
   }
 
   /** Removes the head packet (the queue is not empty) and updates the above-target tracking. */

@@ -5,17 +5,13 @@
 // packet larger than the byte limit on its own ends up dropped as well, after
 // everything ahead of it.
 
-import type { DropListener, PacketQueue, QueuedPacket } from '../queue.ts';
-import { PacketRing } from './packet-ring.ts';
-import { checkSizeLimit, describeSizeLimit, withinLimit, type CheckedSizeLimit, type SizeLimit } from './size-limit.ts';
+import type { DropListener, QueuedPacket } from '../queue.ts';
+import { DroppingQueue } from './dropping-queue.ts';
+import { withinLimit, type SizeLimit } from './size-limit.ts';
 
-export class DropHeadQueue<T = unknown> implements PacketQueue<T> {
-  readonly kind = 'drophead';
-  readonly limit: CheckedSizeLimit;
-  private readonly ring = new PacketRing<T>();
-
+export class DropHeadQueue<T = unknown> extends DroppingQueue<T> {
   constructor(limit: SizeLimit) {
-    this.limit = checkSizeLimit(this.kind, limit);
+    super('drophead', limit);
   }
 
   enqueue(packet: QueuedPacket<T>, now: number, onDrop: DropListener<T>): void {
@@ -26,17 +22,5 @@ export class DropHeadQueue<T = unknown> implements PacketQueue<T> {
 
   dequeue(_now: number, _onDrop: DropListener<T>): QueuedPacket<T> | undefined {
     return this.ring.shift();
-  }
-
-  sizeBytes(): number {
-    return this.ring.bytes;
-  }
-
-  sizePackets(): number {
-    return this.ring.length;
-  }
-
-  describe(): string {
-    return describeSizeLimit(this.kind, this.limit);
   }
 }

@@ -30,10 +30,10 @@
 // `now` of each call: the arrival time at enqueue and the delivery
 // opportunity's time at dequeue (Mahimahi reads the wall clock at both).
 
-import type { DropListener, PacketQueue, QueuedPacket } from '../queue.ts';
+import type { DropListener, QueuedPacket } from '../queue.ts';
 import type { Rng } from '../random.ts';
-import { PacketRing } from './packet-ring.ts';
-import { checkSizeLimit, describeSizeLimit, withinLimit, type CheckedSizeLimit, type SizeLimit } from './size-limit.ts';
+import { DroppingQueue } from './dropping-queue.ts';
+import type { SizeLimit } from './size-limit.ts';
 
 /** Mahimahi's fixed PIE parameters. */
 export const PIE_ALPHA = 0.125;
@@ -58,13 +58,10 @@ export interface PieOptions extends SizeLimit {
   readonly startTime?: number;
 }
 
-export class PieQueue<T = unknown> implements PacketQueue<T> {
-  readonly kind = 'pie';
-  readonly limit: CheckedSizeLimit;
+export class PieQueue<T = unknown> extends DroppingQueue<T> {
   readonly qdelayRef: number;
   readonly maxBurst: number;
   private readonly rng: Rng;
-  private readonly ring = new PacketRing<T>();
   private dropProb = 0;
   private burstAllowance = 0;
   private qdelayOld = 0;
@@ -77,7 +74,7 @@ export class PieQueue<T = unknown> implements PacketQueue<T> {
   private lastUpdate: number;
 
   constructor(options: PieOptions) {
-    this.limit = checkSizeLimit(this.kind, options);
+    super('pie', options);
     this.qdelayRef = positiveInteger('qdelay_ref', options.qdelayRef);
     this.maxBurst = positiveInteger('max_burst', options.maxBurst);
     this.rng = options.rng;
@@ -108,7 +105,7 @@ export class PieQueue<T = unknown> implements PacketQueue<T> {
 
   enqueue(packet: QueuedPacket<T>, now: number, onDrop: DropListener<T>): void {
     this.updateDropProbability(now);
-    if (!withinLimit(this.limit, this.ring.bytes + packet.size, this.ring.length + 1) || this.dropEarly()) {
+    if (!this.fits(packet) || this.dropEarly()) {
       onDrop(packet, now);
       return;
     }
@@ -121,19 +118,6 @@ export class PieQueue<T = unknown> implements PacketQueue<T> {
     this.measureDeparture(packet.size, now);
     this.updateDropProbability(now);
     return packet;
-  }
-
-  sizeBytes(): number {
-    return this.ring.bytes;
-  }
-
-  sizePackets(): number {
-    return this.ring.length;
-  }
-
-  describe(): string {
-    // mm-link's PIE prints only its limits (it has no text of its own).
-    return describeSizeLimit(this.kind, this.limit);
   }
 
   private dropEarly(): boolean {
