@@ -25,6 +25,8 @@ import { JsonlWriter } from './jsonl.ts';
 import { codecOption, noPositionals, numberOption } from './options.ts';
 import { RECEIVER_RECORDS, RECORDS_VERSION, runIdOf, SAVED_VIDEO, type ReceiverHeader } from './records.ts';
 import { sharedClockNow, sharedClockOffset } from './shared-clock.ts';
+import { cpuMs } from './cpu-time.ts';
+import { withModelledWorkTime } from './modelled-work.ts';
 import { onStopSignal } from './stop-signals.ts';
 
 export const RECEIVE_HELP = `Usage: salsify receive --port P --out DIR [options]
@@ -40,7 +42,8 @@ Options:
                         senders on other machines)
   --out DIR             where receiver.jsonl (and received.y4m) go (required;
                         created if needed)
-  --codec NAME          model (the default) or vp8: the sender's codec
+  --codec NAME          model (the default; decodes take their modelled time)
+                        or vp8: the sender's codec
   --save-video          also write every shown picture to DIR/received.y4m, so
                         that salsify analyze can compute SSIM against the
                         source (needed for vp8; the model codec's SSIM is
@@ -188,7 +191,7 @@ export async function runReceive(argv: string[]): Promise<number> {
         const peer = endpoint.peer();
         log.write({ type: 'run', t: lastDatagram + offset, runId, connectionId, peer: peer ? formatAddress(peer) : '?' });
         process.stderr.write(`salsify receive: run ${runId} from ${peer ? formatAddress(peer) : '?'}\n`);
-        receiver = new SalsifyReceiver({ ctx, codec: codec!, connectionId, onShown });
+        receiver = new SalsifyReceiver({ ctx: modelled ? withModelledWorkTime(ctx) : ctx, codec: codec!, connectionId, onShown });
       }
       ctx.deliver(bytes);
     });
@@ -215,7 +218,7 @@ export async function runReceive(argv: string[]): Promise<number> {
     // Let the frames already complete finish decoding (bounded).
     const drainUntil = endpoint.now() + 2000;
     while (receiver && receiver.decodeQueueLength > 0 && endpoint.now() < drainUntil) await sleep(10);
-    const counters = { ...(receiver?.counters ?? {}), picturesSaved: pictures, ignoredBeforeRun, foreignUdpDatagrams: endpoint.foreignDatagrams() };
+    const counters = { ...(receiver?.counters ?? {}), picturesSaved: pictures, ignoredBeforeRun, foreignUdpDatagrams: endpoint.foreignDatagrams(), cpuMs: cpuMs() };
     log.write({ type: 'end', t: endpoint.now() + offset, reason, counters });
     const shown = receiver?.counters.framesShown ?? 0;
     process.stderr.write(

@@ -21,6 +21,8 @@ import { codecOption, noPositionals, numberOption } from './options.ts';
 import { RECORDS_VERSION, runIdOf, SENDER_RECORDS, type SenderHeader } from './records.ts';
 import { liveConnectionId } from './run-id.ts';
 import { sharedClockNow, sharedClockOffset } from './shared-clock.ts';
+import { cpuMs } from './cpu-time.ts';
+import { withModelledWorkTime } from './modelled-work.ts';
 import { onStopSignal } from './stop-signals.ts';
 
 export const SEND_HELP = `Usage: salsify send --to HOST:PORT [options]
@@ -38,7 +40,8 @@ Options:
   --video SRC           synthetic (1280x720 at 60 fps, the default),
                         synthetic:WxH[@FPS], FILE.y4m, or FILE.ivf (VP8)
   --scheme NAME         salsify-1 (default), salsify-2 or conventional
-  --codec NAME          model (fast modelled codec, the default) or vp8
+  --codec NAME          model (the default: the simulator's modelled codec,
+                        its encodings taking their modelled time) or vp8
   --duration S          seconds of video to capture (default: until a signal)
   --drain MS            after the last capture, wait at most this long for
                         the frames in flight to be acknowledged (default 1000)
@@ -191,7 +194,7 @@ export async function runSend(argv: string[]): Promise<number> {
     const log = records;
     const frames = args.durationS === null ? undefined : Math.max(1, Math.round(args.durationS * source.fps));
     const sender = new SalsifySender({
-      ctx, codec, source, scheme: args.scheme, connectionId, frames, budgetMs: args.budgetMs,
+      ctx: args.codec === 'model' ? withModelledWorkTime(ctx) : ctx, codec, source, scheme: args.scheme, connectionId, frames, budgetMs: args.budgetMs,
       log: (e) => log.write(eventRecord(e, offset)),
     });
     let stopSignal: NodeJS.Signals | undefined;
@@ -239,7 +242,7 @@ export async function runSend(argv: string[]): Promise<number> {
       if ((waited >= Math.min(args.drainMs, 5000 / source.fps) && sender.packetsInFlight === 0) || waited >= args.drainMs) break;
     }
     const endMs = ctx.now() + offset;
-    const counters = { ...sender.counters, packetsInFlight: sender.packetsInFlight, foreignUdpDatagrams: endpoint.foreignDatagrams() };
+    const counters = { ...sender.counters, packetsInFlight: sender.packetsInFlight, foreignUdpDatagrams: endpoint.foreignDatagrams(), cpuMs: cpuMs() };
     log.write({ type: 'end', t: endMs, reason, counters });
     process.stderr.write(
       `salsify send: run ${runId} ended (${reason}): ${counters.captured} frames captured, ${counters.sent} sent, ${counters.skipped} skipped, ` +
