@@ -110,6 +110,22 @@ function forwardingContext(endpoint: UdpEndpoint): EndpointContext & { deliver(b
   };
 }
 
+/** `ctx` with a count of the work (decodes) under way. */
+function countingWork(ctx: EndpointContext): EndpointContext & { busy(): number } {
+  let pending = 0;
+  return {
+    now: () => ctx.now(),
+    setTimer: (ms, callback) => ctx.setTimer(ms, callback),
+    send: (bytes) => ctx.send(bytes),
+    onReceive: (handler) => ctx.onReceive(handler),
+    work: (task, ms) => {
+      pending++;
+      return ctx.work(task, ms).finally(() => pending--);
+    },
+    busy: () => pending,
+  };
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function runReceive(argv: string[]): Promise<number> {
@@ -151,7 +167,9 @@ export async function runReceive(argv: string[]): Promise<number> {
     let pictures = 0;
     let videoFailure: Error | undefined;
     let ignoredBeforeRun = 0;
+    let ended = false;
     const onShown = (s: ShownFrame) => {
+      if (ended) return; // a decode that outlived the drain: after the end record
       const record: Record<string, unknown> = { type: 'shown', t: s.shownAt + offset, frame: s.frameNumber, bytes: s.frame.length };
       if (modelled) record.ssim = modelled.modelledSsim(s.frame);
       if (args.saveVideo && !videoFailure) {
@@ -171,6 +189,7 @@ export async function runReceive(argv: string[]): Promise<number> {
     };
 
     const ctx = forwardingContext(endpoint);
+    const decoding = countingWork(modelled ? withModelledWorkTime(ctx) : ctx);
     let receiver: SalsifyReceiver | undefined;
     let runId: string | undefined;
     let lastDatagram = 0;
@@ -191,7 +210,7 @@ export async function runReceive(argv: string[]): Promise<number> {
         const peer = endpoint.peer();
         log.write({ type: 'run', t: lastDatagram + offset, runId, connectionId, peer: peer ? formatAddress(peer) : '?' });
         process.stderr.write(`salsify receive: run ${runId} from ${peer ? formatAddress(peer) : '?'}\n`);
-        receiver = new SalsifyReceiver({ ctx: modelled ? withModelledWorkTime(ctx) : ctx, codec: codec!, connectionId, onShown });
+        receiver = new SalsifyReceiver({ ctx: decoding, codec: codec!, connectionId, onShown });
       }
       ctx.deliver(bytes);
     });
@@ -217,7 +236,8 @@ export async function runReceive(argv: string[]): Promise<number> {
     }
     // Let the frames already complete finish decoding (bounded).
     const drainUntil = endpoint.now() + 2000;
-    while (receiver && receiver.decodeQueueLength > 0 && endpoint.now() < drainUntil) await sleep(10);
+    while (receiver && (receiver.decodeQueueLength > 0 || decoding.busy() > 0) && endpoint.now() < drainUntil) await sleep(10);
+    ended = true;
     const counters = { ...(receiver?.counters ?? {}), picturesSaved: pictures, ignoredBeforeRun, foreignUdpDatagrams: endpoint.foreignDatagrams(), cpuMs: cpuMs() };
     log.write({ type: 'end', t: endpoint.now() + offset, reason, counters });
     const shown = receiver?.counters.framesShown ?? 0;
