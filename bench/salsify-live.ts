@@ -8,7 +8,7 @@
 //   npx tsx bench/salsify-live.ts [SECONDS] [TRACE] [CODEC] [VIDEO]
 //       SECONDS  of video (default 10)
 //       TRACE    default traces/cellular-6mbps.trace
-//       CODEC    model (default) or vp8 (the receiver then saves its pictures for SSIM)
+//       CODEC    model (default) or vp8 (SSIM: analyze decodes the receiver's saved frames again)
 //       VIDEO    default synthetic (1280x720 at 60 fps)
 //
 // Ratios, against the simulator run in the same process (the baseline):
@@ -52,7 +52,7 @@ async function live(scheme: Scheme) {
   const dir = join(work, scheme);
   let port: string | undefined;
   const receiver = run(
-    ['bin/salsify.js', 'receive', '--port', '0', '--out', dir, '--codec', codec, '--idle-timeout', '1', ...(codec === 'vp8' ? ['--save-video'] : [])],
+    ['bin/salsify.js', 'receive', '--port', '0', '--out', dir, '--codec', codec, '--idle-timeout', '1'],
     (text) => (port ??= /listening on 127\.0\.0\.1:(\d+)/.exec(text)?.[1]),
   );
   while (port === undefined) await new Promise((resolve) => setTimeout(resolve, 10));

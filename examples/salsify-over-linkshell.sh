@@ -21,9 +21,8 @@ CODEC=${CODEC:-model}
 SCHEME=${SCHEME:-salsify-1}
 mkdir -p "$OUT"
 
-SAVE=""
-if [ "$CODEC" = vp8 ]; then SAVE="--save-video"; fi   # VP8 SSIM is computed by analyze from the saved pictures
-node bin/salsify.js receive --port 0 --out "$OUT" --codec "$CODEC" $SAVE --idle-timeout 2 2> "$OUT/receive.log" &
+# With vp8 the receiver keeps the compressed frames it showed; analyze decodes them again for SSIM.
+node bin/salsify.js receive --port 0 --out "$OUT" --codec "$CODEC" --idle-timeout 2 2> "$OUT/receive.log" &
 RECEIVER=$!
 trap 'kill $RECEIVER 2>/dev/null || true' INT TERM
 

@@ -22,6 +22,7 @@ let dirs = 0;
 
 const START = 1_700_000_000_000;
 const CONNECTION = 0x0badcafe;
+const STATE = ['0000000000000000', '1111111111111111', '2222222222222222'];
 
 function senderHeader(overrides: Record<string, unknown> = {}) {
   return {
@@ -31,7 +32,7 @@ function senderHeader(overrides: Record<string, unknown> = {}) {
 }
 
 function receiverHeader(overrides: Record<string, unknown> = {}) {
-  return { type: 'receiver', version: 1, startMs: START - 500, codec: 'model', listen: '127.0.0.1:9', video: null, ...overrides };
+  return { type: 'receiver', version: 1, startMs: START - 500, codec: 'model', listen: '127.0.0.1:9', video: null, frames: null, ...overrides };
 }
 
 const jsonl = (lines: object[]) => lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
@@ -58,8 +59,8 @@ function sampleRun() {
   const receiver = [
     receiverHeader(),
     { type: 'run', t: t(10), runId: runIdOf(CONNECTION), connectionId: CONNECTION, peer: '127.0.0.1:1234' },
-    { type: 'shown', t: t(50), frame: 0, bytes: 1000, ssim: 0.9 },
-    { type: 'shown', t: t(250), frame: 1, bytes: 500, ssim: 0.99 },
+    { type: 'shown', t: t(50), frame: 0, bytes: 1000, src: STATE[0], dst: STATE[1], ssim: 0.9 },
+    { type: 'shown', t: t(250), frame: 1, bytes: 500, src: STATE[1], dst: STATE[2], ssim: 0.99 },
     { type: 'end', t: t(500), reason: 'idle', counters: { framesShown: 2 } },
   ];
   return { sender, receiver };
@@ -122,7 +123,7 @@ test('analyze refuses records of different runs, codecs, or a receiver that saw 
   const vp8 = [receiverHeader({ codec: 'vp8' }), ...receiver.slice(1)];
   await rejects(analyzeLiveRun(runDir(sender, vp8)), /decoded with the vp8 codec but the sender encoded with model/);
   await rejects(analyzeLiveRun(runDir(sender, [receiverHeader()])), /recorded no run .* cannot be matched with run 0badcafe/);
-  const phantom = [...receiver.slice(0, 2), { type: 'shown', t: START + 60, frame: 7, bytes: 10 }];
+  const phantom = [...receiver.slice(0, 2), { type: 'shown', t: START + 60, frame: 7, bytes: 10, src: STATE[0], dst: STATE[1] }];
   await rejects(analyzeLiveRun(runDir(sender, phantom)), /frame 7 was shown, but .*sender\.jsonl records no such frame sent/);
   const dir = join(work, `run-${dirs++}`);
   mkdirSync(dir);
@@ -188,6 +189,8 @@ test('malformed records: the error names the file, the line and the field', () =
     [[receiver[0], receiver[1], { ...receiver[2], ssim: 3 }], /receiver\.jsonl:3: field "ssim" must be a number from -1 to 1, got 3/],
     [[receiver[0], receiver[1], { ...receiver[2], picture: 4 }], /receiver\.jsonl:3: field "picture" is 4, expected 0/],
     [[receiverHeader({ video: 7 })], /receiver\.jsonl:1: field "video" must be null or a file name, got 7/],
+    [[receiverHeader({ frames: '../../etc/passwd' })], /receiver\.jsonl:1: field "frames" must be null or a file name, got "..\/..\/etc\/passwd"/],
+    [[receiver[0], receiver[1], { ...receiver[2], dst: 'xyz' }], /receiver\.jsonl:3: field "dst" must be a string matching/],
   ];
   for (const [lines, pattern] of receiverCases) {
     const dir = runDir(sender, lines);

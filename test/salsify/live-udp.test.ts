@@ -141,6 +141,16 @@ test('VP8 at 320x180 through linkshell, pictures saved: SSIM computed against th
   assert.ok(s.signalDelayMs.p95 < 400, `p95 delay ${s.signalDelayMs.p95} ms`);
   // Real VP8 pictures against the synthetic source: clearly similar, not identical.
   assert.ok(s.ssimDb.mean > 10 && s.ssimDb.mean < 60, `SSIM ${s.ssimDb.mean} dB`);
+
+  // Without the pictures, analyze decodes the saved compressed frames again: the same pictures, the same SSIM.
+  const csv = (path: string) => readFileSync(path, 'utf8');
+  const a = join(dir, 'from-pictures.csv'), b = join(dir, 'from-frames.csv');
+  analyze(dir, '--csv', a);
+  rmSync(join(dir, 'received.y4m'));
+  const again = analyze(dir, '--csv', b);
+  assert.is(again.out.ssimFrom, 'saved frames');
+  assert.equal(again.out.summary, out.summary);
+  assert.is(csv(b), csv(a));
 });
 
 test('signals end both ends cleanly, records complete; a second receiver of another run does not match', async () => {

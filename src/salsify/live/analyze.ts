@@ -5,8 +5,9 @@
 // as captured at its nominal instant, captureStartMs + i / fps (as in the
 // simulator, where the capture timers are exact). SSIM per shown frame
 // comes from the receiver's records (model codec), or is computed here from
-// the saved pictures (receive --save-video) against the source frame each was
-// encoded from, reopened from the sender's header (the same synthetic scene
+// the saved pictures (receive --save-video) or from the saved compressed
+// frames decoded again, against the source frame each was encoded from,
+// reopened from the sender's header (the same synthetic scene
 // and seed, or the same clip file): luma SSIM, as in the simulator. Link
 // utilisation needs linkshell's log of the direction the video crossed
 // (--link-log); without one it is not known.
@@ -19,7 +20,9 @@ import { openY4mReader } from '../../codec-bridge/video/y4m.ts';
 import { UsageError } from '../../cli/usage-error.ts';
 import { LogEventKind, parseLinkLog } from '../../link-emu/link-log.ts';
 import { frameRecords, recordsToCsv, summarize, type FrameRecord, type Summary } from '../metrics.ts';
-import { openVideo } from '../open-inputs.ts';
+import { openCodec, openVideo } from '../open-inputs.ts';
+import type { CodecState } from '../../codec-bridge/types.ts';
+import { openIvfReader, type IvfReader } from '../../codec-bridge/video/ivf.ts';
 import { readReceiverRecords, readSenderRecords, RECEIVER_RECORDS, SENDER_RECORDS, type ReceiverRecords, type SenderHeader, type SenderRecords } from './records.ts';
 
 export const ANALYZE_HELP = `Usage: salsify analyze DIR [options]
@@ -41,7 +44,7 @@ Exit status: 0 on success, 2 for a bad argument or missing, mismatched or
 malformed records, 1 otherwise.
 `;
 
-export type SsimSource = 'model' | 'saved pictures' | 'none';
+export type SsimSource = 'model' | 'saved pictures' | 'saved frames' | 'none';
 
 export interface LiveAnalysis {
   readonly config: SenderHeader & { readonly receiverListen: string; readonly receiverCodec: string; readonly linkLog: string | null };
@@ -101,6 +104,54 @@ async function ssimFromSavedPictures(dir: string, sender: SenderRecords, receive
   return out;
 }
 
+/** States kept while decoding the saved frames again: the receiver holds at most 16 for the sender to refer to. */
+const REPLAY_STATES = 16;
+
+/**
+ * SSIM of each shown frame, decoded again from the saved compressed frames (in
+ * show order, each from the state the receiver decoded it from), against the
+ * source frame it was encoded from. Each decode must reach the state the
+ * receiver reached, so the pictures are those the receiver showed.
+ */
+async function ssimFromSavedFrames(dir: string, sender: SenderRecords, receiver: ReceiverRecords, sourceOf: Map<number, number>): Promise<Map<number, number>> {
+  const path = join(dir, receiver.header.frames!);
+  const out = new Map<number, number>();
+  let source: VideoSource;
+  try {
+    source = await openVideo(sender.header.video, sender.header.seed);
+  } catch (error) {
+    throw new Error(`cannot reopen the sender's video ${JSON.stringify(sender.header.video)} (seed ${sender.header.seed}) to compute SSIM: ${(error as Error).message}`);
+  }
+  const codec = await openCodec(receiver.header.codec);
+  let reader: IvfReader | undefined;
+  try {
+    reader = await openIvfReader(path, { fourcc: null });
+    const initial = codec.initialState(source.width, source.height);
+    const states = new Map<string, CodecState>();
+    for (const [k, shown] of receiver.shown.entries()) {
+      const frame = await reader.readFrame();
+      if (frame === null) throw new Error(`${path}: ${k} frames, but ${receiver.file} records ${receiver.shown.length} shown`);
+      if (frame.timestamp !== shown.frameNumber) throw new Error(`${path}: frame ${k} is frame number ${frame.timestamp}, but ${receiver.file} records frame ${shown.frameNumber} shown ${k}th`);
+      const from = shown.sourceStateId === initial.id ? initial : states.get(shown.sourceStateId);
+      if (!from) throw new Error(`${path}: frame ${shown.frameNumber} is decoded from state ${shown.sourceStateId}, which none of the last ${REPLAY_STATES} frames reached`);
+      const decoded = await codec.decode(from, frame.data);
+      if (decoded.state.id !== shown.targetStateId) {
+        throw new Error(`${path}: frame ${shown.frameNumber} decodes to state ${decoded.state.id}, but the receiver reached ${shown.targetStateId}`);
+      }
+      states.delete(decoded.state.id);
+      states.set(decoded.state.id, decoded.state);
+      if (states.size > REPLAY_STATES) states.delete(states.keys().next().value as string);
+      const original = await source.frame(sourceOf.get(shown.frameNumber)!);
+      out.set(shown.frameNumber, pictureSsim(original, decoded.picture).y);
+    }
+  } finally {
+    await reader?.close();
+    await codec.close();
+    await source.close();
+  }
+  return out;
+}
+
 /**
  * The share of the link's capacity the run used while it captured video, as the
  * simulator counts it: bytes departed / bytes of delivery opportunities, both
@@ -153,10 +204,13 @@ export async function analyzeLiveRun(dir: string, options: { linkLog?: string } 
   } else if (receiver.header.video !== null && existsSync(join(dir, receiver.header.video))) {
     ssimOf = await ssimFromSavedPictures(dir, sender, receiver, sourceOf);
     ssimFrom = 'saved pictures';
+  } else if (receiver.header.frames !== null && existsSync(join(dir, receiver.header.frames))) {
+    ssimOf = await ssimFromSavedFrames(dir, sender, receiver, sourceOf);
+    ssimFrom = 'saved frames';
   } else {
     ssimOf = new Map();
     ssimFrom = 'none';
-    if (receiver.shown.length > 0) notes.push(`no SSIM: the receiver saved no pictures (run salsify receive with --save-video)`);
+    if (receiver.shown.length > 0) notes.push(`no SSIM: the receiver's saved frames or pictures are missing`);
   }
 
   const shown = new Map<number, { shownMs: number; ssim: number }>();

@@ -4,14 +4,17 @@
 // SalsifyReceiver as in the simulator. Per shown frame it records the show
 // time on the shared clock (shared-clock.ts) and the frame number, which the
 // sender's records map to the source frame; with the model codec also the
-// modelled SSIM, and with --save-video the shown picture itself (OUT/received.y4m,
-// in show order), from which `salsify analyze` computes SSIM against the source.
+// modelled SSIM; otherwise every shown frame's compressed bytes go to
+// OUT/received.ivf (in show order), which `salsify analyze` decodes again to
+// compute SSIM against the source; with --save-video also the shown pictures
+// (OUT/received.y4m).
 // Ends after --idle-timeout seconds without a datagram (once a run started),
 // or on SIGINT/SIGTERM/SIGHUP; always flushes its records.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { FunctionalCodec } from '../../codec-bridge/types.ts';
+import { createIvfWriter, type IvfWriter } from '../../codec-bridge/video/ivf.ts';
 import { createY4mWriter, type Y4mWriter } from '../../codec-bridge/video/y4m.ts';
 import { UsageError } from '../../cli/usage-error.ts';
 import { formatAddress } from '../../net/address.ts';
@@ -23,7 +26,7 @@ import { openCodec } from '../open-inputs.ts';
 import { SalsifyReceiver, type ShownFrame } from '../receiver.ts';
 import { JsonlWriter } from './jsonl.ts';
 import { codecOption, noPositionals, numberOption } from './options.ts';
-import { RECEIVER_RECORDS, RECORDS_VERSION, runIdOf, SAVED_VIDEO, type ReceiverHeader } from './records.ts';
+import { RECEIVER_RECORDS, RECORDS_VERSION, runIdOf, SAVED_FRAMES, SAVED_VIDEO, type ReceiverHeader } from './records.ts';
 import { sharedClockNow, sharedClockOffset } from './shared-clock.ts';
 import { cpuMs } from './cpu-time.ts';
 import { withModelledWorkTime } from './modelled-work.ts';
@@ -44,10 +47,12 @@ Options:
                         created if needed)
   --codec NAME          model (the default; decodes take their modelled time)
                         or vp8: the sender's codec
-  --save-video          also write every shown picture to DIR/received.y4m, so
-                        that salsify analyze can compute SSIM against the
-                        source (needed for vp8; the model codec's SSIM is
-                        recorded anyway)
+  --save-video          also write every shown picture to DIR/received.y4m
+                        (raw I420: 83 MB per second of 720p60). Not needed for
+                        SSIM: with vp8 the receiver keeps every shown frame's
+                        compressed bytes (DIR/received.ivf), which salsify
+                        analyze decodes again; the model codec's SSIM is
+                        recorded as it goes
   --idle-timeout S      stop once no datagram came for S seconds after a run
                         started (default 3)
   -h, --help            this text
@@ -150,6 +155,7 @@ export async function runReceive(argv: string[]): Promise<number> {
   let codec: FunctionalCodec | undefined;
   let records: JsonlWriter | undefined;
   let video: Y4mWriter | undefined;
+  let frames: IvfWriter | undefined;
   let removeSignals = () => {};
   try {
     codec = await openCodec(args.codec);
@@ -157,12 +163,16 @@ export async function runReceive(argv: string[]): Promise<number> {
     records = new JsonlWriter(join(args.out, RECEIVER_RECORDS));
     const log = records;
     const listen = formatAddress(endpoint.localAddress);
+    const modelled = codec.name === 'model' ? (codec as ModelCodec) : undefined;
+    // Without the model codec's own SSIM, every shown frame's compressed bytes are kept (about the
+    // video's bit rate), so that analyze can decode them again and compare with the source.
+    const saveFrames = !modelled;
     const header: ReceiverHeader = {
       type: 'receiver', version: RECORDS_VERSION, startMs: sharedClockNow(), codec: args.codec, listen,
-      video: args.saveVideo ? SAVED_VIDEO : null,
+      video: args.saveVideo ? SAVED_VIDEO : null, frames: saveFrames ? SAVED_FRAMES : null,
     };
     log.write(header);
-    const modelled = codec.name === 'model' ? (codec as ModelCodec) : undefined;
+    const framesPath = join(args.out, SAVED_FRAMES);
     const videoPath = join(args.out, SAVED_VIDEO);
     let pictures = 0;
     let videoFailure: Error | undefined;
@@ -170,8 +180,20 @@ export async function runReceive(argv: string[]): Promise<number> {
     let ended = false;
     const onShown = (s: ShownFrame) => {
       if (ended) return; // a decode that outlived the drain: after the end record
-      const record: Record<string, unknown> = { type: 'shown', t: s.shownAt + offset, frame: s.frameNumber, bytes: s.frame.length };
+      const record: Record<string, unknown> = {
+        type: 'shown', t: s.shownAt + offset, frame: s.frameNumber, bytes: s.frame.length, src: s.sourceStateId, dst: s.targetStateId,
+      };
       if (modelled) record.ssim = modelled.modelledSsim(s.frame);
+      if (saveFrames && !videoFailure) {
+        try {
+          frames ??= createIvfWriter(framesPath, { width: s.picture.width, height: s.picture.height, fps: 60, fourcc: 'VP80' });
+          frames.write({ data: s.frame, timestamp: s.frameNumber }).catch((error: Error) => {
+            videoFailure ??= error;
+          });
+        } catch (error) {
+          videoFailure = error as Error;
+        }
+      }
       if (args.saveVideo && !videoFailure) {
         try {
           // The first picture fixes the file's size; the frame rate in its header is nominal (pictures come when shown).
@@ -250,6 +272,7 @@ export async function runReceive(argv: string[]): Promise<number> {
     await endpoint.close();
     await codec?.close();
     await video?.close();
+    await frames?.close();
     await records?.close();
   }
 }

@@ -9,10 +9,12 @@
 //   {"type":"loss","t",...} / {"type":"recovery","t",...}   (informative)
 //   {"type":"end","t","reason","counters"}
 // DIR/receiver.jsonl
-//   {"type":"receiver","version":1,"startMs","codec","listen","video"}
+//   {"type":"receiver","version":1,"startMs","codec","listen","video","frames"}
 //   {"type":"run","t","runId","connectionId","peer"}  the first datagram of a run
-//   {"type":"shown","t","frame","bytes","ssim"?,"picture"?}  frame number shown at t
-//                                                   (ssim: the model codec's; picture: index in the saved Y4M)
+//   {"type":"shown","t","frame","bytes","src","dst","ssim"?,"picture"?}  frame number shown at t,
+//        decoded from state src to state dst (ssim: the model codec's; picture: its index in the saved Y4M)
+// "video" names the saved Y4M of shown pictures (or null); "frames" the saved IVF of
+// every shown frame's compressed bytes, in show order, the frame number as timestamp (or null).
 //   {"type":"end","t","reason","counters"}
 // All times ("t", "startMs") are shared-clock readings (shared-clock.ts): ms
 // since the Unix epoch. A run is identified by its run id, the connection id
@@ -24,6 +26,8 @@ export const RECORDS_VERSION = 1;
 export const SENDER_RECORDS = 'sender.jsonl';
 export const RECEIVER_RECORDS = 'receiver.jsonl';
 export const SAVED_VIDEO = 'received.y4m';
+export const SAVED_FRAMES = 'received.ivf';
+const STATE_ID = /^[0-9a-f]{16}$/;
 const RUN_ID = /^[0-9a-f]{8}$/;
 const CODECS = ['model', 'vp8'] as const;
 
@@ -58,6 +62,7 @@ export interface ReceiverHeader {
   readonly codec: 'model' | 'vp8';
   readonly listen: string;
   readonly video: string | null;
+  readonly frames: string | null;
 }
 
 export interface EndRecord {
@@ -93,6 +98,8 @@ export interface ShownRecord {
   readonly t: number;
   readonly frameNumber: number;
   readonly bytes: number;
+  readonly sourceStateId: string;
+  readonly targetStateId: string;
   readonly ssim?: number;
   readonly picture?: number;
 }
@@ -188,10 +195,12 @@ export function readReceiverRecords(file: string): ReceiverRecords {
   const first = lines[0];
   if (first.value.type !== 'receiver') first.fail(`expected the receiver's header ({"type":"receiver",...}) on the first line, got type ${JSON.stringify(first.value.type)}`);
   checkVersion(first);
-  const video = first.field('video', 'null or a file name', (v) => v === null || (typeof v === 'string' && v !== '' && !/[\\/]/.test(v)));
+  const fileName = (v: unknown) => v === null || (typeof v === 'string' && v !== '' && !/[\\/]/.test(v));
+  const video = first.field('video', 'null or a file name', fileName);
+  const frames = first.field('frames', 'null or a file name', fileName);
   const header: ReceiverHeader = {
     type: 'receiver', version: RECORDS_VERSION, startMs: first.number('startMs'), codec: first.oneOf('codec', CODECS),
-    listen: first.string('listen'), video: video as string | null,
+    listen: first.string('listen'), video: video as string | null, frames: frames as string | null,
   };
   let run: ReceiverRecords['run'];
   const shown: ShownRecord[] = [];
@@ -218,7 +227,10 @@ export function readReceiverRecords(file: string): ReceiverRecords {
         const picture = line.optionalInteger('picture');
         // Pictures are saved in the order frames are shown: their indices count up from 0.
         if (picture !== undefined && picture !== saved++) line.fail(`field "picture" is ${picture}, expected ${saved - 1} (the saved pictures in order)`);
-        shown.push({ t, frameNumber, bytes: line.integer('bytes', 1), ssim: line.optionalNumber('ssim', -1, 1), picture });
+        shown.push({
+          t, frameNumber, bytes: line.integer('bytes', 1), sourceStateId: line.string('src', STATE_ID), targetStateId: line.string('dst', STATE_ID),
+          ssim: line.optionalNumber('ssim', -1, 1), picture,
+        });
         break;
       }
       case 'end':
