@@ -151,6 +151,15 @@ test('VP8 at 320x180 through linkshell, pictures saved: SSIM computed against th
   assert.is(again.out.ssimFrom, 'saved frames');
   assert.equal(again.out.summary, out.summary);
   assert.is(csv(b), csv(a));
+
+  // A saved frame altered after the run no longer decodes to the state the receiver reached: refused.
+  const ivf = join(dir, 'received.ivf');
+  const bytes = readFileSync(ivf);
+  bytes[32 + 12 + 40] ^= 0x55; // inside the first frame's data
+  writeFileSync(ivf, bytes);
+  const r = spawnSync(process.execPath, [salsify, 'analyze', dir], { cwd: root, encoding: 'utf8', timeout: 30000 });
+  assert.is(r.status, 2, r.stderr);
+  assert.match(r.stderr, /received\.ivf: frame 0 decodes to state [0-9a-f]{16}, but the receiver reached [0-9a-f]{16}/);
 });
 
 test('signals end both ends cleanly, records complete; a second receiver of another run does not match', async () => {

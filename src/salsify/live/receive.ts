@@ -28,6 +28,7 @@ import { JsonlWriter } from './jsonl.ts';
 import { codecOption, noPositionals, numberOption } from './options.ts';
 import { RECEIVER_RECORDS, RECORDS_VERSION, runIdOf, SAVED_FRAMES, SAVED_VIDEO, type ReceiverHeader } from './records.ts';
 import { sharedClockNow, sharedClockOffset } from './shared-clock.ts';
+import { countingWork } from './counting-work.ts';
 import { cpuMs } from './cpu-time.ts';
 import { withModelledWorkTime } from './modelled-work.ts';
 import { onStopSignal } from './stop-signals.ts';
@@ -115,22 +116,6 @@ function forwardingContext(endpoint: UdpEndpoint): EndpointContext & { deliver(b
   };
 }
 
-/** `ctx` with a count of the work (decodes) under way. */
-function countingWork(ctx: EndpointContext): EndpointContext & { busy(): number } {
-  let pending = 0;
-  return {
-    now: () => ctx.now(),
-    setTimer: (ms, callback) => ctx.setTimer(ms, callback),
-    send: (bytes) => ctx.send(bytes),
-    onReceive: (handler) => ctx.onReceive(handler),
-    work: (task, ms) => {
-      pending++;
-      return ctx.work(task, ms).finally(() => pending--);
-    },
-    busy: () => pending,
-  };
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function runReceive(argv: string[]): Promise<number> {
@@ -175,7 +160,7 @@ export async function runReceive(argv: string[]): Promise<number> {
     const framesPath = join(args.out, SAVED_FRAMES);
     const videoPath = join(args.out, SAVED_VIDEO);
     let pictures = 0;
-    let videoFailure: Error | undefined;
+    let saveFailure: Error | undefined;
     let ignoredBeforeRun = 0;
     let ended = false;
     const onShown = (s: ShownFrame) => {
@@ -184,27 +169,27 @@ export async function runReceive(argv: string[]): Promise<number> {
         type: 'shown', t: s.shownAt + offset, frame: s.frameNumber, bytes: s.frame.length, src: s.sourceStateId, dst: s.targetStateId,
       };
       if (modelled) record.ssim = modelled.modelledSsim(s.frame);
-      if (saveFrames && !videoFailure) {
+      if (saveFrames && !saveFailure) {
         try {
           frames ??= createIvfWriter(framesPath, { width: s.picture.width, height: s.picture.height, fps: 60, fourcc: 'VP80' });
           frames.write({ data: s.frame, timestamp: s.frameNumber }).catch((error: Error) => {
-            videoFailure ??= error;
+            saveFailure ??= error;
           });
         } catch (error) {
-          videoFailure = error as Error;
+          saveFailure = error as Error;
         }
       }
-      if (args.saveVideo && !videoFailure) {
+      if (args.saveVideo && !saveFailure) {
         try {
           // The first picture fixes the file's size; the frame rate in its header is nominal (pictures come when shown).
           video ??= createY4mWriter(videoPath, { width: s.picture.width, height: s.picture.height, fps: 60 });
           // write() copies the picture before it returns, so decoder buffers may be reused.
           video.write(s.picture).catch((error: Error) => {
-            videoFailure ??= error;
+            saveFailure ??= error;
           });
           record.picture = pictures++;
         } catch (error) {
-          videoFailure = error as Error;
+          saveFailure = error as Error;
         }
       }
       log.write(record);
@@ -245,8 +230,12 @@ export async function runReceive(argv: string[]): Promise<number> {
     let reason: string;
     for (;;) {
       await sleep(20);
-      if (receiver?.failure) throw receiver.failure;
-      if (videoFailure) throw videoFailure;
+      const failure = receiver?.failure ?? saveFailure;
+      if (failure) {
+        ended = true;
+        log.write({ type: 'end', t: endpoint.now() + offset, reason: 'error', error: failure.message, counters: { ...receiver?.counters } });
+        throw failure;
+      }
       if (stopSignal !== undefined) {
         reason = `signal ${stopSignal}`;
         break;

@@ -21,6 +21,7 @@ import { codecOption, noPositionals, numberOption } from './options.ts';
 import { RECORDS_VERSION, runIdOf, SENDER_RECORDS, type SenderHeader } from './records.ts';
 import { liveConnectionId } from './run-id.ts';
 import { sharedClockNow, sharedClockOffset } from './shared-clock.ts';
+import { countingWork } from './counting-work.ts';
 import { cpuMs } from './cpu-time.ts';
 import { withModelledWorkTime } from './modelled-work.ts';
 import { onStopSignal } from './stop-signals.ts';
@@ -192,10 +193,14 @@ export async function runSend(argv: string[]): Promise<number> {
     const runId = runIdOf(connectionId);
     records = new JsonlWriter(join(args.out, SENDER_RECORDS));
     const log = records;
+    let ended = false;
     const frames = args.durationS === null ? undefined : Math.max(1, Math.round(args.durationS * source.fps));
+    const working = countingWork(args.codec === 'model' ? withModelledWorkTime(ctx) : ctx);
     const sender = new SalsifySender({
-      ctx: args.codec === 'model' ? withModelledWorkTime(ctx) : ctx, codec, source, scheme: args.scheme, connectionId, frames, budgetMs: args.budgetMs,
-      log: (e) => log.write(eventRecord(e, offset)),
+      ctx: working, codec, source, scheme: args.scheme, connectionId, frames, budgetMs: args.budgetMs,
+      log: (e) => {
+        if (!ended) log.write(eventRecord(e, offset));
+      },
     });
     let stopSignal: NodeJS.Signals | undefined;
     removeSignals = onStopSignal((signal) => {
@@ -227,6 +232,7 @@ export async function runSend(argv: string[]): Promise<number> {
       if (failure) {
         reason = 'error';
         sender.stop();
+        ended = true;
         log.write({ type: 'end', t: now + offset, reason, error: failure.message, counters: { ...sender.counters } });
         throw failure;
       }
@@ -237,10 +243,11 @@ export async function runSend(argv: string[]): Promise<number> {
         stopAt = now;
         continue;
       }
-      // At least 5 frame intervals (the last encodings), then until everything sent is acknowledged.
+      // At least 5 frame intervals, then until the last encoding is done and everything sent is acknowledged.
       const waited = now - stopAt;
-      if ((waited >= Math.min(args.drainMs, 5000 / source.fps) && sender.packetsInFlight === 0) || waited >= args.drainMs) break;
+      if ((waited >= Math.min(args.drainMs, 5000 / source.fps) && working.busy() === 0 && sender.packetsInFlight === 0) || waited >= args.drainMs) break;
     }
+    ended = true; // an encoding that outlived the drain is not recorded after the end record
     const endMs = ctx.now() + offset;
     const counters = { ...sender.counters, packetsInFlight: sender.packetsInFlight, foreignUdpDatagrams: endpoint.foreignDatagrams(), cpuMs: cpuMs() };
     log.write({ type: 'end', t: endMs, reason, counters });
