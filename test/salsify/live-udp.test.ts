@@ -80,13 +80,13 @@ function constantTrace(mbps: number): string {
 }
 
 /** The receiver, then the sender inside linkshell (video on linkshell's uplink), then both exits. */
-async function runThroughLinkshell(dir: string, trace: string, receiverArgs: string[], senderArgs: string[]) {
+async function runThroughLinkshell(dir: string, trace: string, receiverArgs: string[], senderArgs: string[], linkArgs: string[] = []) {
   const rx = receiver(dir, ...receiverArgs);
   const [, port] = await waitForStderr(rx, /listening on 127\.0\.0\.1:(\d+)/, 15000);
   const upLog = join(dir, 'uplink.log');
   // No --to: the sender reads linkshell's listen address from $LINKSHELL_ADDR.
   const shell = start([
-    linkshell, '--trace', trace, '--connect', `127.0.0.1:${port}`, '--uplink-queue', 'droptail', '--uplink-queue-args', 'packets=256', '--uplink-log', upLog,
+    linkshell, '--trace', trace, '--connect', `127.0.0.1:${port}`, '--uplink-queue', 'droptail', '--uplink-queue-args', 'packets=256', '--uplink-log', upLog, ...linkArgs,
     '--', process.execPath, salsify, 'send', '--out', dir, ...senderArgs,
   ]);
   const shellExit = await exitOf(shell, 30000);
@@ -126,6 +126,22 @@ test('model codec through linkshell at 4 Mbit/s: frames shown, delay bounded, li
   assert.ok(s.bytesSent > 3 * 4e6 / 8 * 0.3, `bytes sent ${s.bytesSent}`);
   assert.equal(out.notes, []);
   assert.ok(out.captureLatenessMs.mean < 10, `capture timers ${out.captureLatenessMs.mean} ms late on average`);
+});
+
+test('datagrams lost on the link: the sender notices and recovers over real UDP', async () => {
+  const dir = join(work, 'loss');
+  await runThroughLinkshell(dir, constantTrace(4), [], ['--duration', '3', '--video', 'synthetic:320x180@30'], ['--uplink-loss', '0.03', '--seed', '5']);
+  const sender = readSenderRecords(join(dir, 'sender.jsonl'));
+  const rx = readReceiverRecords(join(dir, 'receiver.jsonl'));
+  assert.ok(sender.losses >= 1, `losses detected: ${sender.losses}`);
+  assert.ok(sender.recoveries >= 1, `recoveries: ${sender.recoveries}`);
+  // Frames keep being shown after the first recovery.
+  const counters = rx.end!.counters as Record<string, number>;
+  assert.ok(counters.framesAbandoned + counters.missingReference > 0, 'the receiver saw incomplete or unreachable frames');
+  const { out } = analyze(dir);
+  assert.ok(out.summary.framesShown >= 45, `frames shown ${out.summary.framesShown} of 90`);
+  const shownLate = rx.shown.filter((s) => s.t > sender.captures[45]).length;
+  assert.ok(shownLate > 10, `frames shown in the second half: ${shownLate}`);
 });
 
 test('VP8 at 320x180 through linkshell, pictures saved: SSIM computed against the source', async () => {
