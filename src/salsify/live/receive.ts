@@ -38,14 +38,15 @@ export const RECEIVE_HELP = `Usage: salsify receive --port P --out DIR [options]
 Runs the Salsify receiver on a UDP port for one run of \`salsify send\`:
 decodes and shows frames, acknowledges every datagram, and records per shown
 frame its show time and frame number in DIR/receiver.jsonl (times on a clock
-shared by processes on one machine: see salsify send --help).
+shared by processes on one machine: see salsify send --help). It serves the
+first address it hears from; start it before the sender.
 
 Options:
   --port P              UDP port to listen on (0: any free port, printed)
   --bind HOST           address to listen on (default 127.0.0.1; 0.0.0.0 for
                         senders on other machines)
-  --out DIR             where receiver.jsonl (and received.y4m) go (required;
-                        created if needed)
+  --out DIR             where receiver.jsonl (and received.ivf, received.y4m)
+                        go (required; created if needed)
   --codec NAME          model (the default; decodes take their modelled time)
                         or vp8: the sender's codec
   --save-video          also write every shown picture to DIR/received.y4m
