@@ -5,6 +5,7 @@ import { PassThrough } from 'node:stream';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createIvfWriter, formatIvfHeader, openIvfReader, parseIvfHeader, type IvfFrame, type IvfReadOptions } from '../../src/codec-bridge/video/ivf.ts';
+import { rejects } from '../helpers/rejects.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'video-ivf-test-'));
 const FOUR_PEOPLE = '../shared/video/FourPeople_1280x720_60.ivf';
@@ -13,17 +14,6 @@ async function readAll(source: Uint8Array | string, options: IvfReadOptions = {}
   const out: IvfFrame[] = [];
   for await (const frame of await openIvfReader(source, options)) out.push(frame);
   return out;
-}
-
-async function rejects(promise: Promise<unknown>, pattern: RegExp): Promise<void> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.instance(error, Error);
-    assert.match((error as Error).message, pattern, `got: ${(error as Error).message}`);
-    return;
-  }
-  assert.unreachable(`expected an error matching ${pattern}`);
 }
 
 function header(fields: { signature?: string; version?: number; size?: number; fourcc?: string; width?: number; height?: number; rate?: number; scale?: number; count?: number } = {}): Buffer {

@@ -10,6 +10,7 @@ import { createIvfWriter, type IvfFrame } from '../../src/codec-bridge/video/ivf
 import { openVideoSource } from '../../src/codec-bridge/video/open-video-source.ts';
 import { frameIndexAt } from '../../src/codec-bridge/video/video-source.ts';
 import { createY4mWriter } from '../../src/codec-bridge/video/y4m.ts';
+import { rejects } from '../helpers/rejects.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'video-sources-test-'));
 const W = 10;
@@ -22,17 +23,6 @@ function clipFrame(k: number): Uint8Array {
   for (let i = 0; i < data.length; i++) data[i] = (k * 50 + i * 3) & 255;
   data[0] = k;
   return data;
-}
-
-async function rejects(promise: Promise<unknown>, pattern: RegExp): Promise<void> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.instance(error, Error);
-    assert.match((error as Error).message, pattern, `got: ${(error as Error).message}`);
-    return;
-  }
-  assert.unreachable(`expected an error matching ${pattern}`);
 }
 
 const y4mPath = join(dir, 'clip.y4m');

@@ -8,6 +8,7 @@ import type { Picture } from '../../src/codec-bridge/types.ts';
 import { i420Size } from '../../src/codec-bridge/video/i420.ts';
 import { Y4mFile } from '../../src/codec-bridge/video/y4m-file.ts';
 import { createY4mWriter, formatY4mHeader, openY4mReader, parseY4mHeader } from '../../src/codec-bridge/video/y4m.ts';
+import { rejects } from '../helpers/rejects.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'video-y4m-test-'));
 
@@ -28,17 +29,6 @@ async function readAll(source: Uint8Array | string | Readable, name?: string): P
   const out: Picture[] = [];
   for await (const picture of reader) out.push(picture);
   return out;
-}
-
-async function rejects(promise: Promise<unknown>, pattern: RegExp): Promise<void> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.instance(error, Error);
-    assert.match((error as Error).message, pattern, `got: ${(error as Error).message}`);
-    return;
-  }
-  assert.unreachable(`expected an error matching ${pattern}`);
 }
 
 test('Y4M: write then read a file, odd size, frames unchanged', async () => {

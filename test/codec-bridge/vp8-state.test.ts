@@ -5,16 +5,7 @@ import * as assert from 'uvu/assert';
 import { createRng } from '../../src/link-emu/random.ts';
 import { createVP8Codec, deserializeState, reconstruction } from '../../src/codec-bridge/index.ts';
 import { clipPictures, crop, samePicture } from './vp8-fixtures.ts';
-
-async function rejects(promise: Promise<unknown>, pattern: RegExp): Promise<void> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.match((error as Error).message, pattern);
-    return;
-  }
-  assert.unreachable(`expected a rejection matching ${pattern}`);
-}
+import { rejects } from '../helpers/rejects.ts';
 
 async function someStates() {
   const source = await clipPictures(3);

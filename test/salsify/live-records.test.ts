@@ -14,6 +14,7 @@ import { readReceiverRecords, readSenderRecords, runIdOf } from '../../src/salsi
 import { parseReceiveArgs } from '../../src/salsify/live/receive.ts';
 import { parseSendArgs } from '../../src/salsify/live/send.ts';
 import { ssimToDb } from '../../src/salsify/metrics.ts';
+import { rejects } from '../helpers/rejects.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = join(root, 'bin', 'salsify.js');
@@ -72,16 +73,6 @@ function runDir(sender: object[] | string, receiver: object[] | string): string 
   writeFileSync(join(dir, 'sender.jsonl'), typeof sender === 'string' ? sender : jsonl(sender));
   writeFileSync(join(dir, 'receiver.jsonl'), typeof receiver === 'string' ? receiver : jsonl(receiver));
   return dir;
-}
-
-async function rejects(promise: Promise<unknown>, pattern: RegExp): Promise<void> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.match((error as Error).message, pattern);
-    return;
-  }
-  assert.unreachable(`expected an error matching ${pattern}`);
 }
 
 test('a hand-made run gives the figures of the reference definitions', async () => {
