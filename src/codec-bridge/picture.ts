@@ -1,13 +1,12 @@
 // I420 picture sizes and checks used by the codec bridge.
 import type { Picture } from './types.ts';
+import { checkDimensions as checkDimensionsUpTo, i420Size } from './video/i420.ts';
 
 /** VP8's largest frame side (14-bit size fields). */
 export const VP8_MAX_DIMENSION = 16383;
 
 /** Bytes of an I420 picture: Y at full size, U and V at ceil(w/2) x ceil(h/2). */
-export function i420Bytes(width: number, height: number): number {
-  return width * height + 2 * ((width + 1) >> 1) * ((height + 1) >> 1);
-}
+export const i420Bytes = i420Size;
 
 /** Bytes of one reference picture: I420 at the macroblock-aligned size (sides rounded up to 16). */
 export function referenceBytes(width: number, height: number): number {
@@ -16,12 +15,9 @@ export function referenceBytes(width: number, height: number): number {
   return (aw * ah * 3) / 2;
 }
 
+/** Throws a RangeError naming `where` unless width and height are within VP8's limits. */
 export function checkDimensions(width: number, height: number, where: string): void {
-  for (const [name, value] of [['width', width], ['height', height]] as const) {
-    if (!Number.isInteger(value) || value < 1 || value > VP8_MAX_DIMENSION) {
-      throw new RangeError(`${where}: ${name} must be an integer in 1..${VP8_MAX_DIMENSION}, got ${value}`);
-    }
-  }
+  checkDimensionsUpTo(width, height, where, VP8_MAX_DIMENSION);
 }
 
 /** Throws a clear error unless `picture` is a `width` x `height` I420 picture. */

@@ -3,6 +3,7 @@
 import { nativeVp8 } from './native.ts';
 import { checkPicture } from './picture.ts';
 import type { Picture } from './types.ts';
+export { ssimToDb } from './ssim-db.ts';
 
 export interface SsimResult {
   /** Luma SSIM. */
@@ -37,10 +38,4 @@ export function ssim(a: Picture, b: Picture): SsimResult {
 export async function ssimAsync(a: Picture, b: Picture): Promise<SsimResult> {
   check(a, b, 'ssimAsync');
   return result(a.width, a.height, await nativeVp8().ssimAsync(a.data, b.data, a.width, a.height));
-}
-
-/** SSIM in decibels: 10 log10(1 / (1 - x)); Infinity for identical pictures. */
-export function ssimToDb(x: number): number {
-  if (!(x <= 1)) throw new RangeError(`ssimToDb: SSIM must be at most 1, got ${x}`);
-  return 10 * Math.log10(1 / (1 - x));
 }

@@ -12,10 +12,10 @@
 // Percentiles interpolate linearly between the closest ranks (p in 0..100 over
 // the sorted values x_0..x_{n-1}: position p/100 x (n - 1)).
 
+import { ssimToDb } from '../codec-bridge/ssim-db.ts';
+
 /** SSIM in decibels: 10 log10(1 / (1 - ssim)); Infinity for identical pictures. */
-export function ssimToDb(ssim: number): number {
-  return 10 * Math.log10(1 / (1 - ssim));
-}
+export { ssimToDb };
 
 export interface FrameRecord {
   readonly sourceIndex: number;

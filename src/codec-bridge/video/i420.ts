@@ -18,11 +18,11 @@ export function i420Size(width: number, height: number): number {
   return width * height + 2 * chromaWidth(width) * chromaHeight(height);
 }
 
-/** Throws a RangeError naming `where` unless width and height are integers in 1..MAX_DIMENSION. */
-export function checkDimensions(width: number, height: number, where: string): void {
+/** Throws a RangeError naming `where` unless width and height are integers in 1..max (default MAX_DIMENSION). */
+export function checkDimensions(width: number, height: number, where: string, max = MAX_DIMENSION): void {
   for (const [name, value] of [['width', width], ['height', height]] as const) {
-    if (!Number.isInteger(value) || value < 1 || value > MAX_DIMENSION) {
-      throw new RangeError(`${where}: ${name} must be an integer in 1..${MAX_DIMENSION}, got ${value}`);
+    if (!Number.isInteger(value) || value < 1 || value > max) {
+      throw new RangeError(`${where}: ${name} must be an integer in 1..${max}, got ${value}`);
     }
   }
 }

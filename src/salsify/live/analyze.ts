@@ -69,18 +69,22 @@ function checkSameRun(sender: SenderRecords, receiver: ReceiverRecords): void {
   }
 }
 
+/** The sender's video source again (the same file, or the same seeded synthetic scene). */
+async function reopenSenderVideo(sender: SenderRecords): Promise<VideoSource> {
+  try {
+    return await openVideo(sender.header.video, sender.header.seed);
+  } catch (error) {
+    throw new Error(`cannot reopen the sender's video ${JSON.stringify(sender.header.video)} (seed ${sender.header.seed}) to compute SSIM: ${(error as Error).message}`);
+  }
+}
+
 /** SSIM of each saved picture against the source frame it was encoded from, by frame number. */
 async function ssimFromSavedPictures(dir: string, sender: SenderRecords, receiver: ReceiverRecords, sourceOf: Map<number, number>): Promise<Map<number, number>> {
   const path = join(dir, receiver.header.video!);
   const byPicture = new Map<number, number>();
   for (const s of receiver.shown) if (s.picture !== undefined) byPicture.set(s.picture, s.frameNumber);
   const out = new Map<number, number>();
-  let source: VideoSource;
-  try {
-    source = await openVideo(sender.header.video, sender.header.seed);
-  } catch (error) {
-    throw new Error(`cannot reopen the sender's video ${JSON.stringify(sender.header.video)} (seed ${sender.header.seed}) to compute SSIM: ${(error as Error).message}`);
-  }
+  const source = await reopenSenderVideo(sender);
   const reader = await openY4mReader(path);
   try {
     if (reader.header.width !== source.width || reader.header.height !== source.height) {
@@ -116,12 +120,7 @@ const REPLAY_STATES = 16;
 async function ssimFromSavedFrames(dir: string, sender: SenderRecords, receiver: ReceiverRecords, sourceOf: Map<number, number>): Promise<Map<number, number>> {
   const path = join(dir, receiver.header.frames!);
   const out = new Map<number, number>();
-  let source: VideoSource;
-  try {
-    source = await openVideo(sender.header.video, sender.header.seed);
-  } catch (error) {
-    throw new Error(`cannot reopen the sender's video ${JSON.stringify(sender.header.video)} (seed ${sender.header.seed}) to compute SSIM: ${(error as Error).message}`);
-  }
+  const source = await reopenSenderVideo(sender);
   const codec = await openCodec(receiver.header.codec);
   let reader: IvfReader | undefined;
   try {

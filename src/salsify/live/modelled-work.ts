@@ -4,20 +4,15 @@
 // model codec's work its modelled duration, as the simulator does: each
 // encode or decode completes no sooner than `modelledMs` after it started.
 import type { EndpointContext } from '../../net/endpoint.ts';
+import { withWork } from './with-work.ts';
 
 export function withModelledWorkTime(ctx: EndpointContext): EndpointContext {
-  return {
-    now: () => ctx.now(),
-    setTimer: (ms, callback) => ctx.setTimer(ms, callback),
-    send: (bytes) => ctx.send(bytes),
-    onReceive: (handler) => ctx.onReceive(handler),
-    work: <T>(task: () => Promise<T>, modelledMs: number): Promise<T> => {
-      const started = ctx.now();
-      return ctx.work(task, modelledMs).then((result) => {
-        const left = started + modelledMs - ctx.now();
-        if (!(left > 0)) return result;
-        return new Promise<T>((resolve) => ctx.setTimer(left, () => resolve(result)));
-      });
-    },
-  };
+  return withWork(ctx, <T>(task: () => Promise<T>, modelledMs: number): Promise<T> => {
+    const started = ctx.now();
+    return ctx.work(task, modelledMs).then((result) => {
+      const left = started + modelledMs - ctx.now();
+      if (!(left > 0)) return result;
+      return new Promise<T>((resolve) => ctx.setTimer(left, () => resolve(result)));
+    });
+  });
 }
