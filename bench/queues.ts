@@ -15,7 +15,7 @@
 
 import type { DropListener, PacketQueue, QueuedPacket } from '../src/link-emu/queue.ts';
 import { createQueue } from '../src/link-emu/queue-factory.ts';
-import { createRng } from '../src/link-emu/random.ts';
+import { createRng } from '../src/common/random.ts';
 
 const PAIRS = Number(process.argv[2] ?? 2_000_000);
 if (!Number.isInteger(PAIRS) || PAIRS <= 0) throw new Error(`pairs must be a positive integer, got ${process.argv[2]}`);

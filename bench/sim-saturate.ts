@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { TraceLink } from '../src/link-emu/link.ts';
 import { LinkLogWriter } from '../src/link-emu/link-log.ts';
 import { createQueue } from '../src/link-emu/queue-factory.ts';
-import { createRng } from '../src/link-emu/random.ts';
+import { createRng } from '../src/common/random.ts';
 import { loadTrace } from '../src/link-emu/trace-files.ts';
 import { createSimNetwork } from '../src/net/sim-network.ts';
 import { Simulator } from '../src/net/simulator.ts';

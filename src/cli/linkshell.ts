@@ -3,7 +3,7 @@
 
 import { runReplay } from './replay-command.ts';
 import { runStats } from './stats-command.ts';
-import { runCommand } from './usage-error.ts';
+import { runCommand } from '../common/usage-error.ts';
 
 export const LINKSHELL_SUBCOMMANDS = `Subcommands:
   linkshell UPLINK_TRACE DOWNLINK_TRACE [options] [-- COMMAND ...]   real-time emulated link (see --help)
@@ -20,7 +20,7 @@ export async function main(argv: string[]): Promise<number> {
     case 'stats':
       return runCommand('linkshell stats', () => runStats(rest));
     case 'gen-trace': {
-      const { runTraceGenCli } = await import('../link-emu/trace-gen-cli.ts');
+      const { runTraceGenCli } = await import('./gen-trace-command.ts');
       return runTraceGenCli(rest);
     }
     default: {

@@ -5,10 +5,10 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_MTU } from '../link-emu/link.ts';
 import { LinkLogWriter, parseLinkLog } from '../link-emu/link-log.ts';
 import { createQueue } from '../link-emu/queue-factory.ts';
-import { createRng } from '../link-emu/random.ts';
+import { createRng } from '../common/random.ts';
 import { arrivalsFromLog, lastLogTime, parseArrivalList, replay } from '../link-emu/replay.ts';
 import { openTrace } from '../link-emu/trace-files.ts';
-import { duringSetup, integerOption, UsageError } from './usage-error.ts';
+import { duringSetup, integerOption, UsageError } from '../common/usage-error.ts';
 
 export const REPLAY_HELP = `Usage: linkshell replay --log-in IN --trace TRACE [options]
 

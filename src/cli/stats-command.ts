@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import Table from 'cli-table3';
 import { parseLinkLog } from '../link-emu/link-log.ts';
 import { linkLogStats, type LinkLogStats } from '../link-emu/log-stats.ts';
-import { duringSetup, UsageError } from './usage-error.ts';
+import { duringSetup, UsageError } from '../common/usage-error.ts';
 
 export const STATS_HELP = `Usage: linkshell stats [--json] LOG [LOG...]
 

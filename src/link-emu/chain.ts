@@ -4,12 +4,12 @@
 // virtual time: it is driven by the Scheduler it is given (the simulator's
 // event loop, or linkshell's wall-clock timers).
 
-import type { TimerHandle } from '../net/endpoint.ts';
+import type { TimerHandle } from '../common/timer.ts';
 import { GilbertElliottLoss, IndependentLoss, OnOffProcess, type GilbertElliottParams } from './impairments.ts';
 import { DEFAULT_MTU, TraceLink, type LinkEventSink } from './link.ts';
 import type { QueuedPacket } from './queue.ts';
 import { createQueue } from './queue-factory.ts';
-import type { Rng } from './random.ts';
+import type { Rng } from '../common/random.ts';
 import type { Trace } from './trace.ts';
 
 export type StageSpec =

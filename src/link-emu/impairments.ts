@@ -4,7 +4,7 @@
 // intermittent link (mm-onoff: exponentially distributed on and off periods,
 // packets arriving while off are lost).
 
-import type { Rng } from './random.ts';
+import type { Rng } from '../common/random.ts';
 
 function checkProbability(name: string, value: number): void {
   if (!(value >= 0 && value <= 1)) throw new RangeError(`${name} must be a probability in [0, 1], got ${value}`);

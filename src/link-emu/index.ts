@@ -14,4 +14,4 @@ export { Chain, type StageSpec, type Scheduler, type DropCause, type ChainCounte
 export { LinkLogWriter, parseLinkLog, formatLinkLogHeader, formatLogEvent, LogEventKind, LinkLogParseError, type LinkLogHeader, type ParsedLinkLog } from './link-log.ts';
 export { replay, arrivalsFromLog, parseArrivalList, lastLogTime, type Arrivals, type ReplayOptions } from './replay.ts';
 export { linkLogStats, quantile, type LinkLogStats } from './log-stats.ts';
-export { createRng, type Rng } from './random.ts';
+export { createRng, type Rng } from '../common/random.ts';

@@ -20,7 +20,7 @@
 // name and the value.
 
 import type { PacketQueue } from './queue.ts';
-import type { Rng } from './random.ts';
+import type { Rng } from '../common/random.ts';
 import { CoDelQueue } from './queues/codel.ts';
 import { DropHeadQueue } from './queues/drophead.ts';
 import { DropTailQueue } from './queues/droptail.ts';

@@ -11,7 +11,7 @@
 // is written as ceil(t). The random generators produce opportunities in
 // (0, durationMs]; since a Mahimahi trace's period is its last timestamp, their
 // period is the time of the last opportunity, at most durationMs.
-import { createRng, type Rng } from './random.ts';
+import { createRng, type Rng } from '../common/random.ts';
 import type { Trace } from './trace.ts';
 
 /** Nominal bytes per opportunity for rates (see above). */

@@ -5,7 +5,7 @@
 // rules), trace-format.ts (formatTrace, assertValidTrace), trace-files.ts
 // (loadTrace, writeTrace, resolveTraceName: ./traces, $LINKSHELL_TRACES,
 // /usr/share/mahimahi/traces), trace-generators.ts (constant, Poisson, on/off,
-// cellular-like), trace-gen-cli.ts (`linkshell gen-trace`).
+// cellular-like), src/cli/gen-trace-command.ts (`linkshell gen-trace`).
 
 export interface Trace {
   /** Where it came from (a file path or a generator description), used in messages and logs. */

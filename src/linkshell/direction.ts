@@ -15,7 +15,7 @@
 
 import { Chain, type ChainCounters, type DropCause, type Scheduler, type StageSpec } from '../link-emu/chain.ts';
 import type { LinkEventSink } from '../link-emu/link.ts';
-import type { Rng } from '../link-emu/random.ts';
+import type { Rng } from '../common/random.ts';
 import type { Trace } from '../link-emu/trace.ts';
 import type { WallClockScheduler } from '../net/wall-clock.ts';
 import { Histogram } from './histogram.ts';

@@ -5,7 +5,7 @@
 // 2 for bad arguments (nothing started), the command's status when there is
 // one, 0 when stopped by a signal without a command, 1 on an internal error.
 
-import { UsageError } from '../cli/usage-error.ts';
+import { UsageError } from '../common/usage-error.ts';
 import { formatAddress } from '../net/address.ts';
 import { startChild, type ChildCommand } from './child.ts';
 import { LINKSHELL_HELP, parseLinkshellArgs } from './options.ts';

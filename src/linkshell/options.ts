@@ -1,10 +1,10 @@
 // linkshell's command line: parsed and checked before anything starts.
 
 import { parseArgs } from 'node:util';
-import { UsageError } from '../cli/usage-error.ts';
+import { UsageError } from '../common/usage-error.ts';
 import { DEFAULT_MTU } from '../link-emu/link.ts';
 import { createQueue } from '../link-emu/queue-factory.ts';
-import { createRng } from '../link-emu/random.ts';
+import { createRng } from '../common/random.ts';
 import { DEFAULT_OVERHEAD_BYTES } from '../net/sim-network.ts';
 import { DEFAULT_SPIN_MS, TIMER_KINDS, type TimerKind } from '../net/wall-clock.ts';
 import { parseHostPort, type HostPort } from '../net/address.ts';

@@ -4,9 +4,9 @@
 // addresses, the listen socket, log files) and throws a UsageError for it
 // before any datagram moves; stop() ends the run cleanly whatever the cause.
 
-import { UsageError } from '../cli/usage-error.ts';
+import { UsageError } from '../common/usage-error.ts';
 import { createQueue } from '../link-emu/queue-factory.ts';
-import { createRng } from '../link-emu/random.ts';
+import { createRng } from '../common/random.ts';
 import { openTrace, type TraceLookupOptions } from '../link-emu/trace-files.ts';
 import type { Trace } from '../link-emu/trace.ts';
 import { createMonotonicClock, WallClockScheduler } from '../net/wall-clock.ts';

@@ -3,9 +3,9 @@
 // sockets, wall-clock time) both implement it, so the same endpoint code runs
 // in both.
 
-export interface TimerHandle {
-  cancel(): void;
-}
+import type { TimerHandle } from '../common/timer.ts';
+
+export type { TimerHandle };
 
 export interface EndpointContext {
   /** Current time in milliseconds (fractional values allowed). */

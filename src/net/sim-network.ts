@@ -5,7 +5,7 @@
 // EndpointContext, exactly as over real sockets.
 
 import { Chain, type ChainCounters, type StageSpec } from '../link-emu/chain.ts';
-import { createRng } from '../link-emu/random.ts';
+import { createRng } from '../common/random.ts';
 import type { EndpointContext } from './endpoint.ts';
 import type { Simulator } from './simulator.ts';
 

@@ -6,7 +6,7 @@
 // delivered `modelledMs` later in virtual time, so runs are identical however
 // fast the machine is.
 
-import type { TimerHandle } from './endpoint.ts';
+import type { TimerHandle } from '../common/timer.ts';
 import { EventHeap } from './event-heap.ts';
 
 class SimEvent implements TimerHandle {

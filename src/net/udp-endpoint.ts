@@ -6,7 +6,8 @@
 import { createSocket, type Socket } from 'node:dgram';
 import { isIP } from 'node:net';
 import { formatAddress, parseHostPort, resolveHostPort, type UdpAddress } from './address.ts';
-import type { EndpointContext, TimerHandle } from './endpoint.ts';
+import type { EndpointContext } from './endpoint.ts';
+import type { TimerHandle } from '../common/timer.ts';
 import { WallClockScheduler, type TimerKind } from './wall-clock.ts';
 
 export type AddressSpec = string | { address: string; port: number };

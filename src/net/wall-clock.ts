@@ -16,7 +16,7 @@
 //   at the due time (see thread-alarm.ts): about a tenth of a millisecond
 //   late, without spinning. linkshell uses it.
 
-import type { TimerHandle } from './endpoint.ts';
+import type { TimerHandle } from '../common/timer.ts';
 import { EventHeap } from './event-heap.ts';
 import { ThreadAlarm } from './thread-alarm.ts';
 

@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import Table from 'cli-table3';
-import { runCommand, UsageError } from '../cli/usage-error.ts';
+import { runCommand, UsageError } from '../common/usage-error.ts';
 import { recordsToCsv } from './metrics.ts';
 import { SCHEMES, type Scheme } from './sender.ts';
 import { DEFAULT_SIM_CONFIG, runSalsifySim, type SalsifySimConfig, type SalsifySimResult } from './sim-runner.ts';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createRng, type Rng } from '../../src/link-emu/random.ts';
+import { createRng, type Rng } from '../../src/common/random.ts';
 import { i420Size } from '../../src/codec-bridge/video/i420.ts';
 import { openIvfReader } from '../../src/codec-bridge/video/ivf.ts';
 import { Y4mFile } from '../../src/codec-bridge/video/y4m-file.ts';

@@ -2,7 +2,7 @@
 // that still decodes clean frames bit-exactly afterwards.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createRng } from '../../src/link-emu/random.ts';
+import { createRng } from '../../src/common/random.ts';
 import { readFileSync } from 'node:fs';
 import { createVP8Codec, parseVp8FrameHeader, reconstruction, ssim } from '../../src/codec-bridge/index.ts';
 import { nativeVp8 } from '../../src/codec-bridge/native.ts';

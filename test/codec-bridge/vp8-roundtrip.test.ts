@@ -4,7 +4,7 @@
 // the chosen frames.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createRng } from '../../src/link-emu/random.ts';
+import { createRng } from '../../src/common/random.ts';
 import {
   achievableQuantizer,
   createVP8Codec,

@@ -2,7 +2,7 @@
 // corrupted, truncated or mismatched states.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createRng } from '../../src/link-emu/random.ts';
+import { createRng } from '../../src/common/random.ts';
 import { createVP8Codec, deserializeState, reconstruction } from '../../src/codec-bridge/index.ts';
 import { clipPictures, crop, samePicture } from './vp8-fixtures.ts';
 import { rejects } from '../helpers/rejects.ts';

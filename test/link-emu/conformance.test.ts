@@ -6,7 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { LinkLogWriter, formatLogEvent, parseLinkLog } from '../../src/link-emu/link-log.ts';
 import { createQueue } from '../../src/link-emu/queue-factory.ts';
-import { createRng } from '../../src/link-emu/random.ts';
+import { createRng } from '../../src/common/random.ts';
 import { arrivalsFromLog, lastLogTime, replay } from '../../src/link-emu/replay.ts';
 import { loadTrace } from '../../src/link-emu/trace-files.ts';
 

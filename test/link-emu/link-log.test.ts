@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { LinkLogWriter, formatLinkLogHeader, formatLogEvent, parseLinkLog, shellQuote } from '../../src/link-emu/link-log.ts';
-import { createRng } from '../../src/link-emu/random.ts';
+import { createRng } from '../../src/common/random.ts';
 
 const header = {
   linkName: 'Uplink',

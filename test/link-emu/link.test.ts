@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { PacketTooLargeError, TraceLink } from '../../src/link-emu/link.ts';
 import { LinkLogWriter } from '../../src/link-emu/link-log.ts';
 import { createQueue } from '../../src/link-emu/queue-factory.ts';
-import { createRng } from '../../src/link-emu/random.ts';
+import { createRng } from '../../src/common/random.ts';
 import { parseTrace } from '../../src/link-emu/trace-parse.ts';
 
 function makeLink(traceText: string, options: { once?: boolean; mtu?: number; queue?: string; args?: string; log?: boolean } = {}) {

@@ -6,7 +6,7 @@ import { DropHeadQueue } from '../../src/link-emu/queues/drophead.ts';
 import { DropTailQueue } from '../../src/link-emu/queues/droptail.ts';
 import { InfiniteQueue } from '../../src/link-emu/queues/infinite.ts';
 import { PieQueue } from '../../src/link-emu/queues/pie.ts';
-import { createRng } from '../../src/link-emu/random.ts';
+import { createRng } from '../../src/common/random.ts';
 
 const rng = createRng('factory');
 

@@ -5,7 +5,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { PieQueue } from '../../src/link-emu/queues/pie.ts';
-import { createRng, type Rng } from '../../src/link-emu/random.ts';
+import { createRng, type Rng } from '../../src/common/random.ts';
 import { dropLog, packet } from './queue-helpers.ts';
 
 /** A real seeded generator that also records what it hands out. */

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createRng } from '../../src/link-emu/random.ts';
+import { createRng } from '../../src/common/random.ts';
 import { PacketRing } from '../../src/link-emu/queues/packet-ring.ts';
 import { InfiniteQueue } from '../../src/link-emu/queues/infinite.ts';
 import { DropTailQueue } from '../../src/link-emu/queues/droptail.ts';

@@ -5,7 +5,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
-import { createRng, type Rng } from '../../src/link-emu/random.ts';
+import { createRng, type Rng } from '../../src/common/random.ts';
 import { parseTrace, TraceFormatError } from '../../src/link-emu/trace-parse.ts';
 
 const REAL = readFileSync(new URL('../../../shared/traces/ATT-LTE-driving-2016.up', import.meta.url)).subarray(0, 4000);

@@ -4,7 +4,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { LinkEventSink } from '../../src/link-emu/link.ts';
-import { createRng } from '../../src/link-emu/random.ts';
+import { createRng } from '../../src/common/random.ts';
 import { WallClockScheduler } from '../../src/net/wall-clock.ts';
 import { Direction } from '../../src/linkshell/direction.ts';
 

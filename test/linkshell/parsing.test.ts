@@ -2,8 +2,8 @@
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { UsageError } from '../../src/cli/usage-error.ts';
-import { createRng } from '../../src/link-emu/random.ts';
+import { UsageError } from '../../src/common/usage-error.ts';
+import { createRng } from '../../src/common/random.ts';
 import { formatAddress, isLoopback, parseHostPort } from '../../src/net/address.ts';
 import { Histogram } from '../../src/linkshell/histogram.ts';
 import { parseLinkshellArgs } from '../../src/linkshell/options.ts';

@@ -5,7 +5,7 @@ import {
   decodeDatagram, encodeAck, encodeFragment, splitFrame, type FragmentDatagram,
 } from '../../src/salsify/datagram.ts';
 import { crc32 } from '../../src/salsify/crc32.ts';
-import { createRng } from '../../src/link-emu/random.ts';
+import { createRng } from '../../src/common/random.ts';
 
 function frameOf(length: number, seed = 1): Uint8Array {
   const rng = createRng(seed);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createRng } from '../../src/link-emu/random.ts';
+import { createRng } from '../../src/common/random.ts';
 import { analyzeLiveRun } from '../../src/salsify/live/analyze.ts';
 import { readReceiverRecords, readSenderRecords, runIdOf } from '../../src/salsify/live/records.ts';
 import { parseReceiveArgs } from '../../src/salsify/live/receive.ts';

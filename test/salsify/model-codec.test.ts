@@ -4,7 +4,7 @@ import { createModelCodec, inspectModelFrame, modelFrameBytes, modelSsim } from 
 import { modelledDecodeMs, modelledEncodeMs } from '../../src/salsify/timing-model.ts';
 import { modelEncodeMs } from '../../src/codec-bridge/encode-time-model.ts';
 import { createSyntheticScene } from '../../src/codec-bridge/video/synthetic-scene.ts';
-import { createRng } from '../../src/link-emu/random.ts';
+import { createRng } from '../../src/common/random.ts';
 
 const scene = createSyntheticScene({ width: 320, height: 180, seed: 2 });
 

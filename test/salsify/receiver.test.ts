@@ -10,7 +10,7 @@ import { crc32 } from '../../src/salsify/crc32.ts';
 import { decodeDatagram, encodeFragment, splitFrame, type AckDatagram } from '../../src/salsify/datagram.ts';
 import type { CodecState, EncodeResult } from '../../src/codec-bridge/types.ts';
 import { createSyntheticScene } from '../../src/codec-bridge/video/synthetic-scene.ts';
-import { createRng } from '../../src/link-emu/random.ts';
+import { createRng } from '../../src/common/random.ts';
 import { Pacer } from '../../src/salsify/pacer.ts';
 
 const W = 320, H = 180, CONN = 77;

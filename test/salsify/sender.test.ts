@@ -10,7 +10,7 @@ import { createModelCodec } from '../../src/salsify/model-codec.ts';
 import { encodeAck } from '../../src/salsify/datagram.ts';
 import { createSyntheticScene } from '../../src/codec-bridge/video/synthetic-scene.ts';
 import { constantRateTrace } from '../../src/link-emu/trace-generators.ts';
-import { createRng } from '../../src/link-emu/random.ts';
+import { createRng } from '../../src/common/random.ts';
 
 test('garbage, corrupted, foreign and made-up acknowledgements are counted and ignored', async () => {
   const sim = new Simulator();

@@ -6,7 +6,7 @@
 // Everything random is drawn from createRng at construction (textures, shape
 // paths, a table of noise); frame i is then a pure function of the seed, the
 // size and i, so frames can be generated in any order and give the same bytes.
-import { createRng, type Rng } from '../../link-emu/random.ts';
+import { createRng, type Rng } from '../../common/random.ts';
 import type { Picture } from '../types.ts';
 import { checkDimensions, chromaHeight, chromaWidth, i420Size } from './i420.ts';
 import { checkFrameIndex, type VideoSource } from './video-source.ts';

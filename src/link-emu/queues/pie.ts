@@ -31,7 +31,7 @@
 // opportunity's time at dequeue (Mahimahi reads the wall clock at both).
 
 import type { DropListener, QueuedPacket } from '../queue.ts';
-import type { Rng } from '../random.ts';
+import type { Rng } from '../../common/random.ts';
 import { DroppingQueue } from './dropping-queue.ts';
 import type { SizeLimit } from './size-limit.ts';
 

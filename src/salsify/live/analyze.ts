@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { ssim as pictureSsim } from '../../codec-bridge/ssim.ts';
 import type { VideoSource } from '../../codec-bridge/video/video-source.ts';
 import { openY4mReader } from '../../codec-bridge/video/y4m.ts';
-import { UsageError } from '../../cli/usage-error.ts';
+import { UsageError } from '../../common/usage-error.ts';
 import { LogEventKind, parseLinkLog } from '../../link-emu/link-log.ts';
 import { frameRecords, recordsToCsv, summarize, type FrameRecord, type Summary } from '../metrics.ts';
 import { openCodec, openVideo } from '../open-inputs.ts';

@@ -1,5 +1,5 @@
 // The live commands of `salsify`: send and receive over real UDP, analyze the records.
-import { runCommand } from '../../cli/usage-error.ts';
+import { runCommand } from '../../common/usage-error.ts';
 import { runAnalyze } from './analyze.ts';
 import { runReceive } from './receive.ts';
 import { runSend } from './send.ts';

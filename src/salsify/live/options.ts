@@ -1,5 +1,5 @@
 // Option values of the live commands, checked with one-line UsageErrors that name the option.
-import { UsageError } from '../../cli/usage-error.ts';
+import { UsageError } from '../../common/usage-error.ts';
 
 export function numberOption(name: string, value: string | undefined, check: (n: number) => boolean, want: string): number | undefined {
   if (value === undefined) return undefined;

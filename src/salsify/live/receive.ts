@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import type { FunctionalCodec } from '../../codec-bridge/types.ts';
 import { createIvfWriter, type IvfWriter } from '../../codec-bridge/video/ivf.ts';
 import { createY4mWriter, type Y4mWriter } from '../../codec-bridge/video/y4m.ts';
-import { UsageError } from '../../cli/usage-error.ts';
+import { UsageError } from '../../common/usage-error.ts';
 import { formatAddress } from '../../net/address.ts';
 import type { EndpointContext } from '../../net/endpoint.ts';
 import { createUdpEndpoint, type UdpEndpoint } from '../../net/udp-endpoint.ts';

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseDuration, runTraceGenCli, TRACE_GEN_USAGE } from '../../src/link-emu/trace-gen-cli.ts';
+import { parseDuration, runTraceGenCli, TRACE_GEN_USAGE } from '../../src/cli/gen-trace-command.ts';
 import { cellularTrace } from '../../src/link-emu/trace-generators.ts';
 import { formatTrace } from '../../src/link-emu/trace-format.ts';
 import { parseTrace } from '../../src/link-emu/trace-parse.ts';

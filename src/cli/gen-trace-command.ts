@@ -2,15 +2,15 @@
 // of the seeded generators of trace-generators.ts.
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { formatTrace } from './trace-format.ts';
+import { formatTrace } from '../link-emu/trace-format.ts';
 import {
   BYTES_PER_OPPORTUNITY,
   cellularTrace,
   constantRateTrace,
   onOffTrace,
   poissonTrace,
-} from './trace-generators.ts';
-import { traceMeanRateMbps, type Trace } from './trace.ts';
+} from '../link-emu/trace-generators.ts';
+import { traceMeanRateMbps, type Trace } from '../link-emu/trace.ts';
 
 export const TRACE_GEN_USAGE = `Usage: linkshell gen-trace KIND [options] [-o FILE]
 
