@@ -6,6 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Picture } from '../../src/codec-bridge/types.ts';
 import { i420Size } from '../../src/codec-bridge/video/i420.ts';
+import { openVideoSource } from '../../src/codec-bridge/video/open-video-source.ts';
 import { Y4mFile } from '../../src/codec-bridge/video/y4m-file.ts';
 import { createY4mWriter, formatY4mHeader, openY4mReader, parseY4mHeader } from '../../src/codec-bridge/video/y4m.ts';
 import { rejects } from '../helpers/rejects.ts';
@@ -56,15 +57,15 @@ test('Y4M: write then read a file, odd size, frames unchanged', async () => {
 
 test('Y4M: a stream delivering one byte at a time reads the same; FRAME lines with parameters are accepted', async () => {
   const frames = [pattern(4, 2, 0).data, pattern(4, 2, 1).data];
-  const bytes = y4mBytes('YUV4MPEG2 W4 H2 F30000:1001 It A0:0 C420mpeg2 XYSCSS=420MPEG2 XCOLORRANGE=LIMITED', frames, 'FRAME Ixyz\n');
+  const bytes = y4mBytes('YUV4MPEG2 W4 H2 F30000:1001 Ip A0:0 C420mpeg2 XYSCSS=420MPEG2 XCOLORRANGE=LIMITED', frames, 'FRAME Ixyz\n');
   const stream = Readable.from((function* () {
     for (const byte of bytes) yield Buffer.from([byte]);
   })());
   const read = await readAll(stream);
   assert.is(read.length, 2);
   assert.equal(Array.from(read[1].data), Array.from(frames[1]));
-  const header = parseY4mHeader('YUV4MPEG2 W4 H2 F30000:1001 It A0:0 C420mpeg2 XYSCSS=420MPEG2 XCOLORRANGE=LIMITED');
-  assert.is(header.interlacing, 't');
+  const header = parseY4mHeader('YUV4MPEG2 W4 H2 F30000:1001 Ip A0:0 C420mpeg2 XYSCSS=420MPEG2 XCOLORRANGE=LIMITED');
+  assert.is(header.interlacing, 'p');
   assert.ok(Math.abs(header.fps - 29.97) < 0.001);
   assert.equal(header.extensions, ['YSCSS=420MPEG2', 'COLORRANGE=LIMITED']);
 });
@@ -82,6 +83,22 @@ test('Y4M: other chroma formats and bit depths are rejected naming the field and
       e.message.includes('clip.y4m') && e.message.includes('field C (colour space)') && e.message.includes(`"${c}"`),
     );
   }
+});
+
+test('Y4M: interlaced video (It, Ib, Im) is rejected in one line naming the file, field and value; Ip, I? and no I field are progressive', async () => {
+  for (const value of ['t', 'b', 'm']) {
+    assert.throws(() => parseY4mHeader(`YUV4MPEG2 W8 H8 F25:1 I${value} A1:1`, 'clip.y4m'), (e: Error) =>
+      e.message.startsWith('clip.y4m: ') && e.message.includes('field I (interlacing)') && e.message.includes(`"I${value}"`) &&
+      e.message.includes('interlaced') && !e.message.includes('\n'),
+    );
+  }
+  assert.is(parseY4mHeader('YUV4MPEG2 W8 H8 F25:1 Ip').interlacing, 'p');
+  assert.is(parseY4mHeader('YUV4MPEG2 W8 H8 F25:1 I?').interlacing, '?');
+  assert.is(parseY4mHeader('YUV4MPEG2 W8 H8 F25:1').interlacing, '?');
+  // Through the ordinary entry point, from a file: the same one line, with the path.
+  const path = join(dir, 'interlaced.y4m');
+  writeFileSync(path, y4mBytes('YUV4MPEG2 W4 H2 F25:1 It', [pattern(4, 2, 0).data]));
+  await rejects(openVideoSource(path), /^\S*interlaced\.y4m: Y4M header field I \(interlacing\) is "It" \(top field first\): interlaced video is not supported, only progressive \(Ip\)$/);
 });
 
 test('Y4M: malformed headers get clear errors', () => {

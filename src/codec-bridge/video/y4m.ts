@@ -1,7 +1,8 @@
 // YUV4MPEG2 (Y4M), the raw video format of ffmpeg, x264 and libvpx's tools:
 // a text header line, then per frame a "FRAME" line and the raw planes. Only
 // 8-bit 4:2:0 is accepted (what the VP8 codec takes); other chroma formats and
-// bit depths are rejected with the header field named. Streaming reader (an
+// bit depths are rejected with the header field named, and so is interlaced
+// video (the frames are coded as pictures, not fields). Streaming reader (an
 // async iterator of Pictures) and a backpressure-respecting writer.
 import type { Picture } from '../types.ts';
 import { ByteReader, openByteReader, type ByteSource } from './byte-reader.ts';
@@ -12,7 +13,10 @@ import { toRational, type Rational } from './rational.ts';
 /** The 8-bit 4:2:0 colour spaces accepted (the C tag without the "C"); they differ only in chroma siting. */
 export const Y4M_COLOUR_SPACES = ['420jpeg', '420', '420paldv', '420mpeg2'] as const;
 export type Y4mColourSpace = (typeof Y4M_COLOUR_SPACES)[number];
-export type Y4mInterlacing = 'p' | 't' | 'b' | 'm' | '?';
+/** The I tag values accepted: p progressive, ? unknown (read as progressive, as ffmpeg does). */
+export type Y4mInterlacing = 'p' | '?';
+/** The I tag values of interlaced video, which is rejected: top field first, bottom field first, mixed. */
+const INTERLACED: Record<string, string> = { t: 'top field first', b: 'bottom field first', m: 'mixed progressive and interlaced' };
 
 export interface Y4mHeader {
   readonly width: number;
@@ -21,7 +25,7 @@ export interface Y4mHeader {
   readonly frameRate: Rational;
   /** frameRate as a number. */
   readonly fps: number;
-  /** The I tag: p progressive, t top field first, b bottom field first, m mixed, ? unknown (the default). */
+  /** The I tag: p progressive or ? unknown (the default); interlaced files (It, Ib, Im) are rejected. */
   readonly interlacing: Y4mInterlacing;
   /** The A tag (pixel aspect ratio); 0:0 when unknown or absent. */
   readonly aspect: { readonly num: number; readonly den: number };
@@ -89,8 +93,14 @@ export function parseY4mHeader(line: Uint8Array | string, name = '<y4m>'): Y4mHe
         break;
       }
       case 'I':
-        if (!['p', 't', 'b', 'm', '?'].includes(value)) {
-          throw new Error(`${name}: Y4M header field I (interlacing) must be one of p, t, b, m, ?; got ${JSON.stringify(token)}`);
+        if (Object.hasOwn(INTERLACED, value)) {
+          throw new Error(
+            `${name}: Y4M header field I (interlacing) is ${JSON.stringify(token)} (${INTERLACED[value]}): ` +
+              'interlaced video is not supported, only progressive (Ip)',
+          );
+        }
+        if (value !== 'p' && value !== '?') {
+          throw new Error(`${name}: Y4M header field I (interlacing) must be p (progressive) or ? (unknown), got ${JSON.stringify(token)}`);
         }
         interlacing = value as Y4mInterlacing;
         break;
