@@ -1,6 +1,5 @@
 #!/usr/bin/env node
-// Launcher: runs the TypeScript CLI through tsx's loader.
-import { register } from 'tsx/esm/api';
+// Launcher of `linkshell`: its entry module runs the command when loaded (see load-entry.js).
+import { loadEntry } from './load-entry.js';
 
-register();
-await import('../src/cli/linkshell.ts');
+await loadEntry('linkshell', 'cli/linkshell.ts');

@@ -1,7 +1,6 @@
 #!/usr/bin/env node
-// Launcher: runs the TypeScript CLI of `salsify` through tsx's loader.
-import { register } from 'tsx/esm/api';
+// Launcher of `salsify` (see load-entry.js).
+import { loadEntry } from './load-entry.js';
 
-register();
-const { main } = await import('../src/salsify/cli.ts');
+const { main } = await loadEntry('salsify', 'salsify/cli.ts');
 process.exitCode = await main(process.argv.slice(2));

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Runs every test/**/*.test.ts and examples/**/*.test.ts file with uvu under tsx, then prints one plain
-// closing line ("tests: N passed, N failed") that CI systems can read.
+// closing line ("tests: N passed, N failed") that CI systems can read. It first brings dist/ (the
+// JavaScript that bin/ runs, which the CLI tests spawn) up to date with src/ (scripts/build.mjs).
 // Usage: npm test [-- PATTERN]   (PATTERN filters test file paths, a regex)
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +26,9 @@ if (files.length === 0) {
   console.error(`no test files match ${pattern ?? 'test/**/*.test.ts'}`);
   process.exit(1);
 }
+
+const build = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
+if (build.status !== 0) process.exit(1);
 
 const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'scripts', 'uvu-exec.mjs'), ...files], {
   cwd: root,

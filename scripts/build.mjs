@@ -1,0 +1,52 @@
+#!/usr/bin/env node
+// Compiles src/ (TypeScript) to dist/ (JavaScript, tsconfig.build.json) unless dist/ is already
+// current, so that bin/ starts without compiling TypeScript. Run by `npm install` (after the
+// native addon), `npm test`, `npm run demo` and `npm run build`; `--force` rebuilds anyway.
+// The new tree is compiled beside dist/ and swapped in whole, so a file deleted or moved in src/
+// leaves nothing behind and a failed build leaves the previous dist/ in place.
+import { execFileSync } from 'node:child_process';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildState, DIST, sourceFingerprint, STAMP } from './build-state.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const force = process.argv.includes('--force');
+const state = buildState(root);
+if (state.current && !force) process.exit(0);
+
+function fail(message) {
+  console.error(`build: ${message}`);
+  process.exit(1);
+}
+
+let tsc;
+try {
+  tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+} catch {
+  fail('the TypeScript compiler is not installed (package "typescript"); run: npm install');
+}
+
+const started = process.hrtime.bigint();
+// Taken before compiling: a source edited during the build makes the result stale, not falsely current.
+const fingerprint = sourceFingerprint(root);
+const staging = join(root, `.dist-staging-${process.pid}`);
+const retired = join(root, `.dist-retired-${process.pid}`);
+try {
+  execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json'), '--outDir', staging], { cwd: root, stdio: 'inherit' });
+} catch {
+  rmSync(staging, { recursive: true, force: true });
+  fail('compiling src/ to dist/ failed (see the compiler output above); dist/ is unchanged');
+}
+writeFileSync(join(staging, STAMP), fingerprint + '\n');
+const dist = join(root, DIST);
+try {
+  renameSync(dist, retired);
+} catch (error) {
+  if (error.code !== 'ENOENT') throw error;
+}
+renameSync(staging, dist);
+rmSync(retired, { recursive: true, force: true });
+const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+console.log(`build: compiled src/ to dist/ in ${seconds.toFixed(1)} s${state.current ? '' : ` (${state.reason})`}`);
