@@ -9,8 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Picture } from '../types.ts';
 import { checkPicture, copyBytes, i420Size } from './i420.ts';
+import { ivfFrameRate } from './ivf-frame-rate.ts';
 import { openIvfReader, type IvfFrame, type IvfHeader, type IvfReader, type IvfReadOptions } from './ivf.ts';
-import type { ClipFrames } from './y4m-file.ts';
+import { checkClipFps, type ClipFrames } from './y4m-file.ts';
 
 /**
  * Decodes the next frame of the stream (frames arrive in file order, starting
@@ -23,6 +24,8 @@ export interface IvfClipOptions extends IvfReadOptions {
   readonly cache?: 'disk' | 'memory';
   /** Directory for the temporary file (default: the OS temporary directory). */
   readonly tempDir?: string;
+  /** Frames per second, overriding the rate derived from the frame timestamps (ivf-frame-rate.ts). */
+  readonly fps?: number;
 }
 
 export class IvfClip implements ClipFrames {
@@ -43,35 +46,42 @@ export class IvfClip implements ClipFrames {
     private readonly reader: IvfReader,
     private readonly decode: DecodeFrame,
     private readonly store: { dir: string; file: FileHandle } | null,
+    fps: number,
   ) {
     this.width = header.width;
     this.height = header.height;
-    this.fps = header.fps;
+    this.fps = fps;
   }
 
   /**
    * Opens `path`, checks every frame header once (counting the frames: the
-   * header's count may be 0 or stale), and prepares to decode on demand.
+   * header's count may be 0 or stale; and finding the frame rate from their
+   * timestamps unless options.fps gives it), and prepares to decode on demand.
    */
   static async open(path: string, decode: DecodeFrame, options: IvfClipOptions = {}): Promise<IvfClip> {
     if (typeof decode !== 'function') throw new TypeError(`${path}: an IVF clip needs a decode function (frame) => Promise<Picture>`);
     const cache = options.cache ?? 'disk';
     if (cache !== 'disk' && cache !== 'memory') throw new RangeError(`${path}: cache must be 'disk' or 'memory', got ${String(cache)}`);
-    let frameCount = 0;
+    const override = checkClipFps(options.fps, path);
+    const timestamps: number[] = [];
     const scan = await openIvfReader(path, options);
+    let timeBase: IvfHeader;
     try {
-      while ((await scan.readFrame()) !== null) frameCount++;
+      timeBase = scan.header;
+      for (let frame = await scan.readFrame(); frame !== null; frame = await scan.readFrame()) timestamps.push(frame.timestamp);
     } finally {
       await scan.close();
     }
+    const frameCount = timestamps.length;
     if (frameCount === 0) throw new Error(`${path}: the IVF file has no frames`);
+    const fps = override ?? ivfFrameRate(timestamps, timeBase, path).fps;
     const reader = await openIvfReader(path, options);
     let store: { dir: string; file: FileHandle } | null = null;
     if (cache === 'disk') {
       const dir = await mkdtemp(join(options.tempDir ?? tmpdir(), 'ivf-clip-'));
       store = { dir, file: await open(join(dir, 'frames.i420'), 'w+') };
     }
-    return new IvfClip(path, reader.header, frameCount, reader, decode, store);
+    return new IvfClip(path, reader.header, frameCount, reader, decode, store, fps);
   }
 
   private frameSize(): number {

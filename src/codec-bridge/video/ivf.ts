@@ -17,11 +17,12 @@ export interface IvfHeader {
   readonly fourcc: string;
   readonly width: number;
   readonly height: number;
-  /** Time base: a timestamp t is t * scale / rate seconds, and the frame rate is rate / scale. */
+  /**
+   * Time base: a timestamp t is t * scale / rate seconds. It is not a frame rate: files written by
+   * ffmpeg from WebM have 1000/1 with timestamps in milliseconds (see ivf-frame-rate.ts).
+   */
   readonly rate: number;
   readonly scale: number;
-  /** rate / scale. */
-  readonly fps: number;
   /** The header's frame count (writers that cannot seek may leave it 0). */
   readonly frameCount: number;
 }
@@ -71,7 +72,7 @@ export function parseIvfHeader(bytes: Uint8Array, name = '<ivf>', options: IvfRe
     throw new Error(`${name}: IVF header fields rate/scale (time base) must both be positive, got ${rate}/${scale}`);
   }
   const frameCount = view.getUint32(24, true);
-  return { fourcc, width, height, rate, scale, fps: rate / scale, frameCount };
+  return { fourcc, width, height, rate, scale, frameCount };
 }
 
 export interface IvfHeaderInit {

@@ -10,6 +10,10 @@ export interface OpenVideoSourceOptions {
   /** Synthetic scene size and rate (defaults 1280x720 at 60 fps), seed (default 1) and noise level. */
   readonly width?: number;
   readonly height?: number;
+  /**
+   * Frames per second: the synthetic scene's rate, or for a clip an override of the file's rate
+   * (a .y4m header's F field; for .ivf the rate derived from the frame timestamps, see ivf-frame-rate.ts).
+   */
   readonly fps?: number;
   readonly seed?: string | number;
   readonly noise?: number;
@@ -47,7 +51,7 @@ export async function openVideoSource(spec: string, options: OpenVideoSourceOpti
   if (lower.endsWith('.y4m')) {
     const cache = options.cache ?? 'none';
     if (cache === 'disk') throw new RangeError(`openVideoSource: ${spec}: a Y4M file is its own disk cache; use cache 'none' or 'memory'`);
-    return openY4mClipSource(spec, { cache });
+    return openY4mClipSource(spec, { cache, fps: options.fps });
   }
   if (lower.endsWith('.ivf')) {
     if (typeof options.decode !== 'function') {
@@ -55,7 +59,7 @@ export async function openVideoSource(spec: string, options: OpenVideoSourceOpti
     }
     const cache = options.cache ?? 'disk';
     if (cache === 'none') throw new RangeError(`openVideoSource: ${spec}: decoded IVF frames must be kept; use cache 'disk' or 'memory'`);
-    const ivfOptions: IvfClipOptions = { cache, tempDir: options.tempDir, fourcc: options.fourcc, maxFrameBytes: options.maxFrameBytes };
+    const ivfOptions: IvfClipOptions = { cache, tempDir: options.tempDir, fourcc: options.fourcc, maxFrameBytes: options.maxFrameBytes, fps: options.fps };
     return openIvfClipSource(spec, options.decode, ivfOptions);
   }
   throw new RangeError(`openVideoSource: unknown video source ${JSON.stringify(spec)}: expected a .y4m or .ivf path or "synthetic[:WxH[@FPS]]"`);

@@ -19,9 +19,22 @@ export interface ClipFrames {
   close(): Promise<void>;
 }
 
+/** The largest frame rate a clip may be given (the bound of the Y4M header's F field too). */
+export const MAX_CLIP_FPS = 1000;
+
+/** A clip's frame-rate override: undefined (none) or a number in (0, MAX_CLIP_FPS]; throws naming `where`. */
+export function checkClipFps(fps: number | undefined, where: string): number | undefined {
+  if (fps !== undefined && !(typeof fps === 'number' && fps > 0 && fps <= MAX_CLIP_FPS)) {
+    throw new RangeError(`${where}: fps must be a number of frames per second in (0, ${MAX_CLIP_FPS}], got ${String(fps)}`);
+  }
+  return fps;
+}
+
 export interface Y4mFileOptions {
   /** 'none' (default): read each frame from the file on demand. 'memory': keep every frame once read. */
   readonly cache?: 'none' | 'memory';
+  /** Frames per second, overriding the header's F field. */
+  readonly fps?: number;
 }
 
 export class Y4mFile implements ClipFrames {
@@ -38,10 +51,11 @@ export class Y4mFile implements ClipFrames {
     /** Byte offset of each frame's data. */
     private readonly offsets: Float64Array,
     private readonly cache: 'none' | 'memory',
+    fps: number,
   ) {
     this.width = header.width;
     this.height = header.height;
-    this.fps = header.fps;
+    this.fps = fps;
     this.cached = cache === 'memory' ? new Array(offsets.length) : [];
   }
 
@@ -53,6 +67,7 @@ export class Y4mFile implements ClipFrames {
   static async open(path: string, options: Y4mFileOptions = {}): Promise<Y4mFile> {
     const cache = options.cache ?? 'none';
     if (cache !== 'none' && cache !== 'memory') throw new RangeError(`Y4M file: cache must be 'none' or 'memory', got ${String(cache)}`);
+    const override = checkClipFps(options.fps, path);
     const file = await open(path, 'r');
     try {
       const { size: fileSize } = await file.stat();
@@ -85,7 +100,7 @@ export class Y4mFile implements ClipFrames {
         position = dataOffset + frameSize;
       }
       if (offsets.length === 0) throw new Error(`${path}: the Y4M file has no frames`);
-      return new Y4mFile(file, path, header, Float64Array.from(offsets), cache);
+      return new Y4mFile(file, path, header, Float64Array.from(offsets), cache, override ?? header.fps);
     } catch (error) {
       await file.close();
       throw error;
