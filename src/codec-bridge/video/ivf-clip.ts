@@ -65,16 +65,14 @@ export class IvfClip implements ClipFrames {
     const override = checkClipFps(options.fps, path);
     const timestamps: number[] = [];
     const scan = await openIvfReader(path, options);
-    let timeBase: IvfHeader;
     try {
-      timeBase = scan.header;
       for (let frame = await scan.readFrame(); frame !== null; frame = await scan.readFrame()) timestamps.push(frame.timestamp);
     } finally {
       await scan.close();
     }
     const frameCount = timestamps.length;
     if (frameCount === 0) throw new Error(`${path}: the IVF file has no frames`);
-    const fps = override ?? ivfFrameRate(timestamps, timeBase, path).fps;
+    const fps = override ?? ivfFrameRate(timestamps, scan.header, path).fps;
     const reader = await openIvfReader(path, options);
     let store: { dir: string; file: FileHandle } | null = null;
     if (cache === 'disk') {
