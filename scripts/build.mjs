@@ -41,12 +41,24 @@ try {
 }
 writeFileSync(join(staging, STAMP), fingerprint + '\n');
 const dist = join(root, DIST);
-try {
-  renameSync(dist, retired);
-} catch (error) {
-  if (error.code !== 'ENOENT') throw error;
+// Swap: retire the old tree, move the new one in. Another build finishing at the same moment can
+// put a dist/ back in between; then retire that one too and try again.
+for (let attempt = 1; ; attempt++) {
+  try {
+    renameSync(dist, retired);
+  } catch (error) {
+    if (error.code !== 'ENOENT') fail(`cannot move the old dist/ aside: ${error.message}`);
+  }
+  rmSync(retired, { recursive: true, force: true });
+  try {
+    renameSync(staging, dist);
+    break;
+  } catch (error) {
+    if (!['ENOTEMPTY', 'EEXIST'].includes(error.code) || attempt === 3) {
+      rmSync(staging, { recursive: true, force: true });
+      fail(`cannot move the new build into dist/: ${error.message}`);
+    }
+  }
 }
-renameSync(staging, dist);
-rmSync(retired, { recursive: true, force: true });
 const seconds = Number(process.hrtime.bigint() - started) / 1e9;
 console.log(`build: compiled src/ to dist/ in ${seconds.toFixed(1)} s${state.current ? '' : ` (${state.reason})`}`);
