@@ -50,7 +50,9 @@ export interface SenderOptions {
   /** Source frames to capture (default: until stop()). */
   readonly frames?: number;
   readonly budgetMs?: number;
+  /** The quantizer before the first frame (default 64). */
   readonly initialQuantizer?: number;
+  /** Given to a named scheme's factory (schemes/scheme.ts SchemeParams; defaults in quantizer.ts, choose-encoding.ts). */
   readonly betterStep?: number;
   readonly worseStep?: number;
   readonly maxSkips?: number;
@@ -71,9 +73,10 @@ export interface SenderOptions {
   /** Modelled time of one encoding (default: timing-model.ts). */
   readonly encodeMs?: (width: number, height: number, quantizer: number, keyFrame: boolean) => number;
   /**
-   * Run the two encodings concurrently even in salsify-1 (default: only in
-   * salsify-2). For simulations, where the modelled time (the sum for
-   * salsify-1) is what counts and the real time is only the simulation's cost.
+   * Run the encodings of a serial plan (salsify-1's) concurrently too
+   * (default: only a parallel plan's). For simulations, where the modelled
+   * time (the sum for a serial plan) is what counts and the real time is only
+   * the simulation's cost.
    */
   readonly concurrentEncodes?: boolean;
   /** Receives every event (captures, frames sent, skips, losses detected). */
@@ -185,6 +188,11 @@ export class SalsifySender {
     this.#lastQuantizer = iq;
     this.#pacer = new Pacer(this.#ctx, () => pacingIntervalMs(this.#interArrivalMs));
     this.#ctx.onReceive((bytes) => this.#onDatagram(bytes));
+  }
+
+  /** The scheme's name. */
+  get scheme(): string {
+    return this.#scheme.name;
   }
 
   get maxPayload(): number {
