@@ -32,7 +32,7 @@ import { DatagramError, decodeDatagram, encodeFragment, MAX_FRAGMENT_PAYLOAD, NO
 import { Pacer, pacingIntervalMs } from './pacer.ts';
 import { BETTER_STEP, clampQuantizer, WORSE_STEP } from './quantizer.ts';
 import { createScheme, SCHEME_NAMES, type SchemeName } from './schemes/registry.ts';
-import type { SchemeView, SenderScheme } from './schemes/scheme.ts';
+import type { EncodingPlan, SchemeView, SenderScheme } from './schemes/scheme.ts';
 import { StateStore } from './state-store.ts';
 import { modelledEncodeMs } from './timing-model.ts';
 
@@ -290,15 +290,8 @@ export class SalsifySender {
     const plan = await scheme.plan(view);
     const qs = plan.quantizers;
     if (qs.length === 0) throw new RangeError(`scheme ${scheme.name} planned no encoding`);
-    const serial = plan.timing === 'serial';
-    const ms = qs.map(time).reduce((a, b) => (serial ? a + b : Math.max(a, b)));
-    const concurrent = !serial || this.#o.concurrentEncodes === true;
-    const results = await this.#ctx.work(async (): Promise<EncodeResult[]> => {
-      if (concurrent) return Promise.all(qs.map((q) => codec.encode(from, picture, q)));
-      const out: EncodeResult[] = [];
-      for (const q of qs) out.push(await codec.encode(from, picture, q));
-      return out;
-    }, ms);
+    const ms = plan.timing === 'serial' ? qs.map(time).reduce((a, b) => a + b) : Math.max(...qs.map(time));
+    const results = await this.#ctx.work(() => this.#encodeAll(from, picture, plan), ms);
     this.counters.encoded += results.length;
     const target = this.currentTarget();
     const encoded = results.map((r) => ({ quantizer: r.quantizer, bytes: r.frame.length }));
@@ -314,6 +307,15 @@ export class SalsifySender {
     if (result === undefined) throw new RangeError(`scheme ${scheme.name} chose encoding ${choice.index} of ${results.length}`);
     this.#skipsInARow = 0;
     this.#send(index, from, result, choice.label, target, ms, recovering);
+  }
+
+  /** Encodes the picture at each of the plan's quantizers (at once if the plan is parallel, or if concurrentEncodes). */
+  async #encodeAll(from: CodecState, picture: Picture, plan: EncodingPlan): Promise<EncodeResult[]> {
+    const { codec } = this.#o;
+    if (plan.timing === 'parallel' || this.#o.concurrentEncodes === true) return Promise.all(plan.quantizers.map((q) => codec.encode(from, picture, q)));
+    const results: EncodeResult[] = [];
+    for (const q of plan.quantizers) results.push(await codec.encode(from, picture, q));
+    return results;
   }
 
   /** The state to encode from after a loss: the receiver's, another it holds, or the initial one. */
