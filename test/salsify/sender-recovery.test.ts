@@ -131,6 +131,13 @@ test('recovery behind a long queue: one loss, one recovery, old-chain acknowledg
   assert.is(h.frame(31).sourceStateId, recovery.targetStateId);
   assert.is(h.sender.counters.keyFrames, 1);
   assert.is(h.sender.counters.unexpectedDatagrams, 0);
+  // The old chain's acknowledgements did not prolong the conservative period (500 ms from the loss at 2960).
+  const full = () => targetFrameSize({ payloadBytesPerPacket: MAX_FRAGMENT_PAYLOAD, interArrivalMs: h.sender.interArrivalMs!, packetsInFlight: h.sender.packetsInFlight });
+  await h.at(3459);
+  assert.ok(full() > 1);
+  assert.is(h.sender.currentTarget(), Math.floor(full() / 2));
+  await h.at(3461);
+  assert.is(h.sender.currentTarget(), full());
 });
 
 test('behind a queue longer than the state memory the receiver\'s state is gone: a key frame', async () => {
