@@ -1,9 +1,12 @@
-// The Salsify sender: captures frames at the source's rate, encodes the newest
-// one (twice, at a better and a clearly worse quality, from the same codec
-// state), and sends the larger encoding that fits the transport's target size,
-// or skips the frame. Mode `conventional` encodes once per frame at a quality
-// adjusted once a second and never skips. All timing goes through the
-// EndpointContext; encodes through ctx.work with their modelled duration.
+// The Salsify sender: captures frames at the source's rate and encodes the
+// newest one as its scheme plans (schemes/: salsify-1 and salsify-2 encode
+// twice, at a better and a clearly worse quality, from the same codec state,
+// and send the larger encoding that fits the transport's target size, or skip
+// the frame; conventional encodes once at a quality adjusted once a second).
+// The sender keeps what every scheme shares: the capture clock, the states and
+// loss recovery, the transport's target, pacing, fragmentation and acks. All
+// timing goes through the EndpointContext; encodes through ctx.work with their
+// modelled duration.
 //
 // Every datagram of a frame carries the frame's grace period: the time from
 // the departure of the previous datagram (the previous frame's last) to the
@@ -23,27 +26,33 @@ import type { VideoSource } from '../codec-bridge/video/video-source.ts';
 import type { EndpointContext } from '../net/endpoint.ts';
 import { InFlightCounter } from '../sprout/in-flight.ts';
 import { DEFAULT_DELAY_BUDGET_MS, targetFrameSize } from '../sprout/target-size.ts';
-import { chooseEncoding, DEFAULT_MAX_SKIPS } from './choose-encoding.ts';
+import { DEFAULT_MAX_SKIPS } from './choose-encoding.ts';
 import { crc32 } from './crc32.ts';
 import { DatagramError, decodeDatagram, encodeFragment, MAX_FRAGMENT_PAYLOAD, NO_ESTIMATE, splitFrame, type AckDatagram } from './datagram.ts';
 import { Pacer, pacingIntervalMs } from './pacer.ts';
-import { adjustConventionalQuantizer, BETTER_STEP, candidateQuantizers, clampQuantizer, WORSE_STEP } from './quantizer.ts';
+import { BETTER_STEP, clampQuantizer, WORSE_STEP } from './quantizer.ts';
+import { createScheme, SCHEME_NAMES, type SchemeName } from './schemes/registry.ts';
+import type { EncodingPlan, SchemeView, SenderScheme } from './schemes/scheme.ts';
 import { StateStore } from './state-store.ts';
 import { modelledEncodeMs } from './timing-model.ts';
 
-export type Scheme = 'salsify-1' | 'salsify-2' | 'conventional';
-export const SCHEMES: readonly Scheme[] = ['salsify-1', 'salsify-2', 'conventional'];
+/** A scheme's name (the registry in schemes/registry.ts lists them). */
+export type Scheme = SchemeName;
+export const SCHEMES: readonly Scheme[] = SCHEME_NAMES;
 
 export interface SenderOptions {
   readonly ctx: EndpointContext;
   readonly codec: FunctionalCodec;
   readonly source: VideoSource;
-  readonly scheme: Scheme;
+  /** A scheme's name, or a scheme built outside the registry (a test's, an experiment's). */
+  readonly scheme: Scheme | SenderScheme;
   readonly connectionId: number;
   /** Source frames to capture (default: until stop()). */
   readonly frames?: number;
   readonly budgetMs?: number;
+  /** The quantizer before the first frame (default 64). */
   readonly initialQuantizer?: number;
+  /** Given to a named scheme's factory (schemes/scheme.ts SchemeParams; defaults in quantizer.ts, choose-encoding.ts). */
   readonly betterStep?: number;
   readonly worseStep?: number;
   readonly maxSkips?: number;
@@ -64,9 +73,10 @@ export interface SenderOptions {
   /** Modelled time of one encoding (default: timing-model.ts). */
   readonly encodeMs?: (width: number, height: number, quantizer: number, keyFrame: boolean) => number;
   /**
-   * Run the two encodings concurrently even in salsify-1 (default: only in
-   * salsify-2). For simulations, where the modelled time (the sum for
-   * salsify-1) is what counts and the real time is only the simulation's cost.
+   * Run the encodings of a serial plan (salsify-1's) concurrently too
+   * (default: only a parallel plan's). For simulations, where the modelled
+   * time (the sum for a serial plan) is what counts and the real time is only
+   * the simulation's cost.
    */
   readonly concurrentEncodes?: boolean;
   /** Receives every event (captures, frames sent, skips, losses detected). */
@@ -123,6 +133,7 @@ export class SalsifySender {
   readonly #states: StateStore;
   readonly #initial: CodecState;
   readonly #frameInterval: number;
+  readonly #scheme: SenderScheme;
   readonly #sentFrames = new Map<number, SentFrameRecord>();
   readonly #frameOfState = new Map<string, number>();
   readonly counters: SenderCounters = {
@@ -145,11 +156,6 @@ export class SalsifySender {
   #chainStartFrame = 0;
   #conservativeUntil = -Infinity;
   #lastDeparture: number | undefined;
-  // conventional mode
-  #conventionalQ: number;
-  #windowStart = 0;
-  #windowBytes = 0;
-  #windowFrames = 0;
   #failure: Error | undefined;
 
   constructor(options: SenderOptions) {
@@ -157,7 +163,6 @@ export class SalsifySender {
     this.#ctx = options.ctx;
     const { source, scheme } = options;
     if (!(source.fps > 0)) throw new RangeError(`video source ${source.description} has frame rate ${source.fps}`);
-    if (!['salsify-1', 'salsify-2', 'conventional'].includes(scheme)) throw new RangeError(`unknown scheme ${JSON.stringify(scheme)} (expected salsify-1, salsify-2 or conventional)`);
     if (!(Number.isInteger(options.connectionId) && options.connectionId >= 0 && options.connectionId <= 0xffffffff)) {
       throw new RangeError(`connection id must be a 32-bit unsigned integer, got ${options.connectionId}`);
     }
@@ -171,13 +176,23 @@ export class SalsifySender {
     const ia = options.initialInterArrivalMs ?? 10;
     if (!(ia > 0)) throw new RangeError(`initial inter-arrival must be > 0 ms, got ${ia}`);
     this.#frameInterval = 1000 / source.fps;
+    this.#scheme = typeof scheme === 'string'
+      ? createScheme(scheme, {
+          initialQuantizer: iq, betterStep: options.betterStep ?? BETTER_STEP, worseStep: options.worseStep ?? WORSE_STEP,
+          maxSkips: options.maxSkips ?? DEFAULT_MAX_SKIPS, frameIntervalMs: this.#frameInterval, maxPayload,
+        })
+      : scheme;
     this.#states = new StateStore(options.stateMemory ?? 128);
     this.#initial = options.codec.initialState(source.width, source.height);
     this.#current = this.#initial;
     this.#lastQuantizer = iq;
-    this.#conventionalQ = iq;
     this.#pacer = new Pacer(this.#ctx, () => pacingIntervalMs(this.#interArrivalMs));
     this.#ctx.onReceive((bytes) => this.#onDatagram(bytes));
+  }
+
+  /** The scheme's name. */
+  get scheme(): string {
+    return this.#scheme.name;
   }
 
   get maxPayload(): number {
@@ -206,7 +221,6 @@ export class SalsifySender {
   /** Starts capturing: frame i at start + i / fps. */
   start(): void {
     this.#startTime = this.#ctx.now();
-    this.#windowStart = this.#startTime;
     this.#scheduleCapture(0);
   }
 
@@ -259,48 +273,49 @@ export class SalsifySender {
     const index = this.#newest;
     this.#lastEncoded = index;
     const { codec, source } = this.#o;
+    const scheme = this.#scheme;
     const picture: Picture = await this.#ctx.work(() => source.frame(index), 0);
     const recovering = this.#recovery !== undefined;
-    const from = this.#recovery ? this.#recoverySource(this.#recovery) : this.#current;
+    const suggested = this.#recovery ? this.#recoverySource(this.#recovery) : this.#current;
+    const from = scheme.sourceState?.({ suggested, current: this.#current, initial: this.#initial }) ?? suggested;
     const keyFrame = from === this.#initial;
     const encodeMs = this.#o.encodeMs ?? ((w, h, q, k) => modelledEncodeMs(w, h, q, k));
     const time = (q: number) => encodeMs(source.width, source.height, q, keyFrame);
-
-    if (this.#o.scheme === 'conventional') {
-      this.#maybeAdjustConventional();
-      const q = this.#conventionalQ;
-      const ms = time(q);
-      const result = await this.#ctx.work(() => codec.encode(from, picture, q), ms);
-      this.counters.encoded++;
-      this.#send(index, from, result, 'only', this.currentTarget(), ms, recovering);
-      return;
-    }
-
-    const { better, worse } = candidateQuantizers(this.#lastQuantizer, this.#o.betterStep ?? BETTER_STEP, this.#o.worseStep ?? WORSE_STEP);
-    const serial = this.#o.scheme === 'salsify-1';
-    const ms = serial ? time(better) + time(worse) : Math.max(time(better), time(worse));
-    const concurrent = !serial || this.#o.concurrentEncodes === true;
-    const [b, w] = await this.#ctx.work(
-      async (): Promise<[EncodeResult, EncodeResult]> =>
-        concurrent
-          ? Promise.all([codec.encode(from, picture, better), codec.encode(from, picture, worse)])
-          : [await codec.encode(from, picture, better), await codec.encode(from, picture, worse)],
-      ms,
-    );
-    this.counters.encoded += 2;
+    const view: SchemeView = {
+      now: this.#ctx.now(), startMs: this.#startTime, lastQuantizer: this.#lastQuantizer, interArrivalMs: this.#interArrivalMs,
+      skipsInARow: this.#skipsInARow, keyFrame, targetBytes: () => this.currentTarget(),
+      trialBytes: async (q) => (await this.#ctx.work(() => codec.encode(from, picture, q), 0)).frame.length,
+    };
+    scheme.adjust?.(view);
+    const plan = await scheme.plan(view);
+    const qs = plan.quantizers;
+    if (qs.length === 0) throw new RangeError(`scheme ${scheme.name} planned no encoding`);
+    const ms = plan.timing === 'serial' ? qs.map(time).reduce((a, b) => a + b) : Math.max(...qs.map(time));
+    const results = await this.#ctx.work(() => this.#encodeAll(from, picture, plan), ms);
+    this.counters.encoded += results.length;
     const target = this.currentTarget();
-    const choice = chooseEncoding({
-      betterBytes: b.frame.length, worseBytes: w.frame.length, targetBytes: target,
-      skipsInARow: this.#skipsInARow, maxSkips: this.#o.maxSkips ?? DEFAULT_MAX_SKIPS,
-    });
+    const encoded = results.map((r) => ({ quantizer: r.quantizer, bytes: r.frame.length }));
+    const choice = scheme.choose(encoded, { ...view, now: this.#ctx.now(), target });
     if (choice === 'skip') {
       this.#skipsInARow++;
       this.counters.skipped++;
-      this.#o.log?.({ kind: 'skip', time: this.#ctx.now(), sourceIndex: index, targetBytes: target, betterBytes: b.frame.length, worseBytes: w.frame.length });
+      const [better, worse = better] = encoded;
+      this.#o.log?.({ kind: 'skip', time: this.#ctx.now(), sourceIndex: index, targetBytes: target, betterBytes: better.bytes, worseBytes: worse.bytes });
       return;
     }
+    const result = results[choice.index];
+    if (result === undefined) throw new RangeError(`scheme ${scheme.name} chose encoding ${choice.index} of ${results.length}`);
     this.#skipsInARow = 0;
-    this.#send(index, from, choice === 'better' ? b : w, choice, target, ms, recovering);
+    this.#send(index, from, result, choice.label, target, ms, recovering);
+  }
+
+  /** Encodes the picture at each of the plan's quantizers (at once if the plan is parallel, or if concurrentEncodes). */
+  async #encodeAll(from: CodecState, picture: Picture, plan: EncodingPlan): Promise<EncodeResult[]> {
+    const { codec } = this.#o;
+    if (plan.timing === 'parallel' || this.#o.concurrentEncodes === true) return Promise.all(plan.quantizers.map((q) => codec.encode(from, picture, q)));
+    const results: EncodeResult[] = [];
+    for (const q of plan.quantizers) results.push(await codec.encode(from, picture, q));
+    return results;
   }
 
   /** The state to encode from after a loss: the receiver's, another it holds, or the initial one. */
@@ -311,19 +326,6 @@ export class SalsifySender {
       if (state) return state;
     }
     return this.#initial;
-  }
-
-  #maybeAdjustConventional(): void {
-    const now = this.#ctx.now();
-    if (now - this.#windowStart < 1000) return;
-    const interArrival = this.#interArrivalMs;
-    if (interArrival !== undefined && this.#windowFrames > 0) {
-      const budgetPerFrame = (this.maxPayload / interArrival) * this.#frameInterval;
-      this.#conventionalQ = adjustConventionalQuantizer(this.#conventionalQ, this.#windowBytes / this.#windowFrames, budgetPerFrame);
-    }
-    this.#windowStart = now;
-    this.#windowBytes = 0;
-    this.#windowFrames = 0;
   }
 
   #send(sourceIndex: number, from: CodecState, result: EncodeResult, choice: 'better' | 'worse' | 'only', targetBytes: number, encodeMs: number, recovering: boolean): void {
@@ -340,8 +342,7 @@ export class SalsifySender {
     this.#lastQuantizer = result.quantizer;
     this.counters.sent++;
     if (result.keyFrame) this.counters.keyFrames++;
-    this.#windowBytes += frame.length;
-    this.#windowFrames++;
+    this.#scheme.onSent?.({ time: this.#ctx.now(), bytes: frame.length, quantizer: result.quantizer, keyFrame: result.keyFrame });
     if (recovering) {
       this.#o.log?.({ kind: 'recovery', time: this.#ctx.now(), frameNumber, fromStateId: sourceStateId, keyFrame: result.keyFrame });
       this.#recovery = undefined;

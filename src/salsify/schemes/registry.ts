@@ -1,0 +1,28 @@
+// The registry of sender schemes: every name a CLI accepts comes from here.
+// Each scheme is one file in this directory behind the interface in scheme.ts.
+import { conventional } from './conventional.ts';
+import { salsify1 } from './salsify-1.ts';
+import { salsify2 } from './salsify-2.ts';
+import type { SchemeParams, SenderScheme } from './scheme.ts';
+
+const FACTORIES = {
+  'salsify-1': salsify1,
+  'salsify-2': salsify2,
+  conventional,
+} as const satisfies Record<string, (params: SchemeParams) => SenderScheme>;
+
+export type SchemeName = keyof typeof FACTORIES;
+export const SCHEME_NAMES = Object.freeze(Object.keys(FACTORIES)) as readonly SchemeName[];
+
+export function isSchemeName(name: string): name is SchemeName {
+  return Object.hasOwn(FACTORIES, name);
+}
+
+/** Builds a fresh scheme (schemes hold per-run state); throws a RangeError for an unknown name. */
+export function createScheme(name: string, params: SchemeParams): SenderScheme {
+  if (!isSchemeName(name)) {
+    const names = SCHEME_NAMES.map((n) => JSON.stringify(n)).join(', ');
+    throw new RangeError(`unknown scheme ${JSON.stringify(name)} (expected one of ${names})`);
+  }
+  return FACTORIES[name](params);
+}

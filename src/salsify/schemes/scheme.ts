@@ -1,0 +1,106 @@
+// The scheme interface: what distinguishes one way of running Salsify's sender
+// (salsify-1, salsify-2, the conventional baseline, ...) from another. The
+// sender (sender.ts) keeps what every scheme shares: the capture clock, the
+// codec states and loss recovery, the transport's target size, pacing,
+// fragmentation and acknowledgements. Per frame it asks the scheme:
+//
+//   adjust(view)           when to adjust: called first, every frame
+//   sourceState(choice)    which state to encode from (default: loss recovery's)
+//   plan(view)             which quantizers to encode at, and whether the
+//                          encodings run one after another ('serial': their
+//                          modelled times add) or at once ('parallel': the
+//                          longest counts)
+//   choose(encoded, view)  which encoding to send, or skip the frame; the
+//                          view's target is the transport's after encoding
+//   onSent(frame)          what was sent (a controller's feedback)
+//
+// A scheme is built by its factory from SchemeParams (schemes/registry.ts
+// names the factories). How the next schemes fit: four encodings are a plan
+// of four quantizers; a target computed before encoding is view.targetBytes()
+// read in plan(); one encoding found by search is a plan() that tries
+// quantizers with view.trialBytes() (not charged as encoder time: it stands
+// for the encoder's size estimate) and returns the one it found; a scheme
+// that knows the future link gets it through its factory's params.
+import type { CodecState } from '../../codec-bridge/types.ts';
+
+export type EncodeTiming = 'serial' | 'parallel';
+
+/** The label of the encoding sent, as SenderEvent reports it. */
+export type EncodingLabel = 'better' | 'worse' | 'only';
+
+export interface EncodingPlan {
+  /** Quantizers (0..127) to encode the frame at, all from the same state. */
+  readonly quantizers: readonly number[];
+  readonly timing: EncodeTiming;
+}
+
+/** What the sender tells a scheme about the moment and the transport. */
+export interface SchemeView {
+  /** Current time (ms, the endpoint's clock). */
+  readonly now: number;
+  /** When the sender started capturing (ms). */
+  readonly startMs: number;
+  /** The quantizer of the last frame sent (the initial quantizer before any). */
+  readonly lastQuantizer: number;
+  /** The receiver's latest inter-arrival estimate (ms), if any. */
+  readonly interArrivalMs: number | undefined;
+  /** Frames skipped in a row just before this one. */
+  readonly skipsInARow: number;
+  /** Whether this frame will be a key frame (encoded from the initial state). */
+  readonly keyFrame: boolean;
+  /** The size the transport would accept now (bytes). */
+  targetBytes(): number;
+  /** The size of the frame encoded at `quantizer` from this frame's state, without charging encoder time. */
+  trialBytes(quantizer: number): Promise<number>;
+}
+
+export interface ChoiceView extends SchemeView {
+  /** The transport's target size once the encodings are done (bytes). */
+  readonly target: number;
+}
+
+/** An encoding the plan asked for. */
+export interface Encoded {
+  readonly quantizer: number;
+  readonly bytes: number;
+}
+
+export type EncodingChoice = 'skip' | { readonly index: number; readonly label: EncodingLabel };
+
+/** The states a frame can be encoded from. */
+export interface SourceChoice {
+  /** What loss recovery picks: the last state sent, or after a loss the receiver's (or the initial one). */
+  readonly suggested: CodecState;
+  /** The last state sent (the initial state before any). */
+  readonly current: CodecState;
+  /** The initial state: encoding from it makes a key frame. */
+  readonly initial: CodecState;
+}
+
+export interface SentFrameInfo {
+  readonly time: number;
+  readonly bytes: number;
+  readonly quantizer: number;
+  readonly keyFrame: boolean;
+}
+
+export interface SenderScheme {
+  readonly name: string;
+  adjust?(view: SchemeView): void;
+  sourceState?(choice: SourceChoice): CodecState;
+  plan(view: SchemeView): EncodingPlan | Promise<EncodingPlan>;
+  choose(encoded: readonly Encoded[], view: ChoiceView): EncodingChoice;
+  onSent?(frame: SentFrameInfo): void;
+}
+
+/** What a scheme's factory is given (the sender's options, resolved). */
+export interface SchemeParams {
+  readonly initialQuantizer: number;
+  readonly betterStep: number;
+  readonly worseStep: number;
+  readonly maxSkips: number;
+  /** Time between two captured frames (ms). */
+  readonly frameIntervalMs: number;
+  /** Frame bytes per datagram. */
+  readonly maxPayload: number;
+}
