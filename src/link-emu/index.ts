@@ -11,6 +11,7 @@ export { createQueue, parseQueueArgs, QUEUE_KINDS, QueueConfigError } from './qu
 export { TraceLink, PacketTooLargeError, DEFAULT_MTU, type LinkOptions, type LinkEventSink, type DepartureListener } from './link.ts';
 export { IndependentLoss, GilbertElliottLoss, OnOffProcess, type GilbertElliottParams } from './impairments.ts';
 export { Chain, type StageSpec, type Scheduler, type DropCause, type ChainCounters } from './chain.ts';
+export { pathStages, SHELL_NESTING, type PathSpec, type PathDirectionSpec, type PathDirectionName, type OnOffSpec } from './path.ts';
 export { LinkLogWriter, parseLinkLog, formatLinkLogHeader, formatLogEvent, LogEventKind, LinkLogParseError, type LinkLogHeader, type ParsedLinkLog } from './link-log.ts';
 export { replay, arrivalsFromLog, parseArrivalList, lastLogTime, type Arrivals, type ReplayOptions } from './replay.ts';
 export { linkLogStats, quantile, type LinkLogStats } from './log-stats.ts';

@@ -1,5 +1,7 @@
-// One direction of linkshell's emulated path: the simulator's Chain (the same
-// trace-driven link, queues, loss and delay), driven by the wall clock, with
+// One direction of linkshell's emulated path: the simulator's Chain, with its
+// stages built by the one path model (link-emu/path.ts: Mahimahi's nesting,
+// the same stages in the same order as a simulated path), driven by the wall
+// clock (or any DirectionScheduler), with
 // what only a real-time run needs around it: a memory cap on the datagrams
 // held, the mm-link log, and meters of queueing delay and of how late each
 // departure is against its delivery opportunity.
@@ -13,14 +15,27 @@
 // from its opportunity, as in the simulator. Callers run the due events
 // before feeding a new arrival (see session.ts), so link time never goes back.
 
-import { Chain, type ChainCounters, type DropCause, type Scheduler, type StageSpec } from '../link-emu/chain.ts';
+import { Chain, type ChainCounters, type DropCause, type Scheduler } from '../link-emu/chain.ts';
 import type { LinkEventSink } from '../link-emu/link.ts';
 import type { Rng } from '../common/random.ts';
 import type { Trace } from '../link-emu/trace.ts';
-import type { WallClockScheduler } from '../net/wall-clock.ts';
+import type { TimerHandle } from '../common/timer.ts';
+import { pathStages, type OnOffSpec } from '../link-emu/path.ts';
 import { Histogram } from './histogram.ts';
 
 export type DirectionName = 'uplink' | 'downlink';
+
+/**
+ * The clock a direction runs on: linkshell's WallClockScheduler, or any
+ * scheduler a test drives in virtual time. `dueTimeOfRunning()` is the due
+ * time of the callback running now (undefined outside callbacks): a late
+ * callback acts as of that time.
+ */
+export interface DirectionScheduler {
+  now(): number;
+  at(time: number, callback: () => void): TimerHandle;
+  dueTimeOfRunning(): number | undefined;
+}
 
 export interface DirectionOptions<F> {
   name: DirectionName;
@@ -31,11 +46,13 @@ export interface DirectionOptions<F> {
   once: boolean;
   delayMs: number;
   loss: number;
+  /** An intermittent direction (mm-onoff); none by default. */
+  onOff?: OnOffSpec | null;
   /** Link bytes a datagram takes beyond its payload. */
   overheadBytes: number;
   /** Most datagram bytes (on the link's count) held in the direction at once. */
   memoryCapBytes: number;
-  scheduler: WallClockScheduler;
+  scheduler: DirectionScheduler;
   rng: Rng;
   /** Link time (integer ms) at which the trace starts. */
   baseTimestamp: number;
@@ -72,14 +89,6 @@ interface Datagram<F> {
   flow: F;
 }
 
-/** Stages in the order packets cross them, as nested Mahimahi shells (mm-delay mm-loss mm-link): the application sits innermost. */
-export function directionStages(name: DirectionName, link: StageSpec, lossRate: number, delayMs: number): StageSpec[] {
-  const stages: StageSpec[] = [link];
-  if (lossRate > 0) stages.push({ kind: 'loss', rate: lossRate });
-  if (delayMs > 0) stages.push({ kind: 'delay', ms: delayMs });
-  return name === 'uplink' ? stages : stages.reverse();
-}
-
 export class Direction<F> {
   readonly name: DirectionName;
   readonly chain: Chain<Datagram<F>>;
@@ -92,7 +101,7 @@ export class Direction<F> {
   private lastDelay = NaN;
   private readonly queueingDelay = new Histogram();
   private readonly lateness = new Histogram();
-  private readonly scheduler: WallClockScheduler;
+  private readonly scheduler: DirectionScheduler;
   private readonly onMemoryCap: ((direction: DirectionName) => void) | undefined;
 
   constructor(options: DirectionOptions<F>) {
@@ -124,17 +133,19 @@ export class Direction<F> {
       },
       drop: (time, packets, bytes) => log?.drop(time, packets, bytes),
     };
-    const link: StageSpec = {
-      kind: 'link',
+    const stages = pathStages(options.name, {
       trace: options.trace,
       queue: options.queue,
       queueArgs: options.queueArgs,
       mtu: options.mtu,
       once: options.once,
+      delayMs: options.delayMs,
+      loss: options.loss,
+      onOff: options.onOff,
       baseTimestamp: options.baseTimestamp,
       events,
-    };
-    this.chain = new Chain<Datagram<F>>(directionStages(options.name, link, options.loss, options.delayMs), {
+    });
+    this.chain = new Chain<Datagram<F>>(stages, {
       scheduler: linkClock,
       rng: options.rng,
       deliver: (datagram, size) => {

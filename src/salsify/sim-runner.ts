@@ -7,6 +7,7 @@ import type { FunctionalCodec } from '../codec-bridge/types.ts';
 import type { VideoSource } from '../codec-bridge/video/video-source.ts';
 import type { ChainCounters, StageSpec } from '../link-emu/chain.ts';
 import { DEFAULT_MTU } from '../link-emu/link.ts';
+import { pathStages, type PathDirectionName } from '../link-emu/path.ts';
 import { openTrace } from '../link-emu/trace-files.ts';
 import { constantRateTrace } from '../link-emu/trace-generators.ts';
 import type { Trace } from '../link-emu/trace.ts';
@@ -144,20 +145,16 @@ export async function runSalsifySim(partial: Partial<SalsifySimConfig> & Pick<Sa
   }
 }
 
-function stages(trace: Trace, c: SalsifySimConfig, loss: number, onOff: SalsifySimConfig['downlinkOnOff']): StageSpec[] {
-  const list: StageSpec[] = [];
-  if (onOff) list.push({ kind: 'onoff', meanOnMs: onOff.meanOnMs, meanOffMs: onOff.meanOffMs });
-  if (loss > 0) list.push({ kind: 'loss', rate: loss });
-  list.push({ kind: 'link', trace, queue: c.queue, queueArgs: c.queueArgs });
-  if (c.delayMs > 0) list.push({ kind: 'delay', ms: c.delayMs });
-  return list;
+/** One direction of the simulated path, built by the one path model (Mahimahi's nesting, see link-emu/path.ts). */
+function stages(direction: PathDirectionName, trace: Trace, c: SalsifySimConfig, loss: number, onOff: SalsifySimConfig['downlinkOnOff']): StageSpec[] {
+  return pathStages(direction, { trace, queue: c.queue, queueArgs: c.queueArgs, delayMs: c.delayMs, loss, onOff });
 }
 
 async function simulate(config: SalsifySimConfig, downTrace: Trace, upTrace: Trace, codec: FunctionalCodec, source: VideoSource): Promise<SalsifySimResult> {
   const sim = new Simulator();
   const net = createSimNetwork(sim, {
-    downlink: stages(downTrace, config, config.downlinkLoss, config.downlinkOnOff),
-    uplink: stages(upTrace, config, config.uplinkLoss, null),
+    downlink: stages('downlink', downTrace, config, config.downlinkLoss, config.downlinkOnOff),
+    uplink: stages('uplink', upTrace, config, config.uplinkLoss, null),
     seed: config.seed,
   });
   const drops = new Set(config.dropDownlinkDatagrams ?? []);

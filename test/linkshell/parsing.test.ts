@@ -7,7 +7,6 @@ import { createRng } from '../../src/common/random.ts';
 import { formatAddress, isLoopback, parseHostPort } from '../../src/net/address.ts';
 import { Histogram } from '../../src/linkshell/histogram.ts';
 import { parseLinkshellArgs } from '../../src/linkshell/options.ts';
-import { directionStages } from '../../src/linkshell/direction.ts';
 import { config } from './helpers.ts';
 
 test('defaults, the two-trace form, "=" forms, and the command after --', () => {
@@ -152,13 +151,6 @@ test('fuzz: random text as HOST:PORT is parsed or refused with a named Error, ne
       assert.ok((error as Error).message.startsWith('--connect: '), (error as Error).message);
     }
   }
-});
-
-test('stages in Mahimahi nesting order: the application sits innermost', () => {
-  const link = { kind: 'link' as const, trace: { source: 't', times: new Float64Array([1]), period: 1 } };
-  assert.equal(directionStages('uplink', link, 0.1, 20).map((s) => s.kind), ['link', 'loss', 'delay']);
-  assert.equal(directionStages('downlink', link, 0.1, 20).map((s) => s.kind), ['delay', 'loss', 'link']);
-  assert.equal(directionStages('downlink', link, 0, 0).map((s) => s.kind), ['link']);
 });
 
 test('histogram: exact below 100 ms to 10 us, within 0.5% above, exact max and count', () => {

@@ -1,0 +1,125 @@
+// The one path model: a plain description of an emulated path, and the one
+// function that turns a direction of it into the stages a Chain crosses. The
+// simulator (src/salsify/sim-runner.ts, through src/net/sim-network.ts) and
+// linkshell (src/linkshell/direction.ts) both build their chains here, so a
+// simulated path and a live one are the same path.
+//
+// The order is Mahimahi's nesting. Every Mahimahi shell makes a network
+// namespace and runs the rest of the command line inside it; its uplink ferry
+// reads what the inner namespace sends and writes it to its own (outer) side,
+// its downlink ferry does the reverse (src/packet/packetshell.cc). In
+//
+//   mm-delay D  mm-loss uplink|downlink P  mm-onoff uplink|downlink ON OFF  mm-link UP DOWN  --  app
+//
+// the application is innermost, so the outermost shell's stage is crossed
+// first on the way in (downlink, toward the application) and last on the way
+// out (uplink, from the application):
+//
+//                          outside (the Internet)
+//                          |                  ^
+//                          | downlink         | uplink
+//   +----------------------v------------------|------------------+
+//   | mm-delay             delay              delay              |
+//   |  +-------------------v------------------|---------------+  |
+//   |  | mm-loss           loss               loss            |  |
+//   |  |  +----------------v------------------|------------+  |  |
+//   |  |  | mm-onoff       on/off             on/off       |  |  |
+//   |  |  |  +-------------v------------------|---------+  |  |  |
+//   |  |  |  | mm-link     link               link      |  |  |  |
+//   |  |  |  |  +----------v------------------|------+  |  |  |  |
+//   |  |  |  |  |          application (inside)     |  |  |  |  |
+//   |  |  |  |  +-----------------------------------+  |  |  |  |
+//   |  |  |  +-----------------------------------------+  |  |  |
+//   |  |  +-----------------------------------------------+  |  |
+//   |  +-----------------------------------------------------+  |
+//   +-----------------------------------------------------------+
+//
+//   downlink (outside -> inside): delay, loss, on/off, link
+//   uplink   (inside -> outside): link, on/off, loss, delay
+//
+// On/off (mm-onoff) sits just outside mm-link: it models the access link
+// going away and coming back, so it is the shell nearest the link; loss and
+// propagation delay are further out. A datagram lost (by loss or an off
+// period) on the way in never takes link capacity; on the way out it has
+// already crossed the link, as in Mahimahi.
+//
+// Randomness: Chain forks its generator per stage as `stage${i}-${kind}`, i
+// being the index in the list built here; whoever builds a direction from the
+// same description and the same direction generator gets the same draws.
+
+import type { StageSpec } from './chain.ts';
+import type { LinkEventSink } from './link.ts';
+import type { Trace } from './trace.ts';
+
+export type PathDirectionName = 'uplink' | 'downlink';
+
+/** An intermittent direction (mm-onoff): exponentially distributed on and off periods; datagrams arriving while off are lost. */
+export interface OnOffSpec {
+  readonly meanOnMs: number;
+  readonly meanOffMs: number;
+  /** Whether the direction starts on (default true). */
+  readonly startOn?: boolean;
+}
+
+/** One direction of a path, as plain data. Absent, zero or null impairments are left out. */
+export interface PathDirectionSpec {
+  /** mm-link's trace for this direction. */
+  readonly trace: Trace;
+  /** mm-link queue name (default infinite) and its arguments (e.g. "packets=256"). */
+  readonly queue?: string;
+  readonly queueArgs?: string;
+  /** Bytes per delivery opportunity (default 1504). */
+  readonly mtu?: number;
+  /** mm-link --once: no deliveries after the trace ends. */
+  readonly once?: boolean;
+  /** One-way propagation delay (ms), as mm-delay. */
+  readonly delayMs?: number;
+  /** Independent loss probability, as mm-loss. */
+  readonly loss?: number;
+  readonly onOff?: OnOffSpec | null;
+  /** Where the trace's time zero lies on the scheduler's clock (default: when the chain is built). */
+  readonly baseTimestamp?: number;
+  /** Receives the link's mm-link log events. */
+  readonly events?: LinkEventSink;
+}
+
+export interface PathSpec {
+  /** inside (the application) -> outside */
+  readonly uplink: PathDirectionSpec;
+  /** outside -> inside (the application) */
+  readonly downlink: PathDirectionSpec;
+}
+
+/** The shells of a path from the outermost to the innermost (the application is inside the last). */
+export const SHELL_NESTING = ['delay', 'loss', 'onoff', 'link'] as const;
+
+/** The stages of one direction of a path, in the order a datagram crosses them. */
+export function pathStages(direction: PathDirectionName, spec: PathDirectionSpec): StageSpec[] {
+  const outermostFirst: StageSpec[] = [];
+  for (const shell of SHELL_NESTING) {
+    switch (shell) {
+      case 'delay':
+        if ((spec.delayMs ?? 0) > 0) outermostFirst.push({ kind: 'delay', ms: spec.delayMs! });
+        break;
+      case 'loss':
+        if ((spec.loss ?? 0) > 0) outermostFirst.push({ kind: 'loss', rate: spec.loss! });
+        break;
+      case 'onoff':
+        if (spec.onOff) outermostFirst.push({ kind: 'onoff', meanOnMs: spec.onOff.meanOnMs, meanOffMs: spec.onOff.meanOffMs, startOn: spec.onOff.startOn });
+        break;
+      case 'link':
+        outermostFirst.push({
+          kind: 'link',
+          trace: spec.trace,
+          queue: spec.queue,
+          queueArgs: spec.queueArgs,
+          mtu: spec.mtu,
+          once: spec.once,
+          baseTimestamp: spec.baseTimestamp,
+          events: spec.events,
+        });
+        break;
+    }
+  }
+  return direction === 'downlink' ? outermostFirst : outermostFirst.reverse();
+}
