@@ -103,6 +103,8 @@ export class Direction<F> {
   private readonly lateness = new Histogram();
   private readonly scheduler: DirectionScheduler;
   private readonly onMemoryCap: ((direction: DirectionName) => void) | undefined;
+  private readonly linkClock: Scheduler;
+  private readonly log: LinkEventSink | undefined;
 
   constructor(options: DirectionOptions<F>) {
     this.name = options.name;
@@ -112,15 +114,15 @@ export class Direction<F> {
     this.onMemoryCap = options.onMemoryCap;
     const wall = options.scheduler;
     let last = -Infinity;
-    const linkClock: Scheduler = {
+    const linkClock: Scheduler = (this.linkClock = {
       now: () => {
         const t = wall.dueTimeOfRunning() ?? Math.floor(wall.now());
         if (t > last) last = t;
         return last;
       },
       at: (time, callback) => wall.at(time, callback),
-    };
-    const log = options.log;
+    });
+    const log = (this.log = options.log);
     const events: LinkEventSink = {
       arrival: (time, size) => log?.arrival(time, size),
       opportunity: (time, mtu) => log?.opportunity(time, mtu),
@@ -166,6 +168,8 @@ export class Direction<F> {
       if (this.memoryCapDrops === 0) this.onMemoryCap?.(this.name);
       this.memoryCapDrops++;
       this.memoryCapDropBytes += size;
+      // In the log as a drop at its arrival, so the log and the summary count the same drops.
+      this.log?.drop(this.linkClock.now(), 1, size);
       return;
     }
     this.held += size;

@@ -125,6 +125,28 @@ test('the memory cap counts what the direction holds, and frees it as datagrams 
   scheduler.close();
 });
 
+test('datagrams dropped by the memory cap are in the log as drops at their arrival, as many as the summary counts', () => {
+  const clock = manualClock();
+  const { d, scheduler, log } = direction('downlink', clock, 10, { memoryCapBytes: 2 * 1504 });
+  clock.set(1.4);
+  for (let i = 0; i < 4; i++) d.push(new Uint8Array(1472), 'x'); // two held (in the delay), two refused at 1 ms
+  clock.set(30);
+  scheduler.runDue();
+  clock.set(31.9);
+  d.push(new Uint8Array(100), 'y'); // room again
+  clock.set(60);
+  scheduler.runDue();
+  const events = log.lines.filter((l) => !l.includes('#'));
+  assert.equal(events.slice(0, 2), ['1 d 1 1504', '1 d 1 1504']);
+  assert.equal(events.filter((l) => / d /.test(l)).length, d.stats().memoryCapDrops);
+  assert.is(d.stats().memoryCapDrops, 2);
+  assert.ok(events.includes('41 + 132'), events.join('|'));
+  // Log times never go back.
+  const times = events.map((l) => Number(l.split(' ')[0]));
+  assert.equal(times, [...times].sort((a, b) => a - b));
+  scheduler.close();
+});
+
 test('an empty datagram takes 32 bytes of the link, or 1 byte with no overhead, never 0', () => {
   for (const [overheadBytes, size] of [[32, 32], [0, 1]]) {
     const clock = manualClock();
