@@ -29,7 +29,9 @@ Options:
                          log's "# base timestamp:", else 0)
   --until MS             keep using opportunities up to MS (default: the input
                          log's last time; for a TIME SIZE file, until the queue drains)
-  --seed N               seed of PIE's random drops (default 1)
+  --seed SEED            seed of PIE's random drops (default: the link's seed
+                         that the input log records, as linkshell writes it,
+                         so a live run replays exactly; else 1)
   --log FILE             write the log here (default: standard output)
   -h, --help             this text
 `;
@@ -46,7 +48,7 @@ export async function runReplay(argv: string[]): Promise<number> {
       once: { type: 'boolean', default: false },
       'base-timestamp': { type: 'string' },
       until: { type: 'string' },
-      seed: { type: 'string', default: '1' },
+      seed: { type: 'string' },
       log: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -65,16 +67,19 @@ export async function runReplay(argv: string[]): Promise<number> {
   const until = integerOption('until', values.until);
   const base = integerOption('base-timestamp', values['base-timestamp']);
 
-  const { trace, queue, log, arrivals } = duringSetup(() => {
+  const { trace, queue, log, arrivals, linkSeed } = duringSetup(() => {
     const trace = openTrace(values.trace!);
-    const queue = createQueue<null>(values.queue!, values['queue-args']!, createRng(values.seed!));
     const text = readFileSync(input, 'utf8');
     // An mm-link log's first event line reads "TIME KIND ..."; a plain list's reads "TIME SIZE".
     const firstEvent = /^[^#\r\n].*$/m.exec(text)?.[0] ?? '';
     const isLog = text.startsWith('# mahimahi') || /^\d+ [+#d-] /.test(firstEvent);
     const log = isLog ? parseLinkLog(text, input) : undefined;
     const arrivals = log ? arrivalsFromLog(log) : parseArrivalList(text, input);
-    return { trace, queue, log, arrivals };
+    // The seed the recorded link's queue drew from (linkshell logs it), unless --seed says otherwise.
+    const recorded = log?.header.stageSeeds.find((s) => s.kind === 'link');
+    const linkSeed = { stage: recorded?.stage ?? 0, kind: 'link' as const, seed: values.seed ?? recorded?.seed ?? '1' };
+    const queue = createQueue<null>(values.queue!, values['queue-args']!, createRng(linkSeed.seed));
+    return { trace, queue, log, arrivals, linkSeed };
   });
   const baseTimestamp = base ?? log?.header.baseTimestamp ?? 0;
 
@@ -89,6 +94,7 @@ export async function runReplay(argv: string[]): Promise<number> {
     initTimestamp: log?.header.initTimestamp ?? 0,
     baseTimestamp,
   });
+  writer.stageSeed(linkSeed);
   replay({
     arrivals,
     trace,

@@ -4,6 +4,8 @@
 import seedrandom from 'seedrandom';
 
 export interface Rng {
+  /** The seed this generator was made from (a fork's is its parent's seed, "/" and the label): createRng(seed) repeats its draws. */
+  readonly seed: string;
   /** Uniform in [0, 1). */
   next(): number;
   /** Exponentially distributed with the given mean (same unit as the mean). */
@@ -19,6 +21,7 @@ export function createRng(seed: string | number): Rng {
   const key = String(seed);
   const prng = seedrandom.alea(key);
   return {
+    seed: key,
     next: () => prng(),
     exponential: (mean) => {
       if (!(mean > 0)) throw new RangeError(`exponential mean must be > 0, got ${mean}`);

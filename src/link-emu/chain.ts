@@ -31,6 +31,14 @@ export type StageSpec =
       events?: LinkEventSink;
     };
 
+/** The seed a random stage of a chain draws from: createRng(seed) gives the same draws (for a link, its queue's). */
+export interface StageSeed {
+  /** Index of the stage in the chain, and its kind. */
+  stage: number;
+  kind: StageSpec['kind'];
+  seed: string;
+}
+
 export interface Scheduler {
   now(): number;
   at(time: number, callback: () => void): TimerHandle;
@@ -69,6 +77,7 @@ export class Chain<T> {
   };
   private readonly entry: Hop<T>;
   private readonly traceLinks: TraceLink<T>[] = [];
+  private readonly seeds: StageSeed[] = [];
   /** The largest packet the chain's links accept (Infinity without a link). */
   readonly mtu: number;
 
@@ -81,7 +90,9 @@ export class Chain<T> {
     let mtu = Infinity;
     for (let i = specs.length - 1; i >= 0; i--) {
       const spec = specs[i];
-      next = this.buildStage(spec, next, options.rng.fork(`stage${i}-${spec.kind}`));
+      const rng = options.rng.fork(`stage${i}-${spec.kind}`);
+      if (spec.kind !== 'delay') this.seeds.unshift({ stage: i, kind: spec.kind, seed: rng.seed });
+      next = this.buildStage(spec, next, rng);
       if (spec.kind === 'link') mtu = Math.min(mtu, spec.mtu ?? DEFAULT_MTU);
     }
     this.entry = next;
@@ -103,6 +114,11 @@ export class Chain<T> {
   stats(): ChainCounters {
     const c = this.counters;
     return { ...c, drops: { ...c.drops }, dropBytes: { ...c.dropBytes } };
+  }
+
+  /** The seed of every stage that draws random numbers (all but delays), in order: what a replay needs to repeat the run. */
+  stageSeeds(): readonly StageSeed[] {
+    return this.seeds;
   }
 
   /** The chain's trace-driven links, in order (for their counters and backlog). */

@@ -5,6 +5,7 @@
 //   # queue: droptail [packets=20]
 //   # init timestamp: 1796008879961
 //   # base timestamp: 40
+//   # seed of stage 0 (link): "1/uplink/stage0-link"   (ours: one per random stage)
 //   T + SIZE            arrival
 //   T # MTU             delivery opportunity
 //   T - SIZE DELAY      departure (DELAY = T - arrival time)
@@ -13,7 +14,13 @@
 // Times are integer milliseconds since the init timestamp. The writer prints
 // whatever numbers it is given with JavaScript's shortest round-trip form, so
 // integer times give Mahimahi's exact bytes.
+//
+// The seed lines are linkshell's: the seed each random stage of the
+// direction drew from (PIE's early drops, loss, on/off), so that `linkshell
+// replay` repeats a live run's random draws. Mahimahi's tools skip them, as
+// they skip every '#' line.
 
+import type { StageSeed } from './chain.ts';
 import type { LinkEventSink } from './link.ts';
 
 export interface LinkLogHeader {
@@ -47,6 +54,13 @@ export function formatLinkLogHeader(header: LinkLogHeader): string {
   );
 }
 
+const SEED_PREFIX = '# seed of stage ';
+
+/** A stage's seed as its log line (with the newline); the seed is JSON-quoted, so any text survives. */
+export function formatStageSeed(seed: StageSeed): string {
+  return `${SEED_PREFIX}${seed.stage} (${seed.kind}): ${JSON.stringify(seed.seed)}\n`;
+}
+
 /**
  * An event sink that formats mm-link log lines and hands them to `write` in
  * chunks of about `chunkSize` characters. Call flush() when done (and before
@@ -75,6 +89,10 @@ export class LinkLogWriter implements LinkEventSink {
   }
   drop(time: number, packets: number, bytes: number): void {
     this.line(`${time} d ${packets} ${bytes}\n`);
+  }
+  /** Records the seed a random stage draws from (a comment line; write it before the events). */
+  stageSeed(seed: StageSeed): void {
+    this.line(formatStageSeed(seed));
   }
 
   flush(): void {
@@ -111,7 +129,7 @@ const KIND_CHAR = ['+', '#', '-', 'd'] as const;
 /** A parsed log: header fields that were present, and the events in file order as parallel arrays. */
 export interface ParsedLinkLog {
   source: string;
-  header: Partial<LinkLogHeader> & { commandLineText?: string; otherComments: string[] };
+  header: Partial<LinkLogHeader> & { commandLineText?: string; stageSeeds: StageSeed[]; otherComments: string[] };
   count: number;
   time: Float64Array;
   kind: Uint8Array;
@@ -144,7 +162,7 @@ const HEADER_PATTERNS: Array<[RegExp, (h: ParsedLinkLog['header'], m: RegExpExec
  * the source and line.
  */
 export function parseLinkLog(text: string, source: string): ParsedLinkLog {
-  const header: ParsedLinkLog['header'] = { otherComments: [] };
+  const header: ParsedLinkLog['header'] = { stageSeeds: [], otherComments: [] };
   let capacity = 1024;
   let time = new Float64Array(capacity);
   let kind = new Uint8Array(capacity);
@@ -163,6 +181,10 @@ export function parseLinkLog(text: string, source: string): ParsedLinkLog {
     if (line.endsWith('\r')) line = line.slice(0, -1);
     if (line.length === 0) continue;
     if (line.charCodeAt(0) === 35 /* # */) {
+      if (line.startsWith(SEED_PREFIX)) {
+        header.stageSeeds.push(parseStageSeed(line, source, lineNumber));
+        continue;
+      }
       let matched = false;
       for (const [pattern, apply] of HEADER_PATTERNS) {
         const m = pattern.exec(line);
@@ -200,6 +222,22 @@ export function parseLinkLog(text: string, source: string): ParsedLinkLog {
     count++;
   }
   return { source, header, count, time: time.subarray(0, count), kind: kind.subarray(0, count), a: a.subarray(0, count), b: b.subarray(0, count) };
+}
+
+const STAGE_KINDS: readonly StageSeed['kind'][] = ['delay', 'loss', 'gilbert-elliott', 'onoff', 'link'];
+
+function parseStageSeed(line: string, source: string, lineNumber: number): StageSeed {
+  const m = /^# seed of stage (\d{1,6}) \(([a-z-]+)\): (".*")$/.exec(line);
+  let seed: unknown;
+  try {
+    seed = m ? JSON.parse(m[3]) : undefined;
+  } catch {
+    seed = undefined;
+  }
+  if (!m || typeof seed !== 'string' || !STAGE_KINDS.includes(m[2] as StageSeed['kind'])) {
+    throw new LinkLogParseError(source, lineNumber, line, 'expected a seed line "# seed of stage N (KIND): \"SEED\""');
+  }
+  return { stage: Number(m[1]), kind: m[2] as StageSeed['kind'], seed };
 }
 
 /** A decimal integer in [0, 2^53), or -1. */

@@ -15,7 +15,7 @@
 // from its opportunity, as in the simulator. Callers run the due events
 // before feeding a new arrival (see session.ts), so link time never goes back.
 
-import { Chain, type ChainCounters, type DropCause, type Scheduler } from '../link-emu/chain.ts';
+import { Chain, type ChainCounters, type DropCause, type Scheduler, type StageSeed } from '../link-emu/chain.ts';
 import type { LinkEventSink } from '../link-emu/link.ts';
 import type { Rng } from '../common/random.ts';
 import type { Trace } from '../link-emu/trace.ts';
@@ -56,8 +56,8 @@ export interface DirectionOptions<F> {
   rng: Rng;
   /** Link time (integer ms) at which the trace starts. */
   baseTimestamp: number;
-  /** mm-link log events, if the direction is logged. */
-  log?: LinkEventSink;
+  /** mm-link log events, if the direction is logged; a log that takes seeds gets each random stage's first (for replay). */
+  log?: LinkEventSink & { stageSeed?(seed: StageSeed): void };
   /** Called with each datagram that leaves the direction. */
   deliver: (bytes: Uint8Array, flow: F) => void;
   /** Called once when the memory cap first drops a datagram. */
@@ -158,6 +158,7 @@ export class Direction<F> {
         this.held -= size;
       },
     });
+    for (const seed of this.chain.stageSeeds()) log?.stageSeed?.(seed);
   }
 
   /** A datagram enters the direction now (it may be dropped: oversize, memory cap, loss, a full queue). */
