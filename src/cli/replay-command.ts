@@ -3,7 +3,7 @@
 import { createWriteStream, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DEFAULT_MTU } from '../link-emu/link.ts';
-import { LinkLogWriter, parseLinkLog } from '../link-emu/link-log.ts';
+import { LinkLogWriter, parseLinkLog, requireEvents } from '../link-emu/link-log.ts';
 import { createQueue } from '../link-emu/queue-factory.ts';
 import { createRng } from '../common/random.ts';
 import { arrivalsFromLog, lastLogTime, parseArrivalList, replay } from '../link-emu/replay.ts';
@@ -73,7 +73,7 @@ export async function runReplay(argv: string[]): Promise<number> {
     // An mm-link log's first event line reads "TIME KIND ..."; a plain list's reads "TIME SIZE".
     const firstEvent = /^[^#\r\n].*$/m.exec(text)?.[0] ?? '';
     const isLog = text.startsWith('# mahimahi') || /^\d+ [+#d-] /.test(firstEvent);
-    const log = isLog ? parseLinkLog(text, input) : undefined;
+    const log = isLog ? requireEvents(parseLinkLog(text, input)) : undefined;
     const arrivals = log ? arrivalsFromLog(log) : parseArrivalList(text, input);
     // The seed the recorded link's queue drew from (linkshell logs it), unless --seed says otherwise.
     const recorded = log?.header.stageSeeds.find((s) => s.kind === 'link');

@@ -31,7 +31,8 @@ export async function runStats(argv: string[]): Promise<number> {
   if (positionals.length === 0) throw new UsageError('give at least one log file (see linkshell stats --help)');
   const results: Array<{ log: string; stats: LinkLogStats }> = positionals.map((path) => ({
     log: path,
-    stats: linkLogStats(duringSetup(() => parseLinkLog(readFileSync(path, 'utf8'), path))),
+    // A malformed or empty log is the caller's to fix: one line naming the file (and line, field, value), exit 2.
+    stats: duringSetup(() => linkLogStats(parseLinkLog(readFileSync(path, 'utf8'), path))),
   }));
   if (values.json) {
     process.stdout.write(JSON.stringify(results, null, 2) + '\n');

@@ -139,27 +139,70 @@ export interface ParsedLinkLog {
   b: Float64Array;
 }
 
+/**
+ * A malformed log: one line naming the source, the line number and, for a
+ * bad field, the field and its value (`line` is undefined for whole-log
+ * errors such as a log without events).
+ */
 export class LinkLogParseError extends Error {
-  constructor(readonly source: string, readonly line: number, readonly text: string, reason: string) {
-    super(`${source}:${line}: ${reason}: ${JSON.stringify(text.length > 80 ? text.slice(0, 80) + '...' : text)}`);
+  constructor(
+    readonly source: string,
+    readonly line: number | undefined,
+    /** The field at fault ("time", "size", "mtu", "delay", "packets", "bytes", "kind", a header name), if one is. */
+    readonly field: string | undefined,
+    /** Its text as found (truncated to 40 characters in the message). */
+    readonly value: string | undefined,
+    detail: string,
+  ) {
+    super(`${source}${line === undefined ? '' : `:${line}`}: ${field === undefined ? '' : `${field} ${quote(value ?? '')} `}${detail}`);
     this.name = 'LinkLogParseError';
   }
 }
 
-const HEADER_PATTERNS: Array<[RegExp, (h: ParsedLinkLog['header'], m: RegExpExecArray) => void]> = [
-  [/^# mahimahi mm-link \((.*)\) \[(.*)\] > (.*)$/, (h, m) => { h.linkName = m[1]; h.traceName = m[2]; h.logName = m[3]; }],
-  [/^# command line:(.*)$/, (h, m) => { h.commandLineText = m[1].trim(); }],
-  [/^# queue: (.*)$/, (h, m) => { h.queue = m[1]; }],
-  [/^# init timestamp: (\d+)$/, (h, m) => { h.initTimestamp = Number(m[1]); }],
-  [/^# base timestamp: (\d+)$/, (h, m) => { h.baseTimestamp = Number(m[1]); }],
+function quote(text: string): string {
+  return JSON.stringify(text.length > 40 ? text.slice(0, 40) + '...' : text);
+}
+
+/** Header lines whose values we read: a malformed one is an error, not a comment (it would silently change a replay). */
+const HEADER_FIELDS: Array<{ prefix: string; name: string; apply: (h: ParsedLinkLog['header'], value: string, fail: (detail: string) => never) => void }> = [
+  {
+    prefix: '# mahimahi mm-link ',
+    name: 'title',
+    apply: (h, value, fail) => {
+      const m = /^\((.*)\) \[(.*)\] > (.*)$/.exec(value);
+      if (!m) fail('is not "(LINK) [TRACE] > LOGFILE"');
+      h.linkName = m![1];
+      h.traceName = m![2];
+      h.logName = m![3];
+    },
+  },
+  { prefix: '# command line:', name: 'command line', apply: (h, value) => { h.commandLineText = value.trim(); } },
+  { prefix: '# queue: ', name: 'queue', apply: (h, value) => { h.queue = value; } },
+  { prefix: '# init timestamp: ', name: 'init timestamp', apply: (h, value, fail) => { h.initTimestamp = headerCount(value, fail); } },
+  { prefix: '# base timestamp: ', name: 'base timestamp', apply: (h, value, fail) => { h.baseTimestamp = headerCount(value, fail); } },
 ];
 
+function headerCount(value: string, fail: (detail: string) => never): number {
+  const n = parseCount(value);
+  if (n < 0) fail('is not a non-negative integer (milliseconds)');
+  return n;
+}
+
+/** The fields of each event kind after TIME and KIND, by name. */
+const FIELD_NAMES: ReadonlyArray<readonly string[]> = [['size'], ['mtu'], ['size', 'delay'], ['packets', 'bytes']];
+
 /**
- * Parses an mm-link log (ours or Mahimahi's). Lines starting with '#' and a
- * space are comments (the header); blank lines and a final line without a
- * newline are accepted, CRLF line ends too. Anything else that is not one of
- * the four event forms, with non-negative integer fields, is an error naming
- * the source and line.
+ * Parses an mm-link log (ours or Mahimahi's). Lines starting with '#' are
+ * comments, except the header lines whose values replay and stats read (init
+ * and base timestamps, the title, our seed lines), which must be well formed.
+ * Blank lines and a final line without a newline are accepted, CRLF line ends
+ * too. Every other line must be one of the four event forms, single-spaced,
+ * with decimal integer fields (at most 2^53 - 1), times that never decrease,
+ * sizes, MTUs and drop counts of at least 1, drop bytes at least the packets
+ * dropped, and a departure's delay no more than its time (its arrival is at
+ * TIME - DELAY >= 0). Anything else is a LinkLogParseError naming the source,
+ * the line, the field and its value. A log may have no events (see
+ * requireEvents() for the commands that need some).
  */
 export function parseLinkLog(text: string, source: string): ParsedLinkLog {
   const header: ParsedLinkLog['header'] = { stageSeeds: [], otherComments: [] };
@@ -171,7 +214,11 @@ export function parseLinkLog(text: string, source: string): ParsedLinkLog {
   let count = 0;
   let lineNumber = 0;
   let start = 0;
+  let lastTime = 0;
   const length = text.length;
+  const fail = (field: string | undefined, value: string | undefined, detail: string): never => {
+    throw new LinkLogParseError(source, lineNumber, field, value, detail);
+  };
   while (start < length) {
     let end = text.indexOf('\n', start);
     if (end === -1) end = length;
@@ -185,29 +232,32 @@ export function parseLinkLog(text: string, source: string): ParsedLinkLog {
         header.stageSeeds.push(parseStageSeed(line, source, lineNumber));
         continue;
       }
-      let matched = false;
-      for (const [pattern, apply] of HEADER_PATTERNS) {
-        const m = pattern.exec(line);
-        if (m) {
-          apply(header, m);
-          matched = true;
-          break;
-        }
-      }
-      if (!matched) header.otherComments.push(line);
+      const known = HEADER_FIELDS.find((h) => line.startsWith(h.prefix));
+      if (known) {
+        const value = line.slice(known.prefix.length);
+        known.apply(header, value, (detail) => fail(known.name, value, detail));
+      } else header.otherComments.push(line);
       continue;
     }
     const fields = line.split(' ');
-    if (fields.length < 3 || fields.length > 4) throw new LinkLogParseError(source, lineNumber, line, 'expected "TIME KIND FIELD [FIELD]"');
+    if (fields.length < 3 || fields.length > 4) fail(undefined, undefined, `expected "TIME KIND FIELD [FIELD]" with single spaces, got ${quote(line)}`);
     const k = KIND_CHAR.indexOf(fields[1] as (typeof KIND_CHAR)[number]);
-    if (k < 0) throw new LinkLogParseError(source, lineNumber, line, `unknown event kind ${JSON.stringify(fields[1])} (expected +, #, - or d)`);
-    const wantFields = k === LogEventKind.Arrival || k === LogEventKind.Opportunity ? 3 : 4;
-    if (fields.length !== wantFields) throw new LinkLogParseError(source, lineNumber, line, `a "${fields[1]}" line has ${wantFields} fields`);
+    if (k < 0) fail('kind', fields[1], 'is not an event kind (+, #, - or d)');
+    const names = FIELD_NAMES[k];
+    if (fields.length !== names.length + 2) fail(undefined, undefined, `a "${fields[1]}" line has ${names.length + 2} fields (TIME ${fields[1]} ${names.map((n) => n.toUpperCase()).join(' ')}), got ${quote(line)}`);
     const t = parseCount(fields[0]);
-    const x = parseCount(fields[2]);
-    const y = wantFields === 4 ? parseCount(fields[3]) : 0;
-    if (t < 0) throw new LinkLogParseError(source, lineNumber, line, 'time is not a non-negative integer');
-    if (x < 0 || y < 0) throw new LinkLogParseError(source, lineNumber, line, 'field is not a non-negative integer');
+    if (t < 0) fail('time', fields[0], 'is not a non-negative integer (milliseconds, at most 2^53 - 1)');
+    if (t < lastTime) fail('time', fields[0], `is earlier than the previous event's (${lastTime}): log times never decrease`);
+    const values = [0, 0];
+    for (let f = 0; f < names.length; f++) {
+      const v = parseCount(fields[2 + f]);
+      if (v < 0) fail(names[f], fields[2 + f], 'is not a non-negative integer');
+      if (v < 1 && names[f] !== 'delay' && names[f] !== 'bytes') fail(names[f], fields[2 + f], 'must be at least 1');
+      values[f] = v;
+    }
+    if (k === LogEventKind.Departure && values[1] > t) fail('delay', fields[3], `is more than the departure time ${t} (the arrival would be before time 0)`);
+    if (k === LogEventKind.Drop && values[1] < values[0]) fail('bytes', fields[3], `is fewer than the ${values[0]} packets dropped`);
+    lastTime = t;
     if (count === capacity) {
       capacity *= 2;
       time = grow(time, capacity);
@@ -217,11 +267,17 @@ export function parseLinkLog(text: string, source: string): ParsedLinkLog {
     }
     time[count] = t;
     kind[count] = k;
-    a[count] = x;
-    b[count] = y;
+    a[count] = values[0];
+    b[count] = values[1];
     count++;
   }
   return { source, header, count, time: time.subarray(0, count), kind: kind.subarray(0, count), a: a.subarray(0, count), b: b.subarray(0, count) };
+}
+
+/** Throws a LinkLogParseError for a log without a single event (empty, or only comments): there is nothing to summarise or replay. */
+export function requireEvents(log: ParsedLinkLog): ParsedLinkLog {
+  if (log.count === 0) throw new LinkLogParseError(log.source, undefined, undefined, undefined, 'no events (the log is empty or has only comments)');
+  return log;
 }
 
 const STAGE_KINDS: readonly StageSeed['kind'][] = ['delay', 'loss', 'gilbert-elliott', 'onoff', 'link'];
@@ -235,7 +291,7 @@ function parseStageSeed(line: string, source: string, lineNumber: number): Stage
     seed = undefined;
   }
   if (!m || typeof seed !== 'string' || !STAGE_KINDS.includes(m[2] as StageSeed['kind'])) {
-    throw new LinkLogParseError(source, lineNumber, line, 'expected a seed line "# seed of stage N (KIND): \"SEED\""');
+    throw new LinkLogParseError(source, lineNumber, 'seed line', line, 'is not "# seed of stage N (KIND): \"SEED\"" (KIND a stage kind, SEED a JSON string)');
   }
   return { stage: Number(m[1]), kind: m[2] as StageSeed['kind'], seed };
 }

@@ -1,6 +1,6 @@
 // Summary figures of an mm-link log: what mm-link's graphing tools show, as numbers.
 
-import { LogEventKind, type ParsedLinkLog } from './link-log.ts';
+import { LogEventKind, requireEvents, type ParsedLinkLog } from './link-log.ts';
 
 export interface LinkLogStats {
   /** First and last event times (ms) and the span between them. */
@@ -36,7 +36,9 @@ export function quantile(sorted: ArrayLike<number>, q: number): number {
   return sorted[lo] + (sorted[hi] - sorted[lo]) * (position - lo);
 }
 
+/** The figures of a log with at least one event (a LinkLogParseError otherwise: an empty log has no figures, not zeros). */
 export function linkLogStats(log: ParsedLinkLog): LinkLogStats {
+  requireEvents(log);
   let arrivals = 0, arrivalBytes = 0, departures = 0, departureBytes = 0;
   let opportunities = 0, capacityBytes = 0, drops = 0, dropBytes = 0;
   const delays = new Float64Array(log.count);
@@ -60,8 +62,9 @@ export function linkLogStats(log: ParsedLinkLog): LinkLogStats {
         break;
     }
   }
-  const startMs = log.count > 0 ? log.time[0] : 0;
-  const endMs = log.count > 0 ? log.time[log.count - 1] : 0;
+  // The parser guarantees times in order, so the duration is never negative.
+  const startMs = log.time[0];
+  const endMs = log.time[log.count - 1];
   const durationMs = endMs - startMs;
   const mbps = (bytes: number) => (durationMs > 0 ? (bytes * 8) / (durationMs * 1000) : 0);
   let delayMs: LinkLogStats['delayMs'];

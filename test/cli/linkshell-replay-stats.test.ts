@@ -51,6 +51,26 @@ test('stats prints the figures of a log, as a table or JSON', () => {
   assert.ok(entry.stats.delayMs.p99 >= entry.stats.delayMs.p50);
 });
 
+const decreasing = join(work, 'decreasing.log');
+writeFileSync(decreasing, '# mahimahi mm-link (Uplink) [t] > l\n10 + 100\n12 # 1504\n12 - 100 2\n11 # 1504\n');
+const empty = join(work, 'empty.log');
+writeFileSync(empty, '');
+const commentsOnly = join(work, 'comments.log');
+writeFileSync(commentsOnly, '# mahimahi mm-link (Uplink) [t] > l\n# base timestamp: 3\n');
+
+test('stats refuses a log whose times decrease, and an empty or comments-only log, naming file, line, field and value', () => {
+  const r = linkshell('stats', decreasing);
+  assert.is(r.code, 2, r.stderr);
+  assert.is(r.stdout, '');
+  assert.is(r.stderr, `linkshell stats: ${decreasing}:5: time "11" is earlier than the previous event's (12): log times never decrease\n`);
+  for (const path of [empty, commentsOnly]) {
+    const e = linkshell('stats', '--json', path);
+    assert.is(e.code, 2, e.stderr);
+    assert.is(e.stdout, '');
+    assert.is(e.stderr, `linkshell stats: ${path}: no events (the log is empty or has only comments)\n`);
+  }
+});
+
 test('bad arguments and inputs: one line on stderr and exit status 2', () => {
   const cases: string[][] = [
     ['replay', '--bogus'],
@@ -62,6 +82,10 @@ test('bad arguments and inputs: one line on stderr and exit status 2', () => {
     ['replay', '--log-in', join(shared, 'conformance/att_infinite.up.log'), '--trace', join(shared, 'traces/12mbps.up'), '--mtu', '-3'],
     ['stats'],
     ['stats', join(shared, 'traces/12mbps.up')],
+    ['stats', decreasing],
+    ['stats', empty],
+    ['stats', commentsOnly],
+    ['replay', '--log-in', commentsOnly, '--trace', join(shared, 'traces/12mbps.up')],
   ];
   for (const args of cases) {
     const r = linkshell(...args);
