@@ -1,14 +1,15 @@
 // linkshell replay: re-runs a recorded offered load on an emulated link.
 
-import { createWriteStream, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { DEFAULT_MTU } from '../link-emu/link.ts';
+import { DEFAULT_MTU, PacketTooLargeError } from '../link-emu/link.ts';
 import { LinkLogWriter, parseLinkLog, requireEvents } from '../link-emu/link-log.ts';
 import { createQueue } from '../link-emu/queue-factory.ts';
 import { createRng } from '../common/random.ts';
 import { arrivalsFromLog, lastLogTime, parseArrivalList, replay } from '../link-emu/replay.ts';
 import { openTrace } from '../link-emu/trace-files.ts';
 import { duringSetup, integerOption, UsageError } from '../common/usage-error.ts';
+import { LinkLogFile, LogFileError } from '../linkshell/log-file.ts';
+import { readInputFile, writeStdout } from './files.ts';
 
 export const REPLAY_HELP = `Usage: linkshell replay --log-in IN --trace TRACE [options]
 
@@ -56,7 +57,7 @@ export async function runReplay(argv: string[]): Promise<number> {
     strict: true,
   });
   if (values.help) {
-    process.stdout.write(REPLAY_HELP);
+    await writeStdout(REPLAY_HELP);
     return 0;
   }
   if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])} (see linkshell replay --help)`);
@@ -69,7 +70,7 @@ export async function runReplay(argv: string[]): Promise<number> {
 
   const { trace, queue, log, arrivals, linkSeed } = duringSetup(() => {
     const trace = openTrace(values.trace!);
-    const text = readFileSync(input, 'utf8');
+    const text = readInputFile(input);
     // An mm-link log's first event line reads "TIME KIND ..."; a plain list's reads "TIME SIZE".
     const firstEvent = /^[^#\r\n].*$/m.exec(text)?.[0] ?? '';
     const isLog = text.startsWith('# mahimahi') || /^\d+ [+#d-] /.test(firstEvent);
@@ -83,9 +84,7 @@ export async function runReplay(argv: string[]): Promise<number> {
   });
   const baseTimestamp = base ?? log?.header.baseTimestamp ?? 0;
 
-  const out = values.log ? createWriteStream(values.log) : undefined;
-  const chunks: string[] = [];
-  const writer = new LinkLogWriter((chunk) => (out ? out.write(chunk) : chunks.push(chunk)), {
+  const header = {
     linkName: log?.header.linkName ?? 'Uplink',
     traceName: values.trace,
     logName: values.log ?? '/dev/stdout',
@@ -93,32 +92,37 @@ export async function runReplay(argv: string[]): Promise<number> {
     queue: queue.describe(),
     initTimestamp: log?.header.initTimestamp ?? 0,
     baseTimestamp,
-  });
-  writer.stageSeed(linkSeed);
-  replay({
-    arrivals,
-    trace,
-    queue,
-    mtu,
-    once: values.once,
-    baseTimestamp,
-    until: until ?? (log ? lastLogTime(log) : undefined),
-    events: writer,
-  });
-  writer.close();
-  if (out) {
-    await new Promise<void>((resolve, reject) => {
-      out.on('error', reject);
-      out.end(resolve);
+  };
+  // --log FILE is opened before the replay runs (a directory or a missing directory is reported at once) and
+  // written as the replay goes; a failed write (a full disk) is one line naming the file. Without --log the
+  // log is collected and written to standard output at the end.
+  const file = values.log === undefined ? undefined : duringSetup(() => new LinkLogFile(values.log!, header));
+  const chunks: string[] = [];
+  const writer = file?.writer ?? new LinkLogWriter((chunk) => chunks.push(chunk), header);
+  try {
+    writer.stageSeed(linkSeed);
+    replay({
+      arrivals,
+      trace,
+      queue,
+      mtu,
+      once: values.once,
+      baseTimestamp,
+      until: until ?? (log ? lastLogTime(log) : undefined),
+      events: writer,
     });
-  } else {
-    await writeStdout(chunks.join(''));
+    if (file) file.close();
+    else writer.close();
+  } catch (error) {
+    try {
+      file?.close();
+    } catch {
+      // The first error is the one to report.
+    }
+    if (error instanceof LogFileError) throw new UsageError(error.message);
+    if (error instanceof PacketTooLargeError) throw new UsageError(`${input}: an arrival of ${error.size} bytes is larger than the link's MTU of ${error.mtu} bytes (--mtu)`);
+    throw error;
   }
+  if (!file) await writeStdout(chunks.join(''));
   return 0;
-}
-
-function writeStdout(text: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    process.stdout.write(text, (error) => (error ? reject(error) : resolve()));
-  });
 }

@@ -1,11 +1,11 @@
 // linkshell stats: summary figures of any mm-link log.
 
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import Table from 'cli-table3';
 import { parseLinkLog } from '../link-emu/link-log.ts';
 import { linkLogStats, type LinkLogStats } from '../link-emu/log-stats.ts';
 import { duringSetup, UsageError } from '../common/usage-error.ts';
+import { readInputFile, writeStdout } from './files.ts';
 
 export const STATS_HELP = `Usage: linkshell stats [--json] LOG [LOG...]
 
@@ -25,20 +25,18 @@ export async function runStats(argv: string[]): Promise<number> {
     strict: true,
   });
   if (values.help) {
-    process.stdout.write(STATS_HELP);
+    await writeStdout(STATS_HELP);
     return 0;
   }
   if (positionals.length === 0) throw new UsageError('give at least one log file (see linkshell stats --help)');
   const results: Array<{ log: string; stats: LinkLogStats }> = positionals.map((path) => ({
     log: path,
     // A malformed or empty log is the caller's to fix: one line naming the file (and line, field, value), exit 2.
-    stats: duringSetup(() => linkLogStats(parseLinkLog(readFileSync(path, 'utf8'), path))),
+    stats: duringSetup(() => linkLogStats(parseLinkLog(readInputFile(path), path))),
   }));
-  if (values.json) {
-    process.stdout.write(JSON.stringify(results, null, 2) + '\n');
-    return 0;
-  }
-  for (const { log, stats } of results) process.stdout.write(`${log}\n${formatStatsTable(stats)}\n`);
+  // A failed write (a full disk, `> /dev/full`) is one line and exit 2, not an unhandled stream error.
+  if (values.json) await writeStdout(JSON.stringify(results, null, 2) + '\n');
+  else await writeStdout(results.map(({ log, stats }) => `${log}\n${formatStatsTable(stats)}\n`).join(''));
   return 0;
 }
 

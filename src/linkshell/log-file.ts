@@ -6,6 +6,14 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { LinkLogWriter, type LinkLogHeader } from '../link-emu/link-log.ts';
 
+/** A log file that could not be opened or written: the message names the file and why, in one line. */
+export class LogFileError extends Error {
+  constructor(readonly path: string, error: unknown) {
+    super(`cannot write log file ${path}: ${describeFileError(error)}`);
+    this.name = 'LogFileError';
+  }
+}
+
 export class LinkLogFile {
   readonly writer: LinkLogWriter;
   private fd: number | undefined;
@@ -15,8 +23,7 @@ export class LinkLogFile {
     try {
       this.fd = openSync(path, 'w');
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      throw new Error(`cannot write log file ${path}: ${code === 'ENOENT' ? 'no such directory' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'is a directory' : (error as Error).message}`);
+      throw new LogFileError(path, error);
     }
     this.writer = new LinkLogWriter((chunk) => this.write(chunk), header, 1 << 16);
   }
@@ -40,6 +47,25 @@ export class LinkLogFile {
     if (this.fd === undefined) throw new Error(`log file ${this.path} is closed`);
     const bytes = Buffer.from(chunk, 'utf8');
     let offset = 0;
-    while (offset < bytes.length) offset += writeSync(this.fd, bytes, offset, bytes.length - offset);
+    try {
+      while (offset < bytes.length) offset += writeSync(this.fd, bytes, offset, bytes.length - offset);
+    } catch (error) {
+      // A full disk, say: one line naming the file, not a stack trace from deep in the link.
+      throw new LogFileError(this.path, error);
+    }
+  }
+}
+
+/** Why a file could not be opened or written, in a few words (the errno's meaning, not its code). */
+export function describeFileError(error: unknown): string {
+  switch ((error as NodeJS.ErrnoException).code) {
+    case 'ENOENT': return 'no such directory';
+    case 'EACCES': case 'EPERM': return 'permission denied';
+    case 'EISDIR': return 'is a directory';
+    case 'ENOSPC': return 'no space left on device';
+    case 'EDQUOT': return 'disk quota exceeded';
+    case 'EROFS': return 'read-only file system';
+    case 'EPIPE': return 'the reading end was closed';
+    default: return (error as Error).message;
   }
 }

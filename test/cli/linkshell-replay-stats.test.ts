@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -10,8 +10,19 @@ const shared = join(root, '../shared');
 const work = mkdtempSync(join(tmpdir(), 'linkshell-cli-'));
 
 function linkshell(...args: string[]) {
-  const result = spawnSync(process.execPath, [join(root, 'bin/linkshell.js'), ...args], { cwd: root, encoding: 'utf8' });
+  const result = spawnSync(process.execPath, [join(root, 'bin/linkshell.js'), ...args], { cwd: root, encoding: 'utf8', timeout: 120_000 });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Runs linkshell with its standard output on `path` (as `> path` would). */
+function linkshellToFile(path: string, ...args: string[]) {
+  const fd = openSync(path, 'w');
+  try {
+    const result = spawnSync(process.execPath, [join(root, 'bin/linkshell.js'), ...args], { cwd: root, encoding: 'utf8', timeout: 120_000, stdio: ['ignore', fd, 'pipe'] });
+    return { code: result.status, stderr: result.stderr };
+  } finally {
+    closeSync(fd);
+  }
 }
 
 test('replay of a Mahimahi log writes the same events, with a header naming our run', () => {
@@ -93,6 +104,49 @@ test('bad arguments and inputs: one line on stderr and exit status 2', () => {
     assert.is(r.stderr.trim().split('\n').length, 1, r.stderr);
     assert.match(r.stderr, /^linkshell (replay|stats): /);
   }
+});
+
+test('replay --log to a directory, into a missing directory or onto a full disk: one line naming the file, exit 2', () => {
+  assert.ok(existsSync('/dev/full'), "this test needs Linux's /dev/full");
+  const input = join(shared, 'conformance/att_infinite.up.log');
+  const trace = join(shared, 'conformance/traces/const3mbps.trace');
+  const cases: Array<[string, string]> = [
+    [work, 'is a directory'],
+    [join(work, 'no-such-dir', 'out.log'), 'no such directory'],
+    ['/dev/full', 'no space left on device'],
+  ];
+  for (const [out, why] of cases) {
+    const r = linkshell('replay', '--log-in', input, '--trace', trace, '--log', out);
+    assert.is(r.code, 2, `${out}: ${r.code} ${r.stderr}`);
+    assert.is(r.stderr, `linkshell replay: cannot write log file ${out}: ${why}\n`);
+  }
+});
+
+test('replay and stats with standard output on a full disk (> /dev/full): one line, exit 2, no stack trace', () => {
+  const input = join(shared, 'conformance/att_infinite.up.log');
+  const trace = join(shared, 'conformance/traces/const3mbps.trace');
+  const runs: Array<[string, string[]]> = [
+    ['replay', ['replay', '--log-in', input, '--trace', trace]],
+    ['stats', ['stats', input]],
+    ['stats', ['stats', '--json', input]],
+    ['stats', ['stats', '--help']],
+  ];
+  for (const [command, args] of runs) {
+    const r = linkshellToFile('/dev/full', ...args);
+    assert.is(r.code, 2, `${args.join(' ')}: ${r.code} ${r.stderr}`);
+    assert.is(r.stderr, `linkshell ${command}: cannot write standard output: no space left on device\n`);
+  }
+});
+
+test('an input that is a directory, or an arrival larger than the MTU: one line naming the file, exit 2', () => {
+  const s = linkshell('stats', work);
+  assert.is(s.code, 2);
+  assert.is(s.stderr, `linkshell stats: cannot read ${work}: is a directory\n`);
+  const input = join(shared, 'conformance/att_infinite.up.log');
+  const r = linkshell('replay', '--log-in', input, '--trace', join(shared, 'conformance/traces/const3mbps.trace'), '--mtu', '100');
+  assert.is(r.code, 2);
+  assert.match(r.stderr, /^linkshell replay: .*att_infinite\.up\.log: an arrival of \d+ bytes is larger than the link's MTU of 100 bytes/);
+  assert.is(r.stderr.split('\n').length, 2);
 });
 
 test('help texts', () => {
