@@ -43,9 +43,14 @@
 // period) on the way in never takes link capacity; on the way out it has
 // already crossed the link, as in Mahimahi.
 //
+// ("link" is mm-link: its queue, then its trace-driven delivery.)
+//
 // Randomness: Chain forks its generator per stage as `stage${i}-${kind}`, i
-// being the index in the list built here; whoever builds a direction from the
-// same description and the same direction generator gets the same draws.
+// being the index in the list built here, and the simulator's network
+// (net/sim-network.ts) and linkshell's session both fork the run's seed by the
+// direction's name ('uplink', 'downlink'); so one seed gives one set of draws,
+// simulated or live (a linkshell log records each random stage's seed, see
+// link-log.ts).
 
 import type { StageSpec } from './chain.ts';
 import type { LinkEventSink } from './link.ts';
