@@ -16,7 +16,10 @@ export const REPLAY_HELP = `Usage: linkshell replay --log-in IN --trace TRACE [o
 Feeds the arrivals of IN (the "+" lines of an mm-link log, or a plain file of
 "TIME SIZE" lines) through an emulated link and writes the mm-link log that
 link produces. Replaying a log that Mahimahi wrote reproduces its "#", "-" and
-"d" lines exactly.
+"d" lines exactly, and so does replaying a log linkshell wrote, PIE's random
+drops included: the log records the seed the link's queue drew from. (Drops
+at linkshell's memory cap, "d" lines with no arrival, are not re-run: those
+datagrams never reached the link.)
 
 Options:
   --log-in FILE          the recorded load (mm-link log, or TIME SIZE lines)
