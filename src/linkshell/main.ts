@@ -86,6 +86,9 @@ async function run(argv: string[]): Promise<number> {
     await child.exited;
     clearTimeout(killTimer);
   }
+  // What the command left running in its process group (a shell's background jobs) ends with the run;
+  // the watchdog (src/linkshell/child.ts) kills whatever ignores this once linkshell has gone.
+  child?.signal('SIGTERM');
   const report = await session.stop();
   if (fatal) {
     stderr(`internal error, stopped: ${fatal.stack ?? fatal.message}`);

@@ -95,6 +95,85 @@ test('SIGTERM to linkshell ends the command, and leaves complete logs and a summ
   }
 });
 
+/** True while process `pid` exists, or with a negative pid, any process of group -pid. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false;
+    throw error;
+  }
+}
+
+/** The shell's pid and its two background sleeps', as it writes them, once it has. */
+async function shellPids(file: string): Promise<number[]> {
+  await waitFor(() => existsSync(file) && readFileSync(file, 'utf8').endsWith('\n'), 15000, 'the shell to start');
+  return readFileSync(file, 'utf8').trim().split(' ').map(Number);
+}
+
+/** A shell whose background jobs outlive it unless someone ends them: it writes its pid and theirs to `file`. */
+const shellWithJobs = (file: string, end: string) => ['sh', '-c', `sleep 300 & a=$!; sleep 300 & echo $$ $a $! > ${file}; ${end}`];
+
+/** Waits until none of `pids` is left, and no process of the group of the first; kills them at the end whatever happened. */
+async function expectAllEnded(pids: number[]): Promise<void> {
+  const left = () => [...pids, -pids[0]].filter(alive);
+  try {
+    await waitFor(() => left().length === 0, 10000, "every process of the command's group to end");
+  } finally {
+    for (const pid of left()) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // Ended meanwhile.
+      }
+    }
+  }
+}
+
+function startLinkshellWithJobs(name: string) {
+  const file = join(work, `${name}.pids`);
+  const child = spawn(process.execPath, [bin, '--trace', TRACE_12MBPS, '--connect', '127.0.0.1:9', '--', ...shellWithJobs(file, 'wait')], { cwd: root });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+  return { child, file, exited, stderr: () => stderr };
+}
+
+test("SIGTERM to linkshell ends the command's whole process group: a shell's background jobs too", async () => {
+  const run = startLinkshellWithJobs('term-group');
+  const pids = await shellPids(run.file);
+  try {
+    assert.ok(alive(-pids[0]), 'the shell leads a process group of its own');
+    run.child.kill('SIGTERM');
+    assert.is(await run.exited, 128 + 15, run.stderr());
+  } finally {
+    await expectAllEnded(pids);
+  }
+});
+
+test("linkshell killed with SIGKILL: no process of the command's group outlives it", async () => {
+  const run = startLinkshellWithJobs('kill-group');
+  const pids = await shellPids(run.file);
+  try {
+    run.child.kill('SIGKILL');
+    assert.is(await run.exited, null);
+  } finally {
+    await expectAllEnded(pids);
+  }
+});
+
+test('a command that leaves background jobs still gives its own status, and its jobs end with linkshell', async () => {
+  const file = join(work, 'exit-group.pids');
+  const r = runSync(['--trace', TRACE_12MBPS, '--connect', '127.0.0.1:9', '--', ...shellWithJobs(file, 'exit 5')]);
+  const pids = await shellPids(file);
+  try {
+    assert.is(r.code, 5, r.stderr);
+  } finally {
+    await expectAllEnded(pids);
+  }
+});
+
 test('without a command, SIGINT stops linkshell with status 0 and a summary', async () => {
   const child = spawn(process.execPath, [bin, '--trace', TRACE_12MBPS, '--connect', '127.0.0.1:9'], { cwd: root });
   let stderr = '';
