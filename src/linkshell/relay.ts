@@ -5,6 +5,20 @@
 // configured peer is ever sent to, and only datagrams from it are taken in on
 // the outside sockets: linkshell is not an open relay.
 //
+// An outside socket is connected to the peer, so the kernel hands it only
+// the peer's datagrams (and reports the peer's "port unreachable"). What
+// else arrives at its port (the peer's host answering from another port,
+// anyone else) goes to a second, unconnected socket bound to the same port
+// (SO_REUSEADDR; the connected socket is the better match for the peer's
+// datagrams), where it is counted, not relayed: so a peer that answers from
+// another port than the one linkshell sends to is seen and warned about
+// rather than lost silently. Applications that send to anything but the
+// listen socket (TCP, a second port such as RTCP's) bypass linkshell: it
+// cannot see them at all.
+//
+// Datagrams the kernel dropped at these sockets (full receive buffers) are
+// read from its per-socket counters (src/net/socket-drops.ts).
+//
 // When the table of sources is full, a new source takes the place of the
 // one idle longest, if that one has been idle (no datagram either way) for
 // at least a minute, as a NAT's UDP mappings time out; otherwise the new
@@ -15,6 +29,7 @@
 
 import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
 import { formatAddress, isLoopback, type UdpAddress } from '../net/address.ts';
+import { UdpSocketTable } from '../net/socket-drops.ts';
 
 export interface Flow {
   /** "address:port" of the inside source. */
@@ -22,6 +37,8 @@ export interface Flow {
   readonly insideAddress: string;
   readonly insidePort: number;
   readonly outside: Socket;
+  /** Takes in, to count them, the datagrams at the outside socket's port that are not the peer's. */
+  readonly stray: Socket;
   /** Datagrams waiting for the outside socket to be bound and connected to the peer. */
   pending: Uint8Array[] | undefined;
   /** When a datagram last came from either end (ms on the relay's clock). */
@@ -37,8 +54,10 @@ export interface RelayCounters {
   sources: number;
   /** Datagrams from inside sources past the limit of sources. */
   refusedSourceDatagrams: number;
-  /** Datagrams on an outside socket from anyone but the peer. */
+  /** Datagrams at an outside socket's port from another host than the peer's (not relayed). */
   foreignDatagrams: number;
+  /** Datagrams at an outside socket's port from the peer's host but another port than the peer's (not relayed). */
+  foreignPortDatagrams: number;
   sendErrors: number;
   /** "Port unreachable" answers from the peer's host. */
   peerRefusals: number;
@@ -46,6 +65,11 @@ export interface RelayCounters {
   /** Sources forgotten to make room for new ones, and datagrams that left the link for a forgotten source. */
   evictedSources: number;
   evictedFlowDatagrams: number;
+}
+
+export interface KernelDrops {
+  inside: number | undefined;
+  outside: number | undefined;
 }
 
 export interface RelayOptions {
@@ -72,6 +96,7 @@ export class Relay {
     sources: 0,
     refusedSourceDatagrams: 0,
     foreignDatagrams: 0,
+    foreignPortDatagrams: 0,
     sendErrors: 0,
     peerRefusals: 0,
     socketErrors: 0,
@@ -79,6 +104,8 @@ export class Relay {
     evictedFlowDatagrams: 0,
   };
   private closed = false;
+  /** Kernel drops at the outside sockets of flows already forgotten. */
+  private evictedKernelDrops = 0;
   private readonly outsideBind: string | undefined;
   private readonly now: () => number;
 
@@ -118,6 +145,24 @@ export class Relay {
     return { ...this.counters };
   }
 
+  /**
+   * Datagrams the kernel dropped so far at the relay's sockets because their
+   * receive buffers were full: at the listen socket (from inside
+   * applications) and at the outside sockets (from the peer). Undefined
+   * where the kernel does not say (not Linux) or once the relay is closed.
+   */
+  kernelDrops(): KernelDrops {
+    if (this.closed) return { inside: undefined, outside: undefined };
+    const table = UdpSocketTable.read();
+    const inside = table.drops(this.listenAddress.family, this.listenAddress);
+    let outside: number | undefined = inside === undefined ? undefined : this.evictedKernelDrops;
+    for (const flow of this.flows.values()) {
+      const drops = this.outsideDrops(table, flow);
+      if (drops !== undefined) outside = (outside ?? 0) + drops;
+    }
+    return { inside, outside };
+  }
+
   /** Sends a datagram to the peer from the flow's outside socket. */
   sendToPeer(flow: Flow, bytes: Uint8Array): void {
     if (this.closed) return;
@@ -143,7 +188,7 @@ export class Relay {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    const sockets = [this.listenSocket, ...[...this.flows.values()].map((f) => f.outside)];
+    const sockets = [this.listenSocket, ...[...this.flows.values()].flatMap((f) => [f.outside, f.stray])];
     for (const flow of this.flows.values()) flow.closed = true;
     await Promise.all(sockets.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
   }
@@ -172,17 +217,21 @@ export class Relay {
     for (const flow of this.flows.values()) if (idlest === undefined || flow.lastActive < idlest.lastActive) idlest = flow;
     if (idlest === undefined || this.now() - idlest.lastActive < SOURCE_IDLE_EVICTION_MS) return false;
     idlest.closed = true;
+    this.evictedKernelDrops += this.outsideDrops(UdpSocketTable.read(), idlest) ?? 0;
     this.flows.delete(idlest.key);
     idlest.outside.close();
+    idlest.stray.close();
     this.counters.evictedSources++;
     return true;
   }
 
   private openFlow(key: string, from: RemoteInfo): Flow {
     const peer = this.options.peer;
-    const outside = createSocket({ type: peer.family === 6 ? 'udp6' : 'udp4' });
-    const flow: Flow = { key, insideAddress: from.address, insidePort: from.port, outside, pending: [], lastActive: this.now(), closed: false };
-    // Connected to the peer: the kernel takes in only the peer's datagrams, and sends skip the address lookup.
+    const type = peer.family === 6 ? 'udp6' : 'udp4';
+    const outside = createSocket({ type, reuseAddr: true });
+    const stray = createSocket({ type, reuseAddr: true });
+    const flow: Flow = { key, insideAddress: from.address, insidePort: from.port, outside, stray, pending: [], lastActive: this.now(), closed: false };
+    // Connected to the peer: the kernel gives it only the peer's datagrams, and sends skip the address lookup.
     outside.bind({ address: this.outsideBind, port: 0 }, () => {
       trySetReceiveBuffer(outside, this.options.receiveBufferBytes ?? DEFAULT_RECEIVE_BUFFER);
       outside.connect(peer.port, peer.address, () => {
@@ -190,20 +239,45 @@ export class Relay {
         flow.pending = undefined;
         if (!this.closed && !flow.closed) for (const bytes of pending) outside.send(bytes);
       });
+      if (!this.closed && !flow.closed) stray.bind({ address: this.outsideBind, port: outside.address().port });
     });
-    outside.on('message', (bytes, sender) => {
+    outside.on('message', (bytes) => {
       if (this.closed || flow.closed) return;
-      if (sender.port !== peer.port || sender.address !== peer.address) {
-        this.counters.foreignDatagrams++;
-        return;
-      }
       flow.lastActive = this.now();
       this.options.onOutside(bytes, flow);
     });
+    stray.on('message', (_bytes, sender) => this.fromStranger(sender));
     outside.on('error', (error) => this.socketError(`outside socket of ${key}`, error));
+    stray.on('error', (error) => this.socketError(`outside socket of ${key} (datagrams not from the peer)`, error));
     this.flows.set(key, flow);
     this.counters.sources++;
     return flow;
+  }
+
+  /** A datagram at an outside socket's port that is not the peer's: counted, not relayed. */
+  private fromStranger(sender: RemoteInfo): void {
+    if (this.closed) return;
+    const peer = this.options.peer;
+    if (sender.address !== peer.address) {
+      this.counters.foreignDatagrams++;
+      return;
+    }
+    if (this.counters.foreignPortDatagrams++ === 0) {
+      this.options.warn(
+        `the peer's host sent a datagram from port ${sender.port}, not the peer's port ${peer.port}: dropped, linkshell relays only ${formatAddress(peer)} (further ones only counted)`,
+      );
+    }
+  }
+
+  private outsideDrops(table: UdpSocketTable, flow: Flow): number | undefined {
+    let local;
+    try {
+      local = flow.outside.address();
+    } catch {
+      return undefined; // Not bound yet.
+    }
+    // Both sockets of the flow share the local port: their drops are summed.
+    return table.drops(this.options.peer.family, local);
   }
 
   /** Send failures arrive here too (sends take no callback, to keep the per-datagram cost down). */

@@ -14,7 +14,7 @@ import { resolveHostPort, type UdpAddress } from '../net/address.ts';
 import { Direction, type DirectionName } from './direction.ts';
 import { LinkLogFile } from './log-file.ts';
 import type { LinkshellConfig } from './options.ts';
-import { Relay, type Flow } from './relay.ts';
+import { Relay, type Flow, type KernelDrops } from './relay.ts';
 import type { DirectionReport, LinkshellReport } from './summary.ts';
 
 export interface SessionOptions {
@@ -26,6 +26,8 @@ export interface SessionOptions {
   traceLookup?: TraceLookupOptions;
   /** How often logs are written out (ms, default 250). */
   logFlushMs?: number;
+  /** Receive buffer to ask for on each socket (bytes; default the relay's, 8 MiB; the kernel may cap it). */
+  receiveBufferBytes?: number;
 }
 
 export interface LinkshellSession {
@@ -81,6 +83,7 @@ export async function startLinkshell(config: LinkshellConfig, options: SessionOp
     listen,
     peer,
     maxSources: config.maxSources,
+    receiveBufferBytes: options.receiveBufferBytes,
     // Whatever fell due before a datagram arrived happens first, so link time only moves forward.
     onInside: guarded((bytes, flow) => {
       scheduler?.runDue(Infinity);
@@ -159,11 +162,18 @@ export async function startLinkshell(config: LinkshellConfig, options: SessionOp
   );
 
   let stopMs: number | undefined;
-  const report = (): LinkshellReport => ({
-    durationMs: (stopMs ?? clock.now()) - baseTimestamp,
-    directions: directions.map((d): DirectionReport => ({ name: d.name, trace: d.trace, queue: d.queue, stats: d.direction.stats() })),
-    relay: relay.stats(),
-  });
+  // Read from the kernel until the sockets close; the last reading stays.
+  let kernelDrops: KernelDrops | undefined;
+  const report = (): LinkshellReport => {
+    const drops = kernelDrops ?? relay.kernelDrops();
+    return {
+      durationMs: (stopMs ?? clock.now()) - baseTimestamp,
+      directions: directions.map(
+        (d): DirectionReport => ({ name: d.name, trace: d.trace, queue: d.queue, stats: d.direction.stats(), socketDrops: d.name === 'uplink' ? drops.inside : drops.outside }),
+      ),
+      relay: relay.stats(),
+    };
+  };
 
   let stopping: Promise<LinkshellReport> | undefined;
   const stop = (): Promise<LinkshellReport> => {
@@ -177,6 +187,7 @@ export async function startLinkshell(config: LinkshellConfig, options: SessionOp
         problem = error;
       }
       stopMs = clock.now();
+      kernelDrops = relay.kernelDrops();
       scheduler.close();
       for (const log of logs) {
         try {

@@ -1,4 +1,7 @@
-// What linkshell prints when it ends: one column per direction.
+// What linkshell prints when it ends: one column per direction. "datagrams
+// in" counts what reached linkshell; what the kernel dropped at its sockets
+// before that (full receive buffers) is the "drops: socket (kernel)" row:
+// the uplink's at the listen socket, the downlink's at the outside sockets.
 
 import Table from 'cli-table3';
 import type { DirectionStats } from './direction.ts';
@@ -9,6 +12,8 @@ export interface DirectionReport {
   trace: string;
   queue: string;
   stats: DirectionStats;
+  /** Datagrams the kernel dropped at linkshell's socket(s) before this direction could take them (full receive buffer); undefined where not known. */
+  socketDrops: number | undefined;
 }
 
 export interface LinkshellReport {
@@ -44,6 +49,7 @@ export function formatSummary(report: LinkshellReport): string {
   row('drops: memory cap', (d) => String(d.stats.memoryCapDrops));
   row('drops: loss', (d) => String(d.stats.drops.loss));
   row('drops: oversize', (d) => String(d.stats.drops.oversize));
+  row('drops: socket (kernel)', (d) => (d.socketDrops === undefined ? 'not known' : String(d.socketDrops)));
   row('left in flight', (d) => `${d.stats.heldBytes} bytes`);
   row('capacity', (d) => `${fixed(throughputFigures(d.stats, ms).capacityMbps, 3)} Mbit/s`);
   row('throughput', (d) => {
@@ -64,7 +70,8 @@ export function formatSummary(report: LinkshellReport): string {
   const notes: string[] = [`${r.sources} inside source${r.sources === 1 ? '' : 's'}`];
   if (r.evictedSources > 0) notes.push(`${r.evictedSources} idle sources forgotten to make room (${r.evictedFlowDatagrams} of their datagrams dropped)`);
   if (r.refusedSourceDatagrams > 0) notes.push(`${r.refusedSourceDatagrams} datagrams from sources past --max-sources dropped`);
-  if (r.foreignDatagrams > 0) notes.push(`${r.foreignDatagrams} datagrams from others than the peer ignored`);
+  if (r.foreignPortDatagrams > 0) notes.push(`${r.foreignPortDatagrams} datagrams from the peer's host but another port than the peer's dropped`);
+  if (r.foreignDatagrams > 0) notes.push(`${r.foreignDatagrams} datagrams from other hosts than the peer's ignored`);
   if (r.sendErrors > 0) notes.push(`${r.sendErrors} send errors`);
   if (r.peerRefusals > 0) notes.push(`${r.peerRefusals} refusals (port unreachable) from the peer`);
   if (r.socketErrors > 0) notes.push(`${r.socketErrors} socket errors`);

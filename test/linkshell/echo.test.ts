@@ -197,6 +197,29 @@ test('an infinite queue stops at the memory cap: it drops, counts and warns once
   }
 });
 
+test('datagrams the kernel dropped at the listen socket are counted in the summary', async () => {
+  const peer = await echoPeer();
+  // 64 KiB hold a few dozen datagrams of 1000 bytes (the kernel counts its own overhead too).
+  const session = await startLinkshell(config(['--trace', TRACE_12MBPS, '--connect', formatAddress(peer.localAddress)]), { ...quiet, receiveBufferBytes: 1 << 16 });
+  const client = await createUdpEndpoint({ peer: session.listenAddress });
+  const n = 2000;
+  const up = () => session.report().directions[0];
+  try {
+    // All in one turn of the event loop: linkshell reads nothing meanwhile, and its receive buffer cannot hold them all.
+    for (let i = 0; i < n; i++) client.send(new Uint8Array(1000));
+    await waitFor(() => up().stats.packetsIn + up().stats.memoryCapDrops + (up().socketDrops ?? 0) === n, 10000, 'every datagram to be taken in or counted as dropped by the kernel');
+    assert.ok(up().socketDrops! > 0, 'the kernel dropped some');
+  } finally {
+    await client.close();
+    const report = await session.stop();
+    await peer.close();
+    const drops = report.directions[0].socketDrops!;
+    assert.ok(drops > 0);
+    assert.is(report.directions[0].stats.packetsIn + report.directions[0].stats.memoryCapDrops + drops, n);
+    assert.match(formatSummary(report), new RegExp(`drops: socket \\(kernel\\)\\s*│ ${drops} +│ 0 +│`));
+  }
+});
+
 test('logs written in real time replay to the same opportunities, departures and drops', async () => {
   const peer = await echoPeer();
   const upLog = join(work, 'replay-up.log');

@@ -4,6 +4,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createUdpEndpoint } from '../../src/net/udp-endpoint.ts';
 import { Relay, SOURCE_IDLE_EVICTION_MS, type Flow } from '../../src/linkshell/relay.ts';
+import { createSocket, type Socket } from 'node:dgram';
 import { multiEchoPeer, waitFor } from './helpers.ts';
 
 test('a full table of sources makes room by forgetting one idle for a minute, never one still active', async () => {
@@ -45,7 +46,7 @@ test('a full table of sources makes room by forgetting one idle for a minute, ne
     assert.is(stats.sources, 2);
     assert.is(warnings.length, 1);
     // a's datagrams still in the link when it was forgotten are dropped, not sent from a closed socket.
-    const forgotten: Flow = { key: 'x', insideAddress: '127.0.0.1', insidePort: 9, outside: undefined as never, pending: undefined, lastActive: 0, closed: true };
+    const forgotten: Flow = { key: 'x', insideAddress: '127.0.0.1', insidePort: 9, outside: undefined as never, stray: undefined as never, pending: undefined, lastActive: 0, closed: true };
     relay.sendToPeer(forgotten, Uint8Array.of(9));
     relay.sendToInside(forgotten, Uint8Array.of(9));
     assert.is(relay.stats().evictedFlowDatagrams, 2);
@@ -56,6 +57,88 @@ test('a full table of sources makes room by forgetting one idle for a minute, ne
     await relay.close();
     await peer.close();
   }
+});
+
+async function udpSocket(address: string): Promise<Socket> {
+  const socket = createSocket('udp4');
+  await new Promise<void>((resolve, reject) => {
+    socket.once('error', reject);
+    socket.bind(0, address, () => resolve());
+  });
+  return socket;
+}
+
+test("datagrams to an outside socket's port that are not the peer's are counted, not relayed; another port of the peer's host is warned about once", async () => {
+  // The peer answers every datagram from its own port; `samePeerHost` and `otherHost` write to the outside socket's port too.
+  const peer = await udpSocket('127.0.0.1');
+  const samePeerHost = await udpSocket('127.0.0.1');
+  const otherHost = await udpSocket('127.0.0.2');
+  let outsidePort = 0;
+  peer.on('message', (bytes, from) => {
+    outsidePort = from.port;
+    peer.send(bytes, from.port, from.address);
+  });
+  const warnings: string[] = [];
+  const relayed: number[] = [];
+  let relay!: Relay;
+  relay = await Relay.open({
+    listen: { address: '127.0.0.1', family: 4, port: 0 },
+    peer: { address: '127.0.0.1', family: 4, port: peer.address().port },
+    maxSources: 4,
+    onInside: (bytes, flow) => relay.sendToPeer(flow, bytes),
+    onOutside: (bytes, flow) => {
+      relayed.push(bytes[0]);
+      relay.sendToInside(flow, bytes);
+    },
+    warn: (m) => warnings.push(m),
+  });
+  const client = await createUdpEndpoint({ peer: relay.listenAddress });
+  try {
+    client.send(Uint8Array.of(1));
+    await waitFor(() => relayed.length === 1, 5000, 'the echo of the first datagram');
+    for (let i = 0; i < 3; i++) samePeerHost.send(Uint8Array.of(2), outsidePort, '127.0.0.1');
+    otherHost.send(Uint8Array.of(3), outsidePort, '127.0.0.1');
+    await waitFor(() => relay.stats().foreignPortDatagrams === 3 && relay.stats().foreignDatagrams === 1, 5000, 'the strangers to be counted');
+    client.send(Uint8Array.of(4));
+    await waitFor(() => relayed.length === 2, 5000, 'the echo of the second datagram');
+    assert.equal(relayed, [1, 4]);
+    assert.is(warnings.length, 1);
+    assert.match(warnings[0], new RegExp(`^the peer's host sent a datagram from port ${samePeerHost.address().port}, not the peer's port ${peer.address().port}: dropped`));
+    assert.is(relay.stats().peerRefusals, 0);
+  } finally {
+    await client.close();
+    await relay.close();
+    for (const s of [peer, samePeerHost, otherHost]) await new Promise<void>((resolve) => s.close(() => resolve()));
+  }
+});
+
+test('kernel drops at the listen socket are read from the kernel while the relay runs', async () => {
+  const peer = await multiEchoPeer();
+  let relay!: Relay;
+  relay = await Relay.open({
+    listen: { address: '127.0.0.1', family: 4, port: 0 },
+    peer: { address: '127.0.0.1', family: 4, port: peer.localAddress.port },
+    maxSources: 1,
+    receiveBufferBytes: 4096,
+    onInside: () => {},
+    onOutside: () => {},
+    warn: () => {},
+  });
+  let inside = 0;
+  const client = await udpSocket('127.0.0.1');
+  try {
+    assert.equal(relay.kernelDrops(), { inside: 0, outside: 0 });
+    // One turn of the event loop: the relay reads nothing meanwhile, and 4 KiB hold only a few datagrams.
+    for (let i = 0; i < 300; i++) client.send(Buffer.alloc(1000), relay.listenAddress.port, '127.0.0.1');
+    await waitFor(() => (relay.kernelDrops().inside ?? 0) > 100, 5000, 'the kernel to drop at the listen socket');
+    inside = relay.kernelDrops().inside!;
+  } finally {
+    await new Promise<void>((resolve) => client.close(() => resolve()));
+    await relay.close();
+    await peer.close();
+  }
+  assert.ok(inside > 100 && inside < 300, `${inside} dropped`);
+  assert.equal(relay.kernelDrops(), { inside: undefined, outside: undefined });
 });
 
 test('binding the listen socket to an address not on this host is an error naming it', async () => {

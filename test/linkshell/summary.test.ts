@@ -42,11 +42,11 @@ test('throughput against capacity over the run', () => {
 
 test('the summary has one column per direction and every figure the issue asks for', () => {
   const directions: DirectionReport[] = [
-    { name: 'uplink', trace: 'up.trace', queue: 'droptail [packets=5]', stats: stats() },
-    { name: 'downlink', trace: 'down.trace', queue: 'infinite', stats: stats({ queueingDelayMs: new Histogram(), departureLatenessMs: new Histogram() }) },
+    { name: 'uplink', trace: 'up.trace', queue: 'droptail [packets=5]', stats: stats(), socketDrops: 17 },
+    { name: 'downlink', trace: 'down.trace', queue: 'infinite', stats: stats({ queueingDelayMs: new Histogram(), departureLatenessMs: new Histogram() }), socketDrops: undefined },
   ];
-  const text = formatSummary({ durationMs: 1000, directions, relay: { sources: 2, refusedSourceDatagrams: 0, foreignDatagrams: 0, sendErrors: 3, peerRefusals: 0, socketErrors: 0, evictedSources: 0, evictedFlowDatagrams: 0 } });
-  assert.match(text, /^linkshell: ran 1\.000 s; 2 inside sources, 3 send errors\n/);
+  const text = formatSummary({ durationMs: 1000, directions, relay: { sources: 2, refusedSourceDatagrams: 0, foreignDatagrams: 0, foreignPortDatagrams: 4, sendErrors: 3, peerRefusals: 0, socketErrors: 0, evictedSources: 0, evictedFlowDatagrams: 0 } });
+  assert.match(text, /^linkshell: ran 1\.000 s; 2 inside sources, 4 datagrams from the peer's host but another port than the peer's dropped, 3 send errors\n/);
   const row = (label: string) => text.split('\n').find((l) => l.includes(`│ ${label} `)) ?? '';
   assert.match(row('datagrams in'), /│ 12 +│ 12 +│/);
   assert.match(row('bytes in (on link)'), /│ 18048 +│/);
@@ -54,6 +54,7 @@ test('the summary has one column per direction and every figure the issue asks f
   assert.match(row('drops: memory cap'), /│ 2 +│/);
   assert.match(row('drops: loss'), /│ 1 +│/);
   assert.match(row('drops: oversize'), /│ 0 +│/);
+  assert.match(row('drops: socket (kernel)'), /│ 17 +│ not known +│/);
   assert.match(row('capacity'), /│ 12\.032 Mbit\/s/);
   assert.match(row('throughput'), /│ 6\.016 Mbit\/s \(50\.0 %\)/);
   assert.match(row('queueing delay'), /│ p50 3 p95 100 p99 100 max 100 ms +│ no departures +│/);
@@ -62,7 +63,7 @@ test('the summary has one column per direction and every figure the issue asks f
 
 test('the status line shows each direction\'s rate since the last line, queue, latest delay and drops', () => {
   const line = new StatusLine();
-  const at = (bytesOut: number): DirectionReport[] => [{ name: 'uplink', trace: 't', queue: 'infinite', stats: stats({ bytesOut }) }];
+  const at = (bytesOut: number): DirectionReport[] => [{ name: 'uplink', trace: 't', queue: 'infinite', stats: stats({ bytesOut }), socketDrops: 0 }];
   assert.is(line.line(500, at(0)), '0.5 s | uplink - Mbit/s, queue 1 pkts/1504 B, delay 4 ms, 4 drops');
   assert.is(line.line(1000, at(62_500)), '1.0 s | uplink 1.00 Mbit/s, queue 1 pkts/1504 B, delay 4 ms, 4 drops');
 });
