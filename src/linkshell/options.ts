@@ -58,7 +58,18 @@ signal N ended it, 127 if it could not be found). Without a command it runs
 until SIGINT, SIGTERM or SIGHUP and exits with 0. Either way it then completes
 its logs and prints a summary per direction on stderr; on a terminal, a status
 line (rates, queue, delay) is kept up to date on stdout meanwhile.
+COMMAND runs in a process group of its own: signals reach the whole group (a
+shell's background jobs too), and what is left of it ends when linkshell ends,
+even when linkshell is killed (SIGKILL).
 Bad arguments: one line on stderr, exit status 2, nothing started.
+
+What crosses the link: UDP datagrams sent to LINKSHELL_ADDR, and the answers
+that come from the --connect address and port. Anything else bypasses the
+emulated link unseen: TCP (iperf3's control connection, any TCP application),
+a second port (RTCP on the RTP port + 1), datagrams sent to any other address.
+Answers from another port of the peer's host are dropped, counted in the
+summary and warned about once. Such applications need a transparent mode,
+which linkshell does not have yet.
 `;
 
 export interface LinkshellConfig {
