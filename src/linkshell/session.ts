@@ -6,10 +6,10 @@
 
 import { UsageError } from '../common/usage-error.ts';
 import { createQueue } from '../link-emu/queue-factory.ts';
-import { createRng } from '../common/random.ts';
+import { createRng, type Rng } from '../common/random.ts';
 import { openTrace, type TraceLookupOptions } from '../link-emu/trace-files.ts';
 import type { Trace } from '../link-emu/trace.ts';
-import { createMonotonicClock, WallClockScheduler } from '../net/wall-clock.ts';
+import { createMonotonicClock, WallClockScheduler, type MonotonicClock } from '../net/wall-clock.ts';
 import { resolveHostPort, type UdpAddress } from '../net/address.ts';
 import { Direction, type DirectionName } from './direction.ts';
 import { LinkLogFile } from './log-file.ts';
@@ -45,175 +45,260 @@ export interface LinkshellSession {
 
 export async function startLinkshell(config: LinkshellConfig, options: SessionOptions = {}): Promise<LinkshellSession> {
   const warn = options.warn ?? ((message: string) => process.stderr.write(`linkshell: ${message}\n`));
-  const setup = <T>(f: () => T): T => {
-    try {
-      return f();
-    } catch (error) {
-      throw new UsageError(oneLine((error as Error).message));
-    }
-  };
-  const uplinkTrace: Trace = setup(() => openTrace(config.uplinkTrace, options.traceLookup));
-  const downlinkTrace: Trace = config.downlinkTrace === config.uplinkTrace ? uplinkTrace : setup(() => openTrace(config.downlinkTrace, options.traceLookup));
-  const asUsage = (error: unknown) => {
-    throw new UsageError((error as Error).message);
-  };
-  const listen = await resolveHostPort(config.listen, '--listen').catch(asUsage);
-  const peer = await resolveHostPort(config.connect, '--connect').catch(asUsage);
-
-  let fatalListener: ((error: Error) => void) | undefined;
-  let fatalError: Error | undefined;
-  const fatal = (error: unknown) => {
-    if (fatalError !== undefined) return;
-    fatalError = error instanceof Error ? error : new Error(String(error));
-    fatalListener?.(fatalError);
-  };
-  const guarded = <A extends unknown[]>(f: (...args: A) => void) => (...args: A) => {
-    try {
-      f(...args);
-    } catch (error) {
-      fatal(error);
-    }
-  };
-
-  // Filled in below, once the clock has started; datagrams cannot arrive before open() returns.
-  let uplink: Direction<Flow> | undefined;
-  let downlink: Direction<Flow> | undefined;
-  let scheduler: WallClockScheduler | undefined;
-  const relay = await Relay.open({
-    listen,
-    peer,
-    maxSources: config.maxSources,
-    receiveBufferBytes: options.receiveBufferBytes,
-    // Whatever fell due before a datagram arrived happens first, so link time only moves forward.
-    onInside: guarded((bytes, flow) => {
-      scheduler?.runDue(Infinity);
-      uplink?.push(bytes, flow);
-    }),
-    onOutside: guarded((bytes, flow) => {
-      scheduler?.runDue(Infinity);
-      downlink?.push(bytes, flow);
-    }),
-    warn,
-  }).catch(asUsage);
-
-  const initTimestamp = Date.now();
+  const traces = loadTraces(config, options.traceLookup);
+  const { listen, peer } = await resolveEndpoints(config);
+  const faults = new FaultLatch();
+  const paths: Paths = {};
+  const relay = await openRelay(config, options, listen, peer, paths, faults, warn);
   const clock = createMonotonicClock();
-  scheduler = new WallClockScheduler({ clock, timer: config.timer, spinMs: config.spinMs, onError: fatal });
-  const baseTimestamp = Math.floor(clock.now());
-  const commandLine = options.commandLine ?? ['linkshell', ...process.argv.slice(2)];
+  const scheduler = new WallClockScheduler({ clock, timer: config.timer, spinMs: config.spinMs, onError: (error) => faults.fail(error) });
+  paths.scheduler = scheduler;
+  const run: RunTimes = { clock, initTimestamp: Date.now(), baseTimestamp: Math.floor(clock.now()) };
   const logs: LinkLogFile[] = [];
-  const openLog = (path: string | undefined, linkName: string, traceName: string, queue: string): LinkLogFile | undefined => {
-    if (path === undefined) return undefined;
-    const file = new LinkLogFile(path, { linkName, traceName, logName: path, commandLine, queue, initTimestamp, baseTimestamp });
-    logs.push(file);
-    return file;
-  };
-  const rng = createRng(config.seed);
-  const directionFor = (name: DirectionName, trace: Trace, deliver: (bytes: Uint8Array, flow: Flow) => void) => {
-    const up = name === 'uplink';
-    const queue = up ? config.uplinkQueue : config.downlinkQueue;
-    const queueArgs = up ? config.uplinkQueueArgs : config.downlinkQueueArgs;
-    const queueText = describeQueue(queue, queueArgs);
-    const log = openLog(up ? config.uplinkLog : config.downlinkLog, up ? 'Uplink' : 'Downlink', up ? config.uplinkTrace : config.downlinkTrace, queueText);
-    return {
-      queueText,
-      direction: new Direction<Flow>({
-        name,
-        trace,
-        queue,
-        queueArgs,
-        mtu: config.mtu,
-        once: config.once,
-        delayMs: config.delayMs,
-        loss: up ? config.uplinkLoss : config.downlinkLoss,
-        overheadBytes: config.overheadBytes,
-        memoryCapBytes: config.memoryCapBytes,
-        scheduler,
-        rng: rng.fork(name),
-        baseTimestamp,
-        log: log?.writer,
-        deliver,
-        onMemoryCap: (which) => warn(`${which} holds ${config.memoryCapBytes} bytes of datagrams; dropping arrivals until it drains (--memory-cap)`),
-      }),
-    };
-  };
-  let up, down;
   try {
-    up = directionFor('uplink', uplinkTrace, (bytes, flow) => relay.sendToPeer(flow, bytes));
-    down = directionFor('downlink', downlinkTrace, (bytes, flow) => relay.sendToInside(flow, bytes));
+    const build = { config, run, scheduler, rng: createRng(config.seed), logs, commandLine: options.commandLine ?? ['linkshell', ...process.argv.slice(2)], warn };
+    paths.uplink = buildPath(build, 'uplink', traces.uplink, (bytes, flow) => relay.sendToPeer(flow, bytes));
+    paths.downlink = buildPath(build, 'downlink', traces.downlink, (bytes, flow) => relay.sendToInside(flow, bytes));
   } catch (error) {
     scheduler.close();
     for (const log of logs) log.close();
     await relay.close();
     throw new UsageError((error as Error).message);
   }
-  uplink = up.direction;
-  downlink = down.direction;
-  const directions = [
-    { name: 'uplink', trace: config.uplinkTrace, queue: up.queueText, direction: up.direction },
-    { name: 'downlink', trace: config.downlinkTrace, queue: down.queueText, direction: down.direction },
-  ];
+  return new RunningSession(relay, peer, scheduler, run, [paths.uplink, paths.downlink], logs, faults, options.logFlushMs ?? 250);
+}
 
-  const flushTimer = setInterval(
-    guarded(() => {
-      for (const log of logs) log.flush();
-    }),
-    options.logFlushMs ?? 250,
-  );
-
-  let stopMs: number | undefined;
-  // Read from the kernel until the sockets close; the last reading stays.
-  let kernelDrops: KernelDrops | undefined;
-  const report = (): LinkshellReport => {
-    const drops = kernelDrops ?? relay.kernelDrops();
-    return {
-      durationMs: (stopMs ?? clock.now()) - baseTimestamp,
-      directions: directions.map(
-        (d): DirectionReport => ({ name: d.name, trace: d.trace, queue: d.queue, stats: d.direction.stats(), socketDrops: d.name === 'uplink' ? drops.inside : drops.outside }),
-      ),
-      relay: relay.stats(),
-    };
+/** The traces, loaded once each (the same file both ways is read once). */
+function loadTraces(config: LinkshellConfig, lookup: TraceLookupOptions | undefined): { uplink: Trace; downlink: Trace } {
+  const open = (name: string) => {
+    try {
+      return openTrace(name, lookup);
+    } catch (error) {
+      throw new UsageError(oneLine((error as Error).message));
+    }
   };
+  const uplink = open(config.uplinkTrace);
+  return { uplink, downlink: config.downlinkTrace === config.uplinkTrace ? uplink : open(config.downlinkTrace) };
+}
 
-  let stopping: Promise<LinkshellReport> | undefined;
-  const stop = (): Promise<LinkshellReport> => {
-    stopping ??= (async () => {
-      clearInterval(flushTimer);
-      let problem: unknown;
-      try {
-        scheduler.runDue();
-        for (const d of directions) d.direction.catchUp();
-      } catch (error) {
-        problem = error;
-      }
-      stopMs = clock.now();
-      kernelDrops = relay.kernelDrops();
-      scheduler.close();
-      for (const log of logs) {
-        try {
-          log.close();
-        } catch (error) {
-          problem ??= error;
-        }
-      }
-      await relay.close();
-      if (problem !== undefined) fatal(problem);
-      return report();
-    })();
-    return stopping;
-  };
-
+async function resolveEndpoints(config: LinkshellConfig): Promise<{ listen: UdpAddress; peer: UdpAddress }> {
   return {
-    listenAddress: relay.listenAddress,
-    peerAddress: peer,
-    now: () => clock.now(),
-    report,
-    onFatal: (listener) => {
-      fatalListener = listener;
-      if (fatalError !== undefined) listener(fatalError);
-    },
-    stop,
+    listen: await resolveHostPort(config.listen, '--listen').catch(asUsageError),
+    peer: await resolveHostPort(config.connect, '--connect').catch(asUsageError),
   };
+}
+
+function asUsageError(error: unknown): never {
+  throw new UsageError((error as Error).message);
+}
+
+/** Keeps the first internal error of the run and tells the one listener; guard() wraps callbacks so that their errors end up here. */
+class FaultLatch {
+  private error: Error | undefined;
+  private listener: ((error: Error) => void) | undefined;
+
+  fail(error: unknown): void {
+    if (this.error !== undefined) return;
+    this.error = error instanceof Error ? error : new Error(String(error));
+    this.listener?.(this.error);
+  }
+
+  guard<A extends unknown[]>(f: (...args: A) => void): (...args: A) => void {
+    return (...args: A) => {
+      try {
+        f(...args);
+      } catch (error) {
+        this.fail(error);
+      }
+    };
+  }
+
+  onFatal(listener: (error: Error) => void): void {
+    this.listener = listener;
+    if (this.error !== undefined) listener(this.error);
+  }
+}
+
+/** Where the relay hands datagrams: filled in once the directions exist (no datagram can arrive before Relay.open returns). */
+interface Paths {
+  scheduler?: WallClockScheduler;
+  uplink?: PathInfo;
+  downlink?: PathInfo;
+}
+
+interface PathInfo {
+  name: DirectionName;
+  trace: string;
+  queue: string;
+  direction: Direction<Flow>;
+}
+
+function openRelay(
+  config: LinkshellConfig,
+  options: SessionOptions,
+  listen: UdpAddress,
+  peer: UdpAddress,
+  paths: Paths,
+  faults: FaultLatch,
+  warn: (message: string) => void,
+): Promise<Relay> {
+  // Whatever fell due before a datagram arrived happens first, so link time only moves forward.
+  const into = (which: 'uplink' | 'downlink') =>
+    faults.guard((bytes: Buffer, flow: Flow) => {
+      paths.scheduler?.runDue(Infinity);
+      paths[which]?.direction.push(bytes, flow);
+    });
+  return Relay.open({
+    listen,
+    peer,
+    maxSources: config.maxSources,
+    receiveBufferBytes: options.receiveBufferBytes,
+    onInside: into('uplink'),
+    onOutside: into('downlink'),
+    warn,
+  }).catch(asUsageError);
+}
+
+interface RunTimes {
+  clock: MonotonicClock;
+  /** Wall-clock time (ms since the epoch) at the start, for log headers. */
+  initTimestamp: number;
+  /** Link time (integer ms on the clock) at which the traces start. */
+  baseTimestamp: number;
+}
+
+interface PathBuild {
+  config: LinkshellConfig;
+  run: RunTimes;
+  scheduler: WallClockScheduler;
+  rng: Rng;
+  /** Log files opened so far (to close them all, whatever happens). */
+  logs: LinkLogFile[];
+  commandLine: readonly string[];
+  warn: (message: string) => void;
+}
+
+/** One direction, with its log file if it has one; throws an Error naming the problem (a log file that cannot be written). */
+function buildPath(build: PathBuild, name: DirectionName, trace: Trace, deliver: (bytes: Uint8Array, flow: Flow) => void): PathInfo {
+  const { config, run } = build;
+  const up = name === 'uplink';
+  const queue = up ? config.uplinkQueue : config.downlinkQueue;
+  const queueArgs = up ? config.uplinkQueueArgs : config.downlinkQueueArgs;
+  const queueText = describeQueue(queue, queueArgs);
+  const traceName = up ? config.uplinkTrace : config.downlinkTrace;
+  const logPath = up ? config.uplinkLog : config.downlinkLog;
+  let log: LinkLogFile | undefined;
+  if (logPath !== undefined) {
+    const header = { linkName: up ? 'Uplink' : 'Downlink', traceName, logName: logPath, commandLine: build.commandLine, queue: queueText };
+    log = new LinkLogFile(logPath, { ...header, initTimestamp: run.initTimestamp, baseTimestamp: run.baseTimestamp });
+    build.logs.push(log);
+  }
+  const direction = new Direction<Flow>({
+    name,
+    trace,
+    queue,
+    queueArgs,
+    mtu: config.mtu,
+    once: config.once,
+    delayMs: config.delayMs,
+    loss: up ? config.uplinkLoss : config.downlinkLoss,
+    overheadBytes: config.overheadBytes,
+    memoryCapBytes: config.memoryCapBytes,
+    scheduler: build.scheduler,
+    rng: build.rng.fork(name),
+    baseTimestamp: run.baseTimestamp,
+    log: log?.writer,
+    deliver,
+    onMemoryCap: (which) => build.warn(`${which} holds ${config.memoryCapBytes} bytes of datagrams; dropping arrivals until it drains (--memory-cap)`),
+  });
+  return { name, trace: traceName, queue: queueText, direction };
+}
+
+/** The run once started: logs flushed a few times a second, figures on demand, one orderly stop. */
+class RunningSession implements LinkshellSession {
+  readonly listenAddress: UdpAddress;
+  private readonly flushTimer: NodeJS.Timeout;
+  private stopMs: number | undefined;
+  /** The kernel's drop counts as last read before the sockets closed (read afresh until then). */
+  private finalKernelDrops: KernelDrops | undefined;
+  private stopping: Promise<LinkshellReport> | undefined;
+
+  constructor(
+    private readonly relay: Relay,
+    readonly peerAddress: UdpAddress,
+    private readonly scheduler: WallClockScheduler,
+    private readonly run: RunTimes,
+    private readonly paths: readonly PathInfo[],
+    private readonly logs: readonly LinkLogFile[],
+    private readonly faults: FaultLatch,
+    logFlushMs: number,
+  ) {
+    this.listenAddress = relay.listenAddress;
+    this.flushTimer = setInterval(
+      faults.guard(() => {
+        for (const log of logs) log.flush();
+      }),
+      logFlushMs,
+    );
+  }
+
+  now(): number {
+    return this.run.clock.now();
+  }
+
+  onFatal(listener: (error: Error) => void): void {
+    this.faults.onFatal(listener);
+  }
+
+  report(): LinkshellReport {
+    const drops = this.finalKernelDrops ?? this.relay.kernelDrops();
+    return {
+      durationMs: (this.stopMs ?? this.run.clock.now()) - this.run.baseTimestamp,
+      directions: this.paths.map(
+        (p): DirectionReport => ({
+          name: p.name,
+          trace: p.trace,
+          queue: p.queue,
+          stats: p.direction.stats(),
+          socketDrops: p.name === 'uplink' ? drops.inside : drops.outside,
+        }),
+      ),
+      relay: this.relay.stats(),
+    };
+  }
+
+  stop(): Promise<LinkshellReport> {
+    this.stopping ??= this.finish();
+    return this.stopping;
+  }
+
+  private async finish(): Promise<LinkshellReport> {
+    clearInterval(this.flushTimer);
+    let problem = attempt(() => {
+      this.scheduler.runDue();
+      for (const p of this.paths) p.direction.catchUp();
+    });
+    this.stopMs = this.run.clock.now();
+    this.finalKernelDrops = this.relay.kernelDrops();
+    this.scheduler.close();
+    for (const log of this.logs) {
+      const failed = attempt(() => log.close());
+      problem ??= failed;
+    }
+    await this.relay.close();
+    if (problem !== undefined) this.faults.fail(problem);
+    return this.report();
+  }
+}
+
+/** Runs `f`; returns what it threw, or undefined. */
+function attempt(f: () => void): unknown {
+  try {
+    f();
+    return undefined;
+  } catch (error) {
+    return error ?? new Error('undefined thrown');
+  }
 }
 
 /** A possibly multi-line message as one line ("tried:\n  a\n  b" becomes "tried: a; b"). */
