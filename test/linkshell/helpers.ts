@@ -56,13 +56,6 @@ export function config(args: string[]): LinkshellConfig {
   return parsed.config;
 }
 
-/** Resolves once `condition()` holds, checking every few ms; rejects after `timeoutMs`. */
-export async function waitFor(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const start = Date.now();
-  while (!condition()) {
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
+export { waitFor } from '../helpers/wait-for.ts';
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -4,7 +4,7 @@ import { createSocket, type Socket } from 'node:dgram';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseUdpSocketTable, UdpSocketTable } from '../../src/net/socket-drops.ts';
-import { waitFor } from '../linkshell/helpers.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 
 const HEADER4 = '   sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode ref pointer drops\n';
 

@@ -4,7 +4,7 @@ import { createSocket } from 'node:dgram';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createUdpEndpoint } from '../../src/net/udp-endpoint.ts';
-import { waitFor } from './helpers.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 
 test('two endpoints exchange datagrams; the server learns its peer from the first one', async () => {
   const server = await createUdpEndpoint({ bind: '127.0.0.1:0' });
