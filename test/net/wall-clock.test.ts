@@ -1,5 +1,5 @@
 // The wall-clock scheduler: order, cancellation, never early, no drift.
-// Checks are about order and lower bounds only, never about how fast the machine is.
+// Checks are about order, lower bounds and drift, never about how fast the machine is.
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -96,25 +96,52 @@ test('the thread timer needs a real monotonic clock, and an unknown timer is ref
   assert.throws(() => new WallClockScheduler({ timer: 'hr' as 'thread' }), /unknown timer kind "hr"/);
 });
 
-test('chained timers keep to absolute due times: lateness does not accumulate', async () => {
+/**
+ * Runs `n` callbacks of a `period` ms schedule, each chained from the one before and each taking `work` ms
+ * (blocked, not spinning: no CPU taken from a loaded machine); returns how late each ran against the
+ * schedule's k-th due time. `absolute`: the next due time comes from the schedule; otherwise it is `period`
+ * after the callback ran (what drifts).
+ */
+async function chainedLateness(n: number, period: number, work: number, absolute: boolean): Promise<number[]> {
   const s = new WallClockScheduler({ timer: 'thread' });
-  const start = s.now();
-  const period = 2;
-  const n = 25;
-  let fired = 0;
+  const start = s.now() + period;
+  const lateness: number[] = [];
   await new Promise<void>((resolve) => {
     const tick = (k: number) => {
-      fired++;
-      if (k === n) return resolve();
-      // The next due time comes from the schedule, not from when this one happened to run.
-      s.at(start + (k + 1) * period, () => tick(k + 1));
+      lateness.push(s.now() - (start + k * period));
+      const until = s.now() + work;
+      while (s.now() < until) Atomics.wait(blocker, 0, 0, until - s.now());
+      if (k === n - 1) return resolve();
+      const next = () => tick(k + 1);
+      if (absolute) s.at(start + (k + 1) * period, next);
+      else s.after(period, next);
     };
-    s.at(start + period, () => tick(1));
+    s.at(start, () => tick(0));
   });
-  const end = s.now();
   s.close();
-  assert.is(fired, n);
-  assert.ok(end >= start + n * period);
+  return lateness;
+}
+
+const blocker = new Int32Array(new SharedArrayBuffer(4));
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+test('chained timers keep to absolute due times: lateness does not accumulate', async () => {
+  // Each callback takes 10 ms before it schedules the next one of a 20 ms schedule. Chained by relative
+  // delays, each one is at least 10 ms later than the one before (the check below sees that drift); at the
+  // schedule's absolute due times, the last ones are no later than any one callback can be, whatever the
+  // drift would have been: a quarter of it bounds the median of the last 20. Half of each period is
+  // headroom, so that a loaded machine catches up after a stall.
+  const n = 80;
+  const period = 20;
+  const work = 10;
+  const drift = n * work;
+  const relative = await chainedLateness(n, period, work, false);
+  assert.ok(median(relative.slice(-20)) >= (n - 20) * work, `relative delays drift: ${median(relative.slice(-20))} ms`);
+  const absolute = await chainedLateness(n, period, work, true);
+  assert.is(absolute.length, n);
+  assert.ok(Math.min(...absolute) >= 0, 'no callback ran early');
+  const last = median(absolute.slice(-20));
+  assert.ok(last < drift / 4, `the last callbacks ran ${last.toFixed(1)} ms late (median): lateness accumulates`);
 });
 
 test('runDue yields after batchLimit callbacks so that I/O is not starved', () => {
