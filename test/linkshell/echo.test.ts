@@ -93,9 +93,8 @@ test('an oversized datagram is counted and not forwarded; one that exactly fills
     client.send(new Uint8Array(1472)); // 1504: one whole opportunity
     client.send(new Uint8Array(9000));
     await waitFor(() => echoes === 1, 5000, 'the echo of the 1472-byte datagram');
-    await sleep(20);
+    await waitFor(() => session.report().directions[0].stats.packetsIn === 3, 5000, 'the last datagram to arrive');
     const up = session.report().directions[0].stats;
-    assert.is(up.packetsIn, 3);
     assert.is(up.drops.oversize, 2);
     assert.is(up.dropBytes.oversize, 1505 + 9032);
     assert.equal(peer.sizes, [1472]);
@@ -104,6 +103,9 @@ test('an oversized datagram is counted and not forwarded; one that exactly fills
     await client.close();
     const report = await session.stop();
     await peer.close();
+    // Nothing but the 1472-byte datagram ever left, either way.
+    assert.is(report.directions[0].stats.packetsOut, 1);
+    assert.is(report.directions[1].stats.packetsIn, 1);
     assert.match(formatSummary(report), /drops: oversize\s*│ 2 /);
   }
 });
@@ -126,7 +128,7 @@ test('several inside sources are told apart like a NAT: each gets its own answer
     await waitFor(() => got[0].length === 5 && got[1].length === 5, 5000, 'both sources\' echoes');
     clients[2].send(Uint8Array.of(30));
     await waitFor(() => session.report().relay.refusedSourceDatagrams === 1, 5000, 'the third source to be refused');
-    await sleep(20);
+    // A refused datagram goes nowhere: nothing more can arrive.
     assert.equal(got[0], [10, 11, 12, 13, 14]);
     assert.equal(got[1], [20, 21, 22, 23, 24]);
     assert.equal(got[2], []);
@@ -153,7 +155,7 @@ test('a peer port with nobody listening: refusals are counted and warned about o
       client.send(new Uint8Array(10));
       await sleep(2);
     }
-    await waitFor(() => session.report().relay.peerRefusals >= 2, 5000, 'refusals');
+    await waitFor(() => session.report().relay.peerRefusals >= 2 && session.report().directions[0].stats.packetsOut === 10, 5000, 'every datagram to leave, and refusals');
   } finally {
     await client.close();
     const report = await session.stop();
@@ -233,13 +235,25 @@ test('logs written in real time replay to the same opportunities, departures and
     { warn: () => {}, commandLine: ['linkshell', 'test'] },
   );
   const client = await createUdpEndpoint({ peer: session.listenAddress });
+  let echoes = 0;
+  client.onReceive(() => echoes++);
+  let sent = 0;
+  const [up, down] = [0, 1].map((i) => () => session.report().directions[i].stats);
   try {
-    // Bursts of 6 x 1000-byte datagrams every 10 ms on a 3 Mbit/s uplink: it queues and overflows.
-    for (let burst = 0; burst < 15; burst++) {
-      for (let j = 0; j < 6; j++) client.send(new Uint8Array(1000 + burst));
+    // Bursts of 6 x 1000-byte datagrams every 10 ms on a 3 Mbit/s uplink: it queues and overflows. As many
+    // bursts as it takes for 50 departures and an overflow, however slowly the machine runs.
+    for (let burst = 0; up().packetsOut < 50 || up().drops.queue === 0; burst++) {
+      if (burst === 1000) throw new Error(`after 1000 bursts, ${up().packetsOut} departures and ${up().drops.queue} drops`);
+      for (let j = 0; j < 6; j++) client.send(new Uint8Array(1000 + (burst % 400)));
+      sent += 6;
       await sleep(10);
     }
-    await sleep(60);
+    // Until every datagram has crossed both ways (or was dropped): the logs then hold whole round trips.
+    await waitFor(
+      () => up().packetsIn === sent && up().heldBytes === 0 && down().heldBytes === 0 && echoes === up().packetsOut,
+      10000,
+      'the link to drain',
+    );
   } finally {
     await client.close();
     await session.stop();
