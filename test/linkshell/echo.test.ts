@@ -218,7 +218,8 @@ test('datagrams the kernel dropped at the listen socket are counted in the summa
     const drops = report.directions[0].socketDrops!;
     assert.ok(drops > 0);
     assert.is(report.directions[0].stats.packetsIn + report.directions[0].stats.memoryCapDrops + drops, n);
-    assert.match(formatSummary(report), new RegExp(`drops: socket \\(kernel\\)\\s*│ ${drops} +│ 0 +│`));
+    // (The downlink's figure depends on how the machine keeps up with the echoes: not asserted.)
+    assert.match(formatSummary(report), new RegExp(`drops: socket \\(kernel\\)\\s*│ ${drops} +│ \\d+ +│`));
   }
 });
 
