@@ -34,12 +34,17 @@ test('the command gets LINKSHELL_ADDR and LINKSHELL_PEER, and its exit status is
   assert.match(stderr, /datagrams in/);
 });
 
-test('a command killed by a signal gives 128 + its number; a missing command gives 127', () => {
+test('a command killed by a signal gives 128 + its number; a missing command gives 127, one that cannot be run 126', () => {
   const killed = runSync(['--trace', TRACE_12MBPS, '--connect', '127.0.0.1:9', '--', process.execPath, '-e', 'process.kill(process.pid, "SIGKILL")']);
   assert.is(killed.code, 128 + 9, killed.stderr);
   const missing = runSync(['--trace', TRACE_12MBPS, '--connect', '127.0.0.1:9', '--', 'linkshell-no-such-command-xyz']);
   assert.is(missing.code, 127, missing.stderr);
   assert.match(missing.stderr, /cannot start "linkshell-no-such-command-xyz": command not found/);
+  const notExecutable = join(work, 'not-executable.sh');
+  writeFileSync(notExecutable, 'exit 0\n', { mode: 0o644 });
+  const denied = runSync(['--trace', TRACE_12MBPS, '--connect', '127.0.0.1:9', '--', notExecutable]);
+  assert.is(denied.code, 126, denied.stderr);
+  assert.match(denied.stderr, /cannot start ".*not-executable\.sh": permission denied/);
 });
 
 test('SIGTERM to linkshell ends the command, and leaves complete logs and a summary', async () => {
