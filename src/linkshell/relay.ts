@@ -36,9 +36,10 @@ export interface Flow {
   readonly key: string;
   readonly insideAddress: string;
   readonly insidePort: number;
-  readonly outside: Socket;
+  /** Connected to the peer (replaced while a port of its own is looked for). */
+  outside: Socket;
   /** Takes in, to count them, the datagrams at the outside socket's port that are not the peer's. */
-  readonly stray: Socket;
+  stray: Socket;
   /** Datagrams waiting for the outside socket to be bound and connected to the peer. */
   pending: Uint8Array[] | undefined;
   /** When a datagram last came from either end (ms on the relay's clock). */
@@ -89,6 +90,8 @@ export interface RelayOptions {
 }
 
 const DEFAULT_RECEIVE_BUFFER = 8 << 20;
+/** Ports tried for a flow's sockets before giving up on one that no other socket shares. */
+const PORT_ATTEMPTS = 16;
 
 export class Relay {
   private readonly flows = new Map<string, Flow>();
@@ -226,32 +229,64 @@ export class Relay {
   }
 
   private openFlow(key: string, from: RemoteInfo): Flow {
-    const peer = this.options.peer;
-    const type = peer.family === 6 ? 'udp6' : 'udp4';
+    const flow: Flow = { key, insideAddress: from.address, insidePort: from.port, outside: undefined!, stray: undefined!, pending: [], lastActive: this.now(), closed: false };
+    this.newSockets(flow);
+    this.flows.set(key, flow);
+    this.counters.sources++;
+    void this.connectFlow(flow).catch((error: Error) => this.socketError(`outside socket of ${key}`, error));
+    return flow;
+  }
+
+  private newSockets(flow: Flow): void {
+    const type = this.options.peer.family === 6 ? 'udp6' : 'udp4';
     const outside = createSocket({ type, reuseAddr: true });
     const stray = createSocket({ type, reuseAddr: true });
-    const flow: Flow = { key, insideAddress: from.address, insidePort: from.port, outside, stray, pending: [], lastActive: this.now(), closed: false };
-    // Connected to the peer: the kernel gives it only the peer's datagrams, and sends skip the address lookup.
-    outside.bind({ address: this.outsideBind, port: 0 }, () => {
-      trySetReceiveBuffer(outside, this.options.receiveBufferBytes ?? DEFAULT_RECEIVE_BUFFER);
-      outside.connect(peer.port, peer.address, () => {
-        const pending = flow.pending ?? [];
-        flow.pending = undefined;
-        if (!this.closed && !flow.closed) for (const bytes of pending) outside.send(bytes);
-      });
-      if (!this.closed && !flow.closed) stray.bind({ address: this.outsideBind, port: outside.address().port });
-    });
     outside.on('message', (bytes) => {
       if (this.closed || flow.closed) return;
       flow.lastActive = this.now();
       this.options.onOutside(bytes, flow);
     });
     stray.on('message', (_bytes, sender) => this.fromStranger(sender));
-    outside.on('error', (error) => this.socketError(`outside socket of ${key}`, error));
-    stray.on('error', (error) => this.socketError(`outside socket of ${key} (datagrams not from the peer)`, error));
-    this.flows.set(key, flow);
-    this.counters.sources++;
-    return flow;
+    outside.on('error', (error) => this.socketError(`outside socket of ${flow.key}`, error));
+    stray.on('error', (error) => this.socketError(`outside socket of ${flow.key} (datagrams not from the peer)`, error));
+    flow.outside = outside;
+    flow.stray = stray;
+  }
+
+  /**
+   * Binds the flow's two sockets to one port, connects the first to the peer
+   * and sends what waited. With address reuse allowed, the kernel may hand
+   * out a port that another such socket holds already (another flow's,
+   * another linkshell's, connected to the same peer: their answers would be
+   * mixed up), so a port shared with any other socket is given back for
+   * another one.
+   */
+  private async connectFlow(flow: Flow): Promise<void> {
+    const gone = () => this.closed || flow.closed;
+    let port = 0;
+    for (let attempt = 1; ; attempt++) {
+      await bindSocket(flow.outside, this.outsideBind, 0);
+      if (gone()) return;
+      port = flow.outside.address().port;
+      const sharing = UdpSocketTable.read().socketsAtPort(port);
+      if (sharing === undefined || sharing <= 1) break;
+      if (attempt === PORT_ATTEMPTS) {
+        this.options.warn(`outside socket of ${flow.key}: no port of its own after ${PORT_ATTEMPTS} attempts; port ${port} is shared with another socket`);
+        break;
+      }
+      flow.outside.close();
+      flow.stray.close();
+      this.newSockets(flow);
+    }
+    trySetReceiveBuffer(flow.outside, this.options.receiveBufferBytes ?? DEFAULT_RECEIVE_BUFFER);
+    // Connected to the peer: the kernel gives it only the peer's datagrams, and sends skip the address lookup.
+    const outside = flow.outside;
+    await new Promise<void>((resolve) => outside.connect(this.options.peer.port, this.options.peer.address, () => resolve()));
+    if (gone()) return;
+    const pending = flow.pending ?? [];
+    flow.pending = undefined;
+    for (const bytes of pending) outside.send(bytes);
+    await bindSocket(flow.stray, this.outsideBind, port);
   }
 
   /** A datagram at an outside socket's port that is not the peer's: counted, not relayed. */
@@ -297,6 +332,17 @@ export class Relay {
     if (this.closed) return;
     if (!isSend || this.counters.sendErrors === 1) this.options.warn(`${which}: ${isSend ? 'send failed: ' : ''}${e.code ?? e.message}${isSend ? ' (further send errors only counted)' : ''}`);
   }
+}
+
+/** Binds `socket` to `address` (undefined: any) and `port` (0: the kernel's choice); rejects on an error. */
+function bindSocket(socket: Socket, address: string | undefined, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    socket.once('error', reject);
+    socket.bind({ address, port }, () => {
+      socket.off('error', reject);
+      resolve();
+    });
+  });
 }
 
 function trySetReceiveBuffer(socket: Socket, bytes: number): void {

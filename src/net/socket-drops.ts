@@ -40,18 +40,25 @@ export function parseUdpSocketTable(text: string, family: 4 | 6, littleEndian = 
 
 /** A snapshot of the kernel's UDP socket tables, to look sockets up in. */
 export class UdpSocketTable {
-  private constructor(private readonly rows: { 4: UdpSocketRow[]; 6: UdpSocketRow[] }) {}
+  private constructor(
+    private readonly rows: { 4: UdpSocketRow[]; 6: UdpSocketRow[] },
+    /** False if neither table could be read (not Linux). */
+    private readonly readable: boolean,
+  ) {}
 
   /** Reads /proc/net/udp and /proc/net/udp6 now; a table that cannot be read (not Linux) is empty. */
   static read(procNet = '/proc/net'): UdpSocketTable {
+    let readable = false;
     const load = (name: string, family: 4 | 6) => {
       try {
-        return parseUdpSocketTable(readFileSync(`${procNet}/${name}`, 'utf8'), family);
+        const text = readFileSync(`${procNet}/${name}`, 'utf8');
+        readable = true;
+        return parseUdpSocketTable(text, family);
       } catch {
         return [];
       }
     };
-    return new UdpSocketTable({ 4: load('udp', 4), 6: load('udp6', 6) });
+    return new UdpSocketTable({ 4: load('udp', 4), 6: load('udp6', 6) }, readable);
   }
 
   /**
@@ -69,6 +76,12 @@ export class UdpSocketTable {
       total = (total ?? 0) + row.drops;
     }
     return total;
+  }
+
+  /** How many sockets of either family have `port` as their local port; undefined if the tables could not be read. */
+  socketsAtPort(port: number): number | undefined {
+    if (!this.readable) return undefined;
+    return [...this.rows[4], ...this.rows[6]].filter((row) => row.local.port === port).length;
   }
 }
 

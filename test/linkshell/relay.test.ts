@@ -1,10 +1,12 @@
 // The relay alone: NAT-like flows, the peer filter, and making room for new sources.
 
+import { createSocket, type Socket } from 'node:dgram';
+import { readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createUdpEndpoint } from '../../src/net/udp-endpoint.ts';
 import { Relay, SOURCE_IDLE_EVICTION_MS, type Flow } from '../../src/linkshell/relay.ts';
-import { createSocket, type Socket } from 'node:dgram';
+import { UdpSocketTable } from '../../src/net/socket-drops.ts';
 import { multiEchoPeer, waitFor } from './helpers.ts';
 
 test('a full table of sources makes room by forgetting one idle for a minute, never one still active', async () => {
@@ -109,6 +111,57 @@ test("datagrams to an outside socket's port that are not the peer's are counted,
     await client.close();
     await relay.close();
     for (const s of [peer, samePeerHost, otherHost]) await new Promise<void>((resolve) => s.close(() => resolve()));
+  }
+});
+
+/** This process's limit of open files (1024 if it cannot be read). */
+function openFileLimit(): number {
+  const line = /^Max open files\s+(\d+)/m.exec(readFileSync('/proc/self/limits', 'utf8'));
+  return line ? Number(line[1]) : 1024;
+}
+
+test('every flow gets a port no other socket shares, even where address reuse lets the kernel hand one out twice', async () => {
+  // Sockets that allow address reuse, holding a few thousand of the ~28,000 ephemeral ports: the kernel
+  // may give a new such socket a port one of them holds. Without a check, some of 40 flows would land on
+  // one (a shared port mixes up the answers of sockets connected to the same peer).
+  const blockers: Socket[] = [];
+  const count = Math.max(0, Math.min(3000, openFileLimit() - 400));
+  for (let i = 0; i < count; i++) {
+    const s = createSocket({ type: 'udp4', reuseAddr: true });
+    await new Promise<void>((resolve) => s.bind(0, '127.0.0.1', () => resolve()));
+    blockers.push(s);
+  }
+  const peer = createSocket('udp4');
+  const flowPorts = new Set<number>();
+  peer.on('message', (bytes, from) => {
+    flowPorts.add(from.port);
+    peer.send(bytes, from.port, from.address);
+  });
+  await new Promise<void>((resolve) => peer.bind(0, '127.0.0.1', () => resolve()));
+  let relay!: Relay;
+  relay = await Relay.open({
+    listen: { address: '127.0.0.1', family: 4, port: 0 },
+    peer: { address: '127.0.0.1', family: 4, port: peer.address().port },
+    maxSources: 64,
+    onInside: (bytes, flow) => relay.sendToPeer(flow, bytes),
+    onOutside: (bytes, flow) => relay.sendToInside(flow, bytes),
+    warn: () => {},
+  });
+  const clients = await Promise.all(Array.from({ length: 40 }, () => createUdpEndpoint({ peer: relay.listenAddress })));
+  const got = clients.map(() => [] as number[]);
+  clients.forEach((c, i) => c.onReceive((bytes) => got[i].push(bytes[0])));
+  try {
+    clients.forEach((c, i) => c.send(Uint8Array.of(i)));
+    await waitFor(() => got.every((g) => g.length === 1), 10000, 'every client\'s echo');
+    assert.equal(got, clients.map((_, i) => [i]));
+    assert.is(flowPorts.size, 40);
+    // Each port holds the flow's two sockets (connected, and the one counting strangers), nothing else.
+    await waitFor(() => [...flowPorts].every((port) => UdpSocketTable.read().socketsAtPort(port) === 2), 10000, 'both sockets of each flow');
+  } finally {
+    for (const c of clients) await c.close();
+    await relay.close();
+    await new Promise<void>((resolve) => peer.close(() => resolve()));
+    for (const s of blockers) s.close();
   }
 });
 

@@ -61,6 +61,23 @@ test('a receiver with a small buffer that does not read during a burst: the kern
   assert.is(drops(), undefined, 'a closed socket is no longer in the table');
 });
 
+test('sockets sharing a port (address reuse) are counted at that port', async () => {
+  const first = createSocket({ type: 'udp4', reuseAddr: true });
+  await new Promise<void>((resolve) => first.bind(0, '127.0.0.1', () => resolve()));
+  const port = first.address().port;
+  const second = createSocket({ type: 'udp4', reuseAddr: true });
+  try {
+    assert.is(UdpSocketTable.read().socketsAtPort(port), 1);
+    await new Promise<void>((resolve) => second.bind(port, '127.0.0.1', () => resolve()));
+    assert.is(UdpSocketTable.read().socketsAtPort(port), 2);
+  } finally {
+    await close(second);
+    await close(first);
+  }
+  assert.is(UdpSocketTable.read().socketsAtPort(port), 0);
+  assert.is(UdpSocketTable.read('/nonexistent').socketsAtPort(port), undefined);
+});
+
 test('IPv6 sockets are found in /proc/net/udp6', async () => {
   let receiver: Socket;
   try {
