@@ -3,11 +3,13 @@
 // for the end (the command's exit, SIGINT/SIGTERM, or an internal error),
 // then shuts down cleanly and prints the summary. Returns the exit status:
 // 2 for bad arguments (nothing started), the command's status when there is
-// one, 0 when stopped by a signal without a command, 1 on an internal error.
+// one, 0 when stopped by a signal without a command, 2 when a log file cannot
+// be written (a full disk: the run stops), 1 on an internal error.
 
 import { UsageError } from '../common/usage-error.ts';
 import { formatAddress } from '../net/address.ts';
 import { startChild, type ChildCommand } from './child.ts';
+import { LogFileError } from './log-file.ts';
 import { LINKSHELL_HELP, parseLinkshellArgs } from './options.ts';
 import { startLinkshell, type LinkshellSession } from './session.ts';
 import { formatSummary, StatusLine } from './summary.ts';
@@ -90,7 +92,11 @@ async function run(argv: string[]): Promise<number> {
   // the watchdog (src/linkshell/child.ts) kills whatever ignores this once linkshell has gone.
   child?.signal('SIGTERM');
   const report = await session.stop();
-  if (fatal) {
+  if (fatal instanceof LogFileError) {
+    // A log that cannot be written (a full disk): the file and why, in one line.
+    stderr(`${fatal.message}; stopped`);
+    code = 2;
+  } else if (fatal) {
     stderr(`internal error, stopped: ${fatal.stack ?? fatal.message}`);
     code = 1;
   }

@@ -211,6 +211,17 @@ test('bad arguments: one line on stderr, status 2, nothing started', () => {
   }
 });
 
+test('a log that cannot be written while the link runs (a full disk): one line naming it, status 2, the command ended', () => {
+  const pidFile = join(work, 'full-disk.pid');
+  const r = runSync(['--trace', TRACE_12MBPS, '--connect', '127.0.0.1:9', '--uplink-log', '/dev/full', '--', 'sh', '-c', `echo $$ > ${pidFile}; exec sleep 30`]);
+  assert.is(r.code, 2, r.stderr);
+  assert.match(r.stderr, /^linkshell: cannot write log file \/dev\/full: no space left on device; stopped$/m);
+  assert.not.match(r.stderr, /^\s+at /m, 'no stack trace');
+  assert.not.match(r.stderr, /internal error/);
+  assert.match(r.stderr, /datagrams in/, 'the summary is still printed');
+  assert.throws(() => process.kill(Number(readFileSync(pidFile, 'utf8')), 0), /ESRCH/, 'the command was ended');
+});
+
 test('--help prints the usage and exits 0', () => {
   const r = runSync(['--help']);
   assert.is(r.code, 0);
