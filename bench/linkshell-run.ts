@@ -4,7 +4,7 @@
 
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { parseLinkshellArgs } from '../src/linkshell/options.ts';
+import { parseLinkshellArgs } from '../src/cli/linkshell-options.ts';
 import { startLinkshell } from '../src/linkshell/session.ts';
 import type { LinkshellReport } from '../src/linkshell/summary.ts';
 import type { TrafficCounts } from './linkshell-traffic.ts';

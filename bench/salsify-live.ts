@@ -20,7 +20,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { formatResultsTable } from '../src/salsify/cli.ts';
+import { formatResultsTable } from '../src/salsify/results-table.ts';
 import { analyzeLiveRun } from '../src/salsify/live/analyze.ts';
 import type { Scheme } from '../src/salsify/sender.ts';
 import { runSalsifySim, type SalsifySimResult } from '../src/salsify/sim-runner.ts';

@@ -2,5 +2,5 @@
 // Launcher of `salsify` (see load-entry.js).
 import { loadEntry } from './load-entry.js';
 
-const { main } = await loadEntry('salsify', 'salsify/cli.ts');
+const { main } = await loadEntry('salsify', 'cli/salsify.ts');
 process.exitCode = await main(process.argv.slice(2));

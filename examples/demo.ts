@@ -4,7 +4,7 @@
 // the video's direction, its uplink twin for the acknowledgements, a drop-tail
 // queue of 256 packets), in the deterministic simulator. Extra arguments are
 // passed to `salsify sim` (e.g. `npm run demo -- --duration 30 --codec model`).
-import { main } from '../src/salsify/cli.ts';
+import { main } from '../src/cli/salsify.ts';
 
 const args = [
   'sim',

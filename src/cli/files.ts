@@ -1,31 +1,31 @@
 // Input files and standard output for the command-line front ends, failing
 // cleanly: a file that cannot be read, or a write that fails (a full disk,
-// `> /dev/full`, a closed pipe), becomes a UsageError naming the file or
+// `> /dev/full`, a closed pipe), becomes an error naming the file or
 // standard output, so the command prints one line and exits 2 instead of
 // dying on an unhandled stream error with a stack trace.
 
 import { readFileSync } from 'node:fs';
-import { UsageError } from '../common/usage-error.ts';
+import { toolkitError } from '../common/errors.ts';
 import { describeFileError } from '../linkshell/log-file.ts';
 
-/** The text of an input file, or a UsageError naming it ("cannot read X: is a directory"). */
+/** The text of an input file, or an ERR_UNREADABLE_FILE error naming it ("cannot read X: is a directory"). */
 export function readInputFile(path: string): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(`cannot read ${path}: ${code === 'ENOENT' ? 'no such file' : describeFileError(error)}`);
+    throw toolkitError('ERR_UNREADABLE_FILE', `cannot read ${path}: ${code === 'ENOENT' ? 'no such file' : describeFileError(error)}`, error);
   }
 }
 
-/** Writes `text` to standard output; resolves once it is written, rejects with one UsageError if it cannot be. */
+/** Writes `text` to standard output; resolves once it is written, rejects with one ERR_UNWRITABLE_FILE error if it cannot be. */
 export function writeStdout(text: string): Promise<void> {
   return new Promise((resolve, reject) => {
     let settled = false;
     const fail = (error: unknown) => {
       if (settled) return;
       settled = true;
-      reject(new UsageError(`cannot write standard output: ${describeFileError(error)}`));
+      reject(toolkitError('ERR_UNWRITABLE_FILE', `cannot write standard output: ${describeFileError(error)}`, error));
     };
     // The stream also emits the error as an event; without a listener that event would crash the process.
     process.stdout.once('error', fail);

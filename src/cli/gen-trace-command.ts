@@ -2,6 +2,8 @@
 // of the seeded generators of trace-generators.ts.
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { errorCodeOf, exitStatusOf, oneLine, unwritableFile, usageError } from '../common/errors.ts';
+import { durationMsValue, integerValue, LIMITS, nameValue, numberValue, rateValue, seedValue } from '../common/validate.ts';
 import { formatTrace } from '../link-emu/trace-format.ts';
 import {
   BYTES_PER_OPPORTUNITY,
@@ -63,9 +65,6 @@ const processIo: TraceGenIo = {
   stderr: (text) => void process.stderr.write(text),
 };
 
-/** A bad command line: reported with a hint, exit code 2. */
-class UsageError extends Error {}
-
 const OPTIONS = {
   rate: { type: 'string' },
   mean: { type: 'string' },
@@ -94,54 +93,31 @@ const KINDS: Record<string, { required: OptionName[]; optional: OptionName[] }> 
   cellular: { required: ['mean', 'duration'], optional: ['variability', 'time-scale', 'step', 'no-exact-mean', 'seed'] },
 };
 
-function positiveNumber(name: string, text: string, unit: string): number {
-  const value = Number(text);
-  if (!/^\d+(\.\d+)?$|^\.\d+$/.test(text) || !(value > 0)) {
-    throw new UsageError(`--${name}: expected a positive number (${unit}), got "${text}"`);
-  }
-  return value;
+/** A mean period in ms: > 0, at most LIMITS.maxPeriodMs. */
+function periodMs(name: string, text: string): number {
+  return numberValue(name, text, { min: 0, max: LIMITS.maxPeriodMs, minExclusive: true }, 'ms');
 }
 
-function nonNegativeNumber(name: string, text: string): number {
-  if (!/^\d+(\.\d+)?$|^\.\d+$/.test(text)) throw new UsageError(`--${name}: expected a number >= 0, got "${text}"`);
-  return Number(text);
-}
-
-const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, min: 60_000 };
-
-/** "120", "120s", "500ms", "2min" -> whole milliseconds. */
+/** "120", "120s", "500ms", "2min" -> whole milliseconds, > 0 and at most a day. */
 export function parseDuration(text: string, name = 'duration'): number {
-  const match = /^(\d+(?:\.\d+)?|\.\d+)(ms|s|min)?$/.exec(text.trim());
-  if (!match) throw new UsageError(`--${name}: expected a duration such as 120s, 500ms or 2min, got "${text}"`);
-  const ms = Number(match[1]) * DURATION_UNITS[match[2] ?? 's']!;
-  const rounded = Math.round(ms);
-  if (Math.abs(ms - rounded) > 1e-9 * Math.max(1, ms) || rounded <= 0) {
-    throw new UsageError(`--${name}: must be a positive whole number of milliseconds, got "${text}" (${ms} ms)`);
-  }
-  return rounded;
+  return durationMsValue(name, text, { unit: 's', minExclusive: true, maxMs: LIMITS.maxTraceMs, wholeMs: true });
 }
 
 function generate(kind: string, v: Values): Trace {
-  const bytesPerOpportunity = v.bytes === undefined ? undefined : Number(positiveNumber('bytes', v.bytes, 'bytes'));
-  if (bytesPerOpportunity !== undefined && !Number.isInteger(bytesPerOpportunity)) {
-    throw new UsageError(`--bytes: expected a whole number of bytes, got "${v.bytes}"`);
-  }
-  const seed = v.seed ?? '1';
+  const bytesPerOpportunity = v.bytes === undefined ? undefined : integerValue('bytes', v.bytes, { min: 1, max: 65535 + 64 });
+  const seed = seedValue('seed', v.seed ?? '1');
   const durationMs = v.duration === undefined ? undefined : parseDuration(v.duration);
   switch (kind) {
     case 'constant':
-      return constantRateTrace({ rateMbps: positiveNumber('rate', v.rate!, 'Mbit/s'), durationMs, bytesPerOpportunity });
+      return constantRateTrace({ rateMbps: rateValue('rate', v.rate!), durationMs, bytesPerOpportunity });
     case 'poisson':
-      return poissonTrace({ rateMbps: positiveNumber('rate', v.rate!, 'Mbit/s'), durationMs: durationMs!, seed, bytesPerOpportunity });
+      return poissonTrace({ rateMbps: rateValue('rate', v.rate!), durationMs: durationMs!, seed, bytesPerOpportunity });
     case 'onoff': {
-      const start = v.start ?? 'on';
-      if (start !== 'on' && start !== 'off' && start !== 'random') {
-        throw new UsageError(`--start: expected on, off or random, got "${start}"`);
-      }
+      const start = nameValue('start', v.start ?? 'on', ['on', 'off', 'random'] as const);
       return onOffTrace({
-        rateMbps: positiveNumber('rate', v.rate!, 'Mbit/s'),
-        meanOnMs: positiveNumber('on', v.on!, 'ms'),
-        meanOffMs: positiveNumber('off', v.off!, 'ms'),
+        rateMbps: rateValue('rate', v.rate!),
+        meanOnMs: periodMs('on', v.on!),
+        meanOffMs: periodMs('off', v.off!),
         start,
         durationMs: durationMs!,
         seed,
@@ -150,17 +126,17 @@ function generate(kind: string, v: Values): Trace {
     }
     case 'cellular':
       return cellularTrace({
-        meanMbps: positiveNumber('mean', v.mean!, 'Mbit/s'),
-        variability: v.variability === undefined ? undefined : nonNegativeNumber('variability', v.variability),
-        timeScaleMs: v['time-scale'] === undefined ? undefined : positiveNumber('time-scale', v['time-scale'], 'ms'),
-        stepMs: v.step === undefined ? undefined : positiveNumber('step', v.step, 'ms'),
+        meanMbps: rateValue('mean', v.mean!),
+        variability: v.variability === undefined ? undefined : numberValue('variability', v.variability, { min: 0, max: 3 }),
+        timeScaleMs: v['time-scale'] === undefined ? undefined : periodMs('time-scale', v['time-scale']),
+        stepMs: v.step === undefined ? undefined : periodMs('step', v.step),
         exactMean: !v['no-exact-mean'],
         durationMs: durationMs!,
         seed,
         bytesPerOpportunity,
       });
     default:
-      throw new UsageError(`unknown trace kind "${kind}"`);
+      throw usageError(`unknown trace kind "${kind}"`);
   }
 }
 
@@ -169,22 +145,22 @@ function parseCommandLine(argv: string[]): { kind?: string; values: Values } {
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    throw usageError((error as Error).message);
   }
   const values = parsed.values as Values;
   if (values.help) return { values };
   const [kind, ...extra] = parsed.positionals;
-  if (kind === undefined) throw new UsageError(`missing KIND (one of ${Object.keys(KINDS).join(', ')})`);
+  if (kind === undefined) throw usageError(`missing KIND (one of ${Object.keys(KINDS).join(', ')})`);
   const spec = KINDS[kind];
-  if (!spec) throw new UsageError(`unknown trace kind "${kind}" (expected one of ${Object.keys(KINDS).join(', ')})`);
-  if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
+  if (!spec) throw usageError(`unknown trace kind "${kind}" (expected one of ${Object.keys(KINDS).join(', ')})`);
+  if (extra.length > 0) throw usageError(`unexpected argument "${extra[0]}"`);
   for (const name of Object.keys(values) as OptionName[]) {
     if (!COMMON.includes(name) && !spec.required.includes(name) && !spec.optional.includes(name)) {
-      throw new UsageError(`--${name} does not apply to ${kind} traces`);
+      throw usageError(`--${name} does not apply to ${kind} traces`);
     }
   }
   for (const name of spec.required) {
-    if (values[name] === undefined) throw new UsageError(`${kind} traces need --${name}`);
+    if (values[name] === undefined) throw usageError(`${kind} traces need --${name}`);
   }
   return { kind, values };
 }
@@ -211,37 +187,42 @@ function summary(trace: Trace, bytes: number, where: string): string {
   return `${where}: ${trace.times.length} opportunities, period ${trace.period} ms, mean ${mbps.toFixed(3)} Mbit/s at ${bytes} B per opportunity\n  ${trace.source}\n`;
 }
 
-/** Runs `gen-trace` with the arguments after it; resolves to the exit code (0, 1 failure, 2 bad arguments). */
+/** Runs `gen-trace` with the arguments after it; resolves to the exit code (0; 2 for a bad argument or an unwritable output). */
 export async function runTraceGenCli(argv: string[], io: TraceGenIo = processIo): Promise<number> {
-  let kind: string | undefined;
-  let values: Values;
-  let trace: Trace;
   try {
-    ({ kind, values } = parseCommandLine(argv));
+    const { kind, values } = parseCommandLine(argv);
     if (values.help || kind === undefined) {
       await io.stdout(TRACE_GEN_USAGE);
       return 0;
     }
-    trace = generate(kind, values);
-  } catch (error) {
-    if (error instanceof UsageError || error instanceof RangeError) {
-      await io.stderr(`gen-trace: ${asFlags(error.message)}\nRun "linkshell gen-trace --help" for usage.\n`);
-      return 2;
+    const trace = generateChecked(kind, values);
+    const bytes = values.bytes === undefined ? BYTES_PER_OPPORTUNITY : Number(values.bytes);
+    const text = formatTrace(trace);
+    const where = values.output ?? 'standard output';
+    try {
+      if (values.output === undefined) await io.stdout(text);
+      else writeFileSync(values.output, text);
+    } catch (error) {
+      throw unwritableFile(where, error);
     }
+    await io.stderr(summary(trace, bytes, values.output ?? 'stdout'));
+    return 0;
+  } catch (error) {
+    // One line, whatever went wrong; bad arguments point at the help.
+    const hint = errorCodeOf(error) === 'ERR_BAD_ARGUMENT' ? ` (see ${GEN_TRACE_HELP_REF})` : '';
+    await io.stderr(`gen-trace: ${oneLine(error)}${hint}\n`);
+    return exitStatusOf(error);
+  }
+}
+
+const GEN_TRACE_HELP_REF = 'linkshell gen-trace --help';
+
+/** generate(), the generators' own checks (RangeErrors naming their fields) reported as the options they come from. */
+function generateChecked(kind: string, values: Values): Trace {
+  try {
+    return generate(kind, values);
+  } catch (error) {
+    if (error instanceof RangeError) throw usageError(asFlags(error.message));
     throw error;
   }
-  const bytes = values.bytes === undefined ? BYTES_PER_OPPORTUNITY : Number(values.bytes);
-  const text = formatTrace(trace);
-  try {
-    if (values.output === undefined) {
-      await io.stdout(text);
-    } else {
-      writeFileSync(values.output, text);
-    }
-  } catch (error) {
-    await io.stderr(`gen-trace: cannot write ${values.output ?? 'standard output'}: ${(error as Error).message}\n`);
-    return 1;
-  }
-  await io.stderr(summary(trace, bytes, values.output ?? 'stdout'));
-  return 0;
 }

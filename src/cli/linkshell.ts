@@ -1,9 +1,9 @@
 // The `linkshell` command: dispatches to its subcommands; any other
-// invocation is the real-time emulated link (src/linkshell/main.ts).
+// invocation is the real-time emulated link (src/cli/linkshell-run.ts).
 
 import { runReplay } from './replay-command.ts';
 import { runStats } from './stats-command.ts';
-import { runCommand } from '../common/usage-error.ts';
+import { runCommand } from '../common/errors.ts';
 
 export const LINKSHELL_SUBCOMMANDS = `Subcommands:
   linkshell UPLINK_TRACE DOWNLINK_TRACE [options] [-- COMMAND ...]   real-time emulated link (see --help)
@@ -24,7 +24,7 @@ export async function main(argv: string[]): Promise<number> {
       return runTraceGenCli(rest);
     }
     default: {
-      const { runLinkshell } = await import('../linkshell/main.ts');
+      const { runLinkshell } = await import('./linkshell-run.ts');
       return runLinkshell(argv);
     }
   }

@@ -7,7 +7,8 @@ import { createQueue } from '../link-emu/queue-factory.ts';
 import { createRng } from '../common/random.ts';
 import { arrivalsFromLog, lastLogTime, parseArrivalList, replay } from '../link-emu/replay.ts';
 import { openTrace } from '../link-emu/trace-files.ts';
-import { duringSetup, integerOption, UsageError } from '../common/usage-error.ts';
+import { duringSetup, toolkitError } from '../common/errors.ts';
+import { integerValue, noPositionals, optional, pathValue, required, seedValue } from '../common/validate.ts';
 import { LinkLogFile, LogFileError } from '../linkshell/log-file.ts';
 import { readInputFile, writeStdout } from './files.ts';
 
@@ -63,16 +64,17 @@ export async function runReplay(argv: string[]): Promise<number> {
     await writeStdout(REPLAY_HELP);
     return 0;
   }
-  if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])} (see linkshell replay --help)`);
-  const input = values['log-in'];
-  if (!input) throw new UsageError('--log-in FILE is required (see linkshell replay --help)');
-  if (!values.trace) throw new UsageError('--trace TRACE is required (see linkshell replay --help)');
-  const mtu = integerOption('mtu', values.mtu, { min: 1, max: 1 << 20 }) ?? DEFAULT_MTU;
-  const until = integerOption('until', values.until);
-  const base = integerOption('base-timestamp', values['base-timestamp']);
+  noPositionals(positionals, 'linkshell replay --help');
+  const input = required('log-in', values['log-in'], 'FILE', 'linkshell replay --help');
+  const traceName = required('trace', values.trace, 'TRACE', 'linkshell replay --help');
+  const mtu = optional(values.mtu, (t) => integerValue('mtu', t, { min: 1, max: 1 << 20 })) ?? DEFAULT_MTU;
+  const until = optional(values.until, (t) => integerValue('until', t, { min: 0, max: Number.MAX_SAFE_INTEGER }));
+  const base = optional(values['base-timestamp'], (t) => integerValue('base-timestamp', t, { min: 0, max: Number.MAX_SAFE_INTEGER }));
+  const seed = optional(values.seed, (t) => String(seedValue('seed', t)));
+  if (values.log !== undefined) pathValue('log', values.log);
 
   const { trace, queue, log, arrivals, linkSeed } = duringSetup(() => {
-    const trace = openTrace(values.trace!);
+    const trace = openTrace(traceName);
     const text = readInputFile(input);
     // An mm-link log's first event line reads "TIME KIND ..."; a plain list's reads "TIME SIZE".
     const firstEvent = /^[^#\r\n].*$/m.exec(text)?.[0] ?? '';
@@ -81,7 +83,7 @@ export async function runReplay(argv: string[]): Promise<number> {
     const arrivals = log ? arrivalsFromLog(log) : parseArrivalList(text, input);
     // The seed the recorded link's queue drew from (linkshell logs it), unless --seed says otherwise.
     const recorded = log?.header.stageSeeds.find((s) => s.kind === 'link');
-    const linkSeed = { stage: recorded?.stage ?? 0, kind: 'link' as const, seed: values.seed ?? recorded?.seed ?? '1' };
+    const linkSeed = { stage: recorded?.stage ?? 0, kind: 'link' as const, seed: seed ?? recorded?.seed ?? '1' };
     const queue = createQueue<null>(values.queue!, values['queue-args']!, createRng(linkSeed.seed));
     return { trace, queue, log, arrivals, linkSeed };
   });
@@ -89,7 +91,7 @@ export async function runReplay(argv: string[]): Promise<number> {
 
   const header = {
     linkName: log?.header.linkName ?? 'Uplink',
-    traceName: values.trace,
+    traceName,
     logName: values.log ?? '/dev/stdout',
     commandLine: ['linkshell', 'replay', ...argv],
     queue: queue.describe(),
@@ -122,8 +124,8 @@ export async function runReplay(argv: string[]): Promise<number> {
     } catch {
       // The first error is the one to report.
     }
-    if (error instanceof LogFileError) throw new UsageError(error.message);
-    if (error instanceof PacketTooLargeError) throw new UsageError(`${input}: an arrival of ${error.size} bytes is larger than the link's MTU of ${error.mtu} bytes (--mtu)`);
+    if (error instanceof LogFileError) throw toolkitError('ERR_UNWRITABLE_FILE', error.message, error);
+    if (error instanceof PacketTooLargeError) throw toolkitError('ERR_BAD_INPUT', `${input}: an arrival of ${error.size} bytes is larger than the link's MTU of ${error.mtu} bytes (--mtu)`);
     throw error;
   }
   if (!file) await writeStdout(chunks.join(''));

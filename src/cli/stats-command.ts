@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import Table from 'cli-table3';
 import { parseLinkLog } from '../link-emu/link-log.ts';
 import { linkLogStats, type LinkLogStats } from '../link-emu/log-stats.ts';
-import { duringSetup, UsageError } from '../common/usage-error.ts';
+import { duringSetup, usageError } from '../common/errors.ts';
 import { readInputFile, writeStdout } from './files.ts';
 
 export const STATS_HELP = `Usage: linkshell stats [--json] LOG [LOG...]
@@ -28,7 +28,7 @@ export async function runStats(argv: string[]): Promise<number> {
     await writeStdout(STATS_HELP);
     return 0;
   }
-  if (positionals.length === 0) throw new UsageError('give at least one log file (see linkshell stats --help)');
+  if (positionals.length === 0) throw usageError('give at least one log file (see linkshell stats --help)');
   const results: Array<{ log: string; stats: LinkLogStats }> = positionals.map((path) => ({
     log: path,
     // A malformed or empty log is the caller's to fix: one line naming the file (and line, field, value), exit 2.

@@ -22,6 +22,7 @@
 
 import type { StageSeed } from './chain.ts';
 import type { LinkEventSink } from './link.ts';
+import { ToolkitError } from '../common/errors.ts';
 
 export interface LinkLogHeader {
   /** "Uplink" or "Downlink" in mm-link's logs. */
@@ -144,7 +145,7 @@ export interface ParsedLinkLog {
  * bad field, the field and its value (`line` is undefined for whole-log
  * errors such as a log without events).
  */
-export class LinkLogParseError extends Error {
+export class LinkLogParseError extends ToolkitError {
   constructor(
     readonly source: string,
     readonly line: number | undefined,
@@ -154,7 +155,7 @@ export class LinkLogParseError extends Error {
     readonly value: string | undefined,
     detail: string,
   ) {
-    super(`${source}${line === undefined ? '' : `:${line}`}: ${field === undefined ? '' : `${field} ${quote(value ?? '')} `}${detail}`);
+    super('ERR_BAD_INPUT', `${source}${line === undefined ? '' : `:${line}`}: ${field === undefined ? '' : `${field} ${quote(value ?? '')} `}${detail}`);
     this.name = 'LinkLogParseError';
   }
 }

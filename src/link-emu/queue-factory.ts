@@ -26,6 +26,7 @@ import { DropHeadQueue } from './queues/drophead.ts';
 import { DropTailQueue } from './queues/droptail.ts';
 import { InfiniteQueue } from './queues/infinite.ts';
 import { PieQueue } from './queues/pie.ts';
+import { ToolkitError } from '../common/errors.ts';
 
 export type QueueKind = 'infinite' | 'droptail' | 'drophead' | 'codel' | 'pie';
 
@@ -51,9 +52,9 @@ const SUGGESTED: Readonly<Record<string, string>> = {
 const MAX_VALUE = 0xffffffff; // mm-link reads every value into an unsigned int
 
 /** A bad queue kind or argument; `kind`, `key` and `value` say which. */
-export class QueueConfigError extends Error {
+export class QueueConfigError extends ToolkitError {
   constructor(message: string, readonly kind: string, readonly key?: string, readonly value?: string) {
-    super(message);
+    super('ERR_BAD_ARGUMENT', message);
     this.name = 'QueueConfigError';
   }
 }

@@ -1,8 +1,9 @@
 // Trace files: reading, writing, and finding a trace from the name given on a
 // command line.
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
+import { fileErrorReason, toolkitError, type ToolkitError } from '../common/errors.ts';
 import { formatTrace } from './trace-format.ts';
 import { parseTrace } from './trace-parse.ts';
 import type { Trace } from './trace.ts';
@@ -13,18 +14,51 @@ export const MAHIMAHI_TRACE_DIR = '/usr/share/mahimahi/traces';
 /** The environment variable naming a directory of traces. */
 export const TRACES_ENV_VAR = 'LINKSHELL_TRACES';
 
-function readFailure(path: string, error: unknown): Error {
+/** What a path that is not a regular file is, in words ("a directory", "a FIFO (named pipe)"). */
+function kindOf(stats: Stats): string {
+  if (stats.isFile()) return 'a regular file';
+  if (stats.isDirectory()) return 'a directory';
+  if (stats.isFIFO()) return 'a FIFO (named pipe)';
+  if (stats.isSocket()) return 'a socket';
+  if (stats.isCharacterDevice()) return 'a character device';
+  if (stats.isBlockDevice()) return 'a block device';
+  return 'not a regular file';
+}
+
+function readFailure(path: string, error: unknown): ToolkitError {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   const reason =
     code === 'ENOENT' ? 'no such file' :
     code === 'EISDIR' ? 'is a directory' :
     code === 'EACCES' ? 'permission denied' :
     (error as Error | undefined)?.message ?? String(error);
-  return new Error(`cannot read trace file ${path}: ${reason}`, { cause: error });
+  return toolkitError('ERR_UNREADABLE_FILE', `cannot read trace file ${path}: ${reason}`, error);
+}
+
+/** A path that exists but is not a regular file: reading it would fail or, for a FIFO, wait for a writer. */
+function notRegularFile(path: string, stats: Stats): ToolkitError {
+  const what = kindOf(stats);
+  return toolkitError('ERR_UNREADABLE_FILE', `cannot read trace file ${path}: ${what === 'not a regular file' ? what : `is ${what}`}`);
+}
+
+/** The stats of `path`, or undefined when it does not exist (or cannot be examined). */
+function statOf(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Checks that `path` is a regular file before it is opened (a FIFO would block the read). */
+function checkRegularFile(path: string): void {
+  const stats = statOf(path);
+  if (stats !== undefined && !stats.isFile()) throw notRegularFile(path, stats);
 }
 
 /** Reads and parses a trace file; the trace's source is `path`. Errors name the path. */
 export function loadTrace(path: string): Trace {
+  checkRegularFile(path);
   let bytes: Uint8Array;
   try {
     bytes = readFileSync(path);
@@ -36,6 +70,7 @@ export function loadTrace(path: string): Trace {
 
 /** loadTrace without blocking the event loop while the file is read. */
 export async function loadTraceAsync(path: string): Promise<Trace> {
+  checkRegularFile(path);
   let bytes: Uint8Array;
   try {
     bytes = await readFile(path);
@@ -51,7 +86,7 @@ export function writeTrace(path: string, trace: Trace): void {
   try {
     writeFileSync(path, text);
   } catch (error) {
-    throw new Error(`cannot write trace file ${path}: ${(error as Error).message}`, { cause: error });
+    throw toolkitError('ERR_UNWRITABLE_FILE', `cannot write trace file ${path}: ${fileErrorReason(error)}`, error);
   }
 }
 
@@ -66,7 +101,7 @@ export interface TraceLookupOptions {
 
 /** The places a trace name is looked for, in order (absolute names: only themselves). */
 export function traceCandidates(name: string, options: TraceLookupOptions = {}): string[] {
-  if (name === '') throw new Error('empty trace name');
+  if (name === '') throw toolkitError('ERR_BAD_ARGUMENT', 'empty trace name');
   const cwd = options.cwd ?? process.cwd();
   if (isAbsolute(name)) return [name];
   const env = options.env ?? process.env;
@@ -77,26 +112,25 @@ export function traceCandidates(name: string, options: TraceLookupOptions = {}):
   return candidates;
 }
 
-function isFile(path: string): boolean {
-  try {
-    return existsSync(path) && statSync(path).isFile();
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Finds the file a trace name refers to: the name as a path, then
  * ./traces/NAME, then $LINKSHELL_TRACES/NAME, then
- * /usr/share/mahimahi/traces/NAME. The error lists every place tried.
+ * /usr/share/mahimahi/traces/NAME; the first regular file wins. When none is
+ * found, the one-line error lists every place tried, or says what the first
+ * place that exists is instead (a directory, a FIFO, ...).
  */
 export function resolveTraceName(name: string, options: TraceLookupOptions = {}): string {
   const candidates = traceCandidates(name, options);
-  const found = candidates.find(isFile);
-  if (found !== undefined) return found;
+  const found = candidates.map((path) => ({ path, stats: statOf(path) }));
+  const file = found.find(({ stats }) => stats?.isFile());
+  if (file !== undefined) return file.path;
+  const other = found.find(({ stats }) => stats !== undefined);
+  if (other !== undefined) {
+    throw toolkitError('ERR_UNREADABLE_FILE', `trace "${name}": ${other.path} is ${kindOf(other.stats!)}, not a trace file`);
+  }
   const env = options.env ?? process.env;
   const note = env[TRACES_ENV_VAR] ? '' : ` (${TRACES_ENV_VAR} is not set)`;
-  throw new Error(`trace "${name}" not found; tried:\n  ${candidates.join('\n  ')}${note}`);
+  throw toolkitError('ERR_UNREADABLE_FILE', `trace "${name}" not found; tried: ${candidates.join(', ')}${note}`);
 }
 
 /** resolveTraceName then loadTrace: what a command line's trace argument means. */

@@ -22,6 +22,7 @@
 //   - Values above MAX_TRACE_TIMESTAMP_MS (2^53 - 1, the largest integer a
 //     JavaScript number holds exactly) are rejected.
 import type { Trace } from './trace.ts';
+import { ToolkitError } from '../common/errors.ts';
 
 /** The largest timestamp accepted: beyond it milliseconds are no longer exact in a double. */
 export const MAX_TRACE_TIMESTAMP_MS = Number.MAX_SAFE_INTEGER;
@@ -30,7 +31,7 @@ export const MAX_TRACE_TIMESTAMP_MS = Number.MAX_SAFE_INTEGER;
 const QUOTE_LIMIT = 40;
 
 /** A malformed trace: names the file, the 1-based line (when there is one) and the offending text. */
-export class TraceFormatError extends Error {
+export class TraceFormatError extends ToolkitError {
   override readonly name = 'TraceFormatError';
   constructor(
     /** The file (or other source) named by the caller. */
@@ -41,7 +42,7 @@ export class TraceFormatError extends Error {
     readonly text: string | undefined,
     detail: string,
   ) {
-    super(`${source}${line === undefined ? '' : `:${line}`}: ${detail}`);
+    super('ERR_BAD_INPUT', `${source}${line === undefined ? '' : `:${line}`}: ${detail}`);
   }
 }
 

@@ -1,10 +1,10 @@
 // A running linkshell: traces loaded, sockets bound, both directions driven
 // by one wall-clock scheduler, logs written as the link runs. startLinkshell()
 // does everything that can fail because of the arguments first (traces,
-// addresses, the listen socket, log files) and throws a UsageError for it
+// addresses, the listen socket, log files) and throws a bad-argument error (usageError) for it
 // before any datagram moves; stop() ends the run cleanly whatever the cause.
 
-import { UsageError } from '../common/usage-error.ts';
+import { usageError } from '../common/errors.ts';
 import { createQueue } from '../link-emu/queue-factory.ts';
 import { createRng, type Rng } from '../common/random.ts';
 import { openTrace, type TraceLookupOptions } from '../link-emu/trace-files.ts';
@@ -13,7 +13,7 @@ import { createMonotonicClock, WallClockScheduler, type MonotonicClock } from '.
 import { resolveHostPort, type UdpAddress } from '../net/address.ts';
 import { Direction, type DirectionName } from './direction.ts';
 import { LinkLogFile } from './log-file.ts';
-import type { LinkshellConfig } from './options.ts';
+import type { LinkshellConfig } from './config.ts';
 import { Relay, type Flow, type KernelDrops } from './relay.ts';
 import type { DirectionReport, LinkshellReport } from './summary.ts';
 
@@ -63,7 +63,7 @@ export async function startLinkshell(config: LinkshellConfig, options: SessionOp
     scheduler.close();
     for (const log of logs) log.close();
     await relay.close();
-    throw new UsageError((error as Error).message);
+    throw usageError((error as Error).message);
   }
   return new RunningSession(relay, peer, scheduler, run, [paths.uplink, paths.downlink], logs, faults, options.logFlushMs ?? 250);
 }
@@ -74,7 +74,7 @@ function loadTraces(config: LinkshellConfig, lookup: TraceLookupOptions | undefi
     try {
       return openTrace(name, lookup);
     } catch (error) {
-      throw new UsageError(oneLine((error as Error).message));
+      throw usageError(oneLine((error as Error).message));
     }
   };
   const uplink = open(config.uplinkTrace);
@@ -89,7 +89,7 @@ async function resolveEndpoints(config: LinkshellConfig): Promise<{ listen: UdpA
 }
 
 function asUsageError(error: unknown): never {
-  throw new UsageError((error as Error).message);
+  throw usageError((error as Error).message);
 }
 
 /** Keeps the first internal error of the run and tells the one listener; guard() wraps callbacks so that their errors end up here. */

@@ -1,34 +1,58 @@
-// Opening a run's codec and video source from their names.
-import type { FunctionalCodec } from '../codec-bridge/types.ts';
+// Opening a run's codec and video source from their names. Whatever goes
+// wrong with a named video file, while opening it or later while reading its
+// frames, is an input error (the caller's to fix: exit status 2 in every CLI).
+import type { FunctionalCodec, Picture } from '../codec-bridge/types.ts';
 import { openVideoSource } from '../codec-bridge/video/open-video-source.ts';
 import type { VideoSource } from '../codec-bridge/video/video-source.ts';
+import { asInputError, toolkitError } from '../common/errors.ts';
 import { createModelCodec } from './model-codec.ts';
 
 export type CodecName = 'model' | 'vp8';
 
+/** The codecs a run can use, as command lines name them. */
+export const CODECS: readonly CodecName[] = ['model', 'vp8'];
+
 export async function openCodec(name: CodecName): Promise<FunctionalCodec> {
   if (name === 'model') return createModelCodec();
   if (name !== 'vp8') throw new RangeError(`unknown codec ${JSON.stringify(name)} (expected "model" or "vp8")`);
-  // The VP8 codec lives in the codec bridge, imported only when asked for.
-  const path = '../codec-bridge/index.ts';
-  let bridge: { createVP8Codec?: () => FunctionalCodec | Promise<FunctionalCodec> };
+  // The VP8 codec (and its native addon) is loaded only when asked for; the import is type-checked.
+  let vp8: typeof import('../codec-bridge/vp8-codec.ts');
   try {
-    bridge = await import(path);
+    vp8 = await import('../codec-bridge/vp8-codec.ts');
+    return vp8.createVP8Codec();
   } catch (error) {
-    throw new Error(`the VP8 codec is not available (cannot load src/codec-bridge/index.ts: ${(error as Error).message})`, { cause: error });
+    throw toolkitError('ERR_UNAVAILABLE', `the VP8 codec is not available (${(error as Error).message}); build the native addon with npm ci`, error);
   }
-  if (typeof bridge.createVP8Codec !== 'function') throw new Error('the VP8 codec is not available: src/codec-bridge/index.ts exports no createVP8Codec');
-  return bridge.createVP8Codec();
+}
+
+/** The source with every failure of its frames reported as an input error naming it. */
+function asInputSource(source: VideoSource): VideoSource {
+  return {
+    description: source.description,
+    width: source.width,
+    height: source.height,
+    fps: source.fps,
+    frameCount: source.frameCount,
+    frame: (index: number): Promise<Picture> => source.frame(index).catch((error: unknown) => {
+      throw asInputError(error);
+    }),
+    close: () => source.close(),
+  };
 }
 
 /**
  * Opens "synthetic[:WxH[@FPS]]", a .y4m clip, or a .ivf clip (VP8, read with
  * the codec bridge's ordinary stream decoder: needs the native VP8 addon),
- * looped forward and backward.
+ * looped forward and backward. A bad name or file is an input error
+ * (ERR_BAD_INPUT, ERR_UNREADABLE_FILE), now or when a frame is read.
  */
 export async function openVideo(spec: string, seed: string | number = 1): Promise<VideoSource> {
-  if (!spec.toLowerCase().endsWith('.ivf')) return openVideoSource(spec, { seed });
-  const { createStreamDecoder } = await import('../codec-bridge/stream-decoder.ts');
-  const decoder = createStreamDecoder();
-  return openVideoSource(spec, { decode: (frame) => decoder.decode(frame) });
+  try {
+    if (!spec.toLowerCase().endsWith('.ivf')) return asInputSource(await openVideoSource(spec, { seed }));
+    const { createStreamDecoder } = await import('../codec-bridge/stream-decoder.ts');
+    const decoder = createStreamDecoder();
+    return asInputSource(await openVideoSource(spec, { decode: (frame) => decoder.decode(frame) }));
+  } catch (error) {
+    throw asInputError(error);
+  }
 }

@@ -40,13 +40,13 @@ test('constant to stdout: the trace text, a summary on stderr', async () => {
 
 test('cellular to a file: same bytes as the library call, deterministic', async () => {
   const out = join(dir, 'c.trace');
-  const r = await run('cellular', '--mean', '3', '--duration', '5s', '--seed', 'demo', '--variability', '1.2', '--time-scale', '500', '-o', out);
+  const r = await run('cellular', '--mean', '3', '--duration', '5s', '--seed', '42', '--variability', '1.2', '--time-scale', '500', '-o', out);
   assert.is(r.code, 0, r.err);
   assert.is(r.out, '');
-  const expected = formatTrace(cellularTrace({ meanMbps: 3, durationMs: 5000, seed: 'demo', variability: 1.2, timeScaleMs: 500 }));
+  const expected = formatTrace(cellularTrace({ meanMbps: 3, durationMs: 5000, seed: 42, variability: 1.2, timeScaleMs: 500 }));
   assert.is(readFileSync(out, 'utf8'), expected);
   assert.ok(r.err.startsWith(`${out}: `), r.err);
-  const again = await run('cellular', '--mean=3', '--duration=5000ms', '--seed=demo', '--variability=1.2', '--time-scale=500');
+  const again = await run('cellular', '--mean=3', '--duration=5000ms', '--seed=42', '--variability=1.2', '--time-scale=500');
   assert.is(again.out, expected);
 });
 
@@ -71,15 +71,19 @@ test('bad arguments: a clear message on stderr and exit 2', async () => {
     [['onoff', '--rate', '2', '--on', '5', '--duration', '1s'], /onoff traces need --off/],
     [['constant', '--rate', '2', '--seed', '1'], /--seed does not apply to constant traces/],
     [['poisson', '--rate', '2', '--duration', '1s', '--variability', '1'], /--variability does not apply to poisson/],
-    [['constant', '--rate', 'fast'], /--rate: expected a positive number \(Mbit\/s\), got "fast"/],
+    [['constant', '--rate', 'fast'], /--rate must be a number > 0 and at most 100000 Mbit\/s, got "fast"/],
     [['constant', '--rate', '-3'], /--rate|Unknown option|argument/],
-    [['constant', '--rate', '0'], /--rate: expected a positive number/],
+    [['constant', '--rate', '0'], /--rate must be a number > 0/],
+    [['constant', '--rate', '1e300'], /--rate must be a number > 0 and at most 100000/],
+    [['poisson', '--rate', '2', '--duration', '1e9'], /--duration must be a duration .* at most 1440min/],
+    [['poisson', '--rate', '2', '--duration', '1s', '--seed', 'abc'], /--seed must be a non-negative integer/],
+    [['poisson', '--rate', '2', '--duration', '1s', '--seed', '-1'], /--seed|argument/],
     [['constant', '--rate', '0.0000001'], /--rate must be a whole number of bit\/s/],
-    [['poisson', '--rate', '2', '--duration', '10parsecs'], /--duration: expected a duration such as 120s/],
-    [['poisson', '--rate', '2', '--duration', '0.5ms'], /whole number of milliseconds/],
-    [['onoff', '--rate', '2', '--on', '5', '--off', '5', '--duration', '1s', '--start', 'later'], /--start: expected on, off or random, got "later"/],
-    [['cellular', '--mean', '2', '--duration', '1s', '--variability', '9'], /--variability must be in \[0, 3\], got 9/],
-    [['constant', '--rate', '2', '--bytes', '1.5'], /--bytes: expected a whole number of bytes/],
+    [['poisson', '--rate', '2', '--duration', '10parsecs'], /--duration must be a duration \(e\.g\. 500ms, 10s, 2min/],
+    [['poisson', '--rate', '2', '--duration', '0.5ms'], /in whole ms, got "0\.5ms"/],
+    [['onoff', '--rate', '2', '--on', '5', '--off', '5', '--duration', '1s', '--start', 'later'], /--start must be one of on, off, random, got "later"/],
+    [['cellular', '--mean', '2', '--duration', '1s', '--variability', '9'], /--variability must be a number from 0 to 3, got "9"/],
+    [['constant', '--rate', '2', '--bytes', '1.5'], /--bytes must be an integer from 1/],
     [['constant', '--rate', '2', '--frobnicate'], /Unknown option '--frobnicate'/],
     [['constant', 'extra', '--rate', '2'], /unexpected argument "extra"/],
   ];
@@ -87,16 +91,18 @@ test('bad arguments: a clear message on stderr and exit 2', async () => {
     const r = await run(...argv);
     assert.is(r.code, 2, argv.join(' '));
     assert.match(r.err, message, argv.join(' '));
-    assert.match(r.err, /^gen-trace: .*\nRun "linkshell gen-trace --help" for usage\.\n$/s);
+    assert.match(r.err, /^gen-trace: [^\n]* \(see linkshell gen-trace --help\)\n$/, `one line: ${r.err}`);
     assert.is(r.out, '');
   }
 });
 
-test('an unwritable output file: exit 1 naming it', async () => {
-  const target = join(dir, 'missing-dir', 'x.trace');
-  const r = await run('constant', '--rate', '12', '-o', target);
-  assert.is(r.code, 1);
-  assert.ok(r.err.startsWith(`gen-trace: cannot write ${target}`), r.err);
+test('an unwritable output file or directory: one line naming it, exit 2', async () => {
+  for (const target of [join(dir, 'missing-dir', 'x.trace'), dir]) {
+    const r = await run('constant', '--rate', '12', '-o', target);
+    assert.is(r.code, 2, r.err);
+    assert.match(r.err, /^gen-trace: cannot write [^\n]*: (no such file or directory|is a directory)\n$/, r.err);
+    assert.ok(r.err.startsWith(`gen-trace: cannot write ${target}: `), r.err);
+  }
 });
 
 test('parseDuration: units and bare seconds', () => {
@@ -105,8 +111,9 @@ test('parseDuration: units and bare seconds', () => {
   assert.is(parseDuration('250ms'), 250);
   assert.is(parseDuration('2min'), 120_000);
   assert.is(parseDuration('1.5s'), 1500);
-  assert.throws(() => parseDuration('1.0005s'), /whole number of milliseconds/);
-  assert.throws(() => parseDuration('0'), /positive/);
+  assert.throws(() => parseDuration('1.0005s'), /in whole ms/);
+  assert.throws(() => parseDuration('0'), /more than 0ms/);
+  assert.throws(() => parseDuration('2000min'), /at most 1440min/);
 });
 
 test('traces/README.md: every command reproduces its committed trace, byte for byte', async () => {

@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createUdpEndpoint, type UdpEndpoint } from '../../src/net/udp-endpoint.ts';
-import { parseLinkshellArgs, type LinkshellConfig } from '../../src/linkshell/options.ts';
+import { parseLinkshellArgs, type LinkshellConfig } from '../../src/cli/linkshell-options.ts';
 
 export const root = join(import.meta.dirname, '../..');
 export const work = mkdtempSync(join(tmpdir(), 'linkshell-test-'));

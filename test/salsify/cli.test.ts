@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseSimArgs } from '../../src/salsify/cli.ts';
+import { parseSimArgs } from '../../src/cli/salsify.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = join(root, 'bin', 'salsify.js');
@@ -23,7 +23,7 @@ test('defaults: drop-tail of 256 packets, salsify-1, synthetic video, model code
   assert.is(c.video, 'synthetic');
   assert.is(c.codec, 'model');
   assert.is(c.grace, true);
-  const two = parseSimArgs(['--downlink', 'a', '--uplink', 'b', '--scheme', 'salsify-2,conventional', '--queue', 'codel', '--no-grace', '--downlink-onoff', '500,100']);
+  const two = parseSimArgs(['--downlink', 'a', '--uplink', 'b', '--scheme', 'salsify-2,conventional', '--queue', 'infinite', '--no-grace', '--downlink-onoff', '500,100']);
   assert.equal(two.configs.map((x) => x.scheme), ['salsify-2', 'conventional']);
   assert.is(two.configs[0].queueArgs, '');
   assert.is(two.configs[0].grace, false);

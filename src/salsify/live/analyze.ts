@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { ssim as pictureSsim } from '../../codec-bridge/ssim.ts';
 import type { VideoSource } from '../../codec-bridge/video/video-source.ts';
 import { openY4mReader } from '../../codec-bridge/video/y4m.ts';
-import { UsageError } from '../../common/usage-error.ts';
+import { usageError } from '../../common/errors.ts';
 import { LogEventKind, parseLinkLog } from '../../link-emu/link-log.ts';
 import { frameRecords, recordsToCsv, summarize, type FrameRecord, type Summary } from '../metrics.ts';
 import { openCodec, openVideo } from '../open-inputs.ts';
@@ -249,7 +249,7 @@ function writeOut(path: string, text: string): void {
   try {
     writeFileSync(path, text);
   } catch (error) {
-    throw new UsageError(`cannot write ${path}: ${(error as Error).message}`);
+    throw usageError(`cannot write ${path}: ${(error as Error).message}`);
   }
 }
 
@@ -264,16 +264,16 @@ export async function runAnalyze(argv: string[]): Promise<number> {
     process.stdout.write(ANALYZE_HELP);
     return 0;
   }
-  if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'the run directory DIR is required' : `one run directory expected, got ${positionals.length}: ${positionals.join(' ')}`);
+  if (positionals.length !== 1) throw usageError(positionals.length === 0 ? 'the run directory DIR is required' : `one run directory expected, got ${positionals.length}: ${positionals.join(' ')}`);
   const dir = positionals[0];
   let analysis: LiveAnalysis;
   try {
     analysis = await analyzeLiveRun(dir, { linkLog: values['link-log'] });
   } catch (error) {
     // Missing, mismatched or malformed records and inputs are the caller's to fix.
-    throw new UsageError((error as Error).message);
+    throw usageError((error as Error).message);
   }
-  const { formatResultsTable } = await import('../cli.ts');
+  const { formatResultsTable } = await import('../results-table.ts');
   const c = analysis.config;
   const s = analysis.summary;
   if (values.json !== undefined) {

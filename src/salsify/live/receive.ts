@@ -16,16 +16,16 @@ import { parseArgs } from 'node:util';
 import type { FunctionalCodec } from '../../codec-bridge/types.ts';
 import { createIvfWriter, type IvfWriter } from '../../codec-bridge/video/ivf.ts';
 import { createY4mWriter, type Y4mWriter } from '../../codec-bridge/video/y4m.ts';
-import { UsageError } from '../../common/usage-error.ts';
+import { usageError } from '../../common/errors.ts';
 import { formatAddress } from '../../net/address.ts';
 import type { EndpointContext } from '../../net/endpoint.ts';
 import { createUdpEndpoint, type UdpEndpoint } from '../../net/udp-endpoint.ts';
 import { decodeDatagram } from '../datagram.ts';
 import type { ModelCodec } from '../model-codec.ts';
-import { openCodec } from '../open-inputs.ts';
+import { CODECS, openCodec } from '../open-inputs.ts';
 import { SalsifyReceiver, type ShownFrame } from '../receiver.ts';
 import { JsonlWriter } from './jsonl.ts';
-import { codecOption, noPositionals, numberOption } from './options.ts';
+import { durationMsValue, LIMITS, nameValue, noPositionals, optional, portValue, required } from '../../common/validate.ts';
 import { RECEIVER_RECORDS, RECORDS_VERSION, runIdOf, SAVED_FRAMES, SAVED_VIDEO, type ReceiverHeader } from './records.ts';
 import { sharedClockNow, sharedClockOffset } from './shared-clock.ts';
 import { countingWork } from './counting-work.ts';
@@ -83,21 +83,20 @@ export function parseReceiveArgs(argv: string[]): { help: true } | { help: false
     strict: true,
   });
   if (values.help) return { help: true };
-  noPositionals('receive', positionals);
-  if (values.port === undefined) throw new UsageError('--port P is required (0 for any free port)');
-  if (!/^\d{1,5}$/.test(values.port) || Number(values.port) > 65535) throw new UsageError(`--port must be an integer from 0 to 65535, got ${JSON.stringify(values.port)}`);
-  if (values.out === undefined || values.out === '') throw new UsageError('--out DIR is required');
+  noPositionals(positionals, 'salsify receive --help');
+  const port = portValue('port', required('port', values.port, 'P (0 for any free port)', 'salsify receive --help'));
+  const out = required('out', values.out, 'DIR', 'salsify receive --help');
   const bind = values.bind ?? '127.0.0.1';
-  if (bind === '' || /[\s[\]]/.test(bind)) throw new UsageError(`--bind must be a host name or IP address, got ${JSON.stringify(bind)}`);
+  if (bind === '' || /[\s[\]]/.test(bind)) throw usageError(`--bind must be a host name or IP address, got ${JSON.stringify(bind)}`);
   return {
     help: false,
     args: {
-      port: Number(values.port),
+      port,
       bind,
-      out: values.out,
-      codec: codecOption(values.codec),
+      out,
+      codec: nameValue('codec', values.codec ?? 'model', CODECS),
       saveVideo: values['save-video'] ?? false,
-      idleTimeoutMs: 1000 * (numberOption('idle-timeout', values['idle-timeout'], (n) => n > 0, 'a number of seconds > 0') ?? 3),
+      idleTimeoutMs: optional(values['idle-timeout'], (t) => durationMsValue('idle-timeout', t, { unit: 's', minExclusive: true, maxMs: LIMITS.maxPeriodMs })) ?? 3000,
     },
   };
 }
@@ -129,14 +128,14 @@ export async function runReceive(argv: string[]): Promise<number> {
   try {
     mkdirSync(args.out, { recursive: true });
   } catch (error) {
-    throw new UsageError(`cannot create --out ${args.out}: ${(error as Error).message}`);
+    throw usageError(`cannot create --out ${args.out}: ${(error as Error).message}`);
   }
   let endpoint: UdpEndpoint;
   try {
     const host = args.bind.includes(':') ? `[${args.bind}]` : args.bind;
     endpoint = await createUdpEndpoint({ bind: `${host}:${args.port}` });
   } catch (error) {
-    throw new UsageError(`--bind ${args.bind} --port ${args.port}: ${(error as Error).message}`);
+    throw usageError(`--bind ${args.bind} --port ${args.port}: ${(error as Error).message}`);
   }
   let codec: FunctionalCodec | undefined;
   let records: JsonlWriter | undefined;

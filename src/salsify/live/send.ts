@@ -10,14 +10,14 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { FunctionalCodec } from '../../codec-bridge/types.ts';
 import type { VideoSource } from '../../codec-bridge/video/video-source.ts';
-import { UsageError } from '../../common/usage-error.ts';
+import { usageError } from '../../common/errors.ts';
 import { formatAddress, isLoopback, parseHostPort, resolveHostPort, type UdpAddress } from '../../net/address.ts';
 import { createUdpEndpoint, type UdpEndpoint } from '../../net/udp-endpoint.ts';
 import { TIMER_KINDS, WallClockScheduler, type TimerKind } from '../../net/wall-clock.ts';
-import { openCodec, openVideo } from '../open-inputs.ts';
+import { CODECS, openCodec, openVideo } from '../open-inputs.ts';
 import { SalsifySender, SCHEMES, type Scheme, type SenderEvent } from '../sender.ts';
 import { JsonlWriter } from './jsonl.ts';
-import { codecOption, noPositionals, numberOption } from './options.ts';
+import { durationMsValue, LIMITS, nameValue, noPositionals, optional, seedValue } from '../../common/validate.ts';
 import { RECORDS_VERSION, runIdOf, SENDER_RECORDS, type SenderHeader } from './records.ts';
 import { liveConnectionId } from './run-id.ts';
 import { sharedClockNow, sharedClockOffset } from './shared-clock.ts';
@@ -85,33 +85,29 @@ export function parseSendArgs(argv: string[], env: NodeJS.ProcessEnv = process.e
     strict: true,
   });
   if (values.help) return { help: true };
-  noPositionals('send', positionals);
+  noPositionals(positionals, 'salsify send --help');
   const to = values.to ?? env.LINKSHELL_ADDR;
-  if (to === undefined || to === '') throw new UsageError('--to HOST:PORT is required (or run inside linkshell, which sets $LINKSHELL_ADDR)');
+  if (to === undefined || to === '') throw usageError('--to HOST:PORT is required (or run inside linkshell, which sets $LINKSHELL_ADDR)');
   try {
     parseHostPort(to, '--to');
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    throw usageError((error as Error).message);
   }
-  const scheme = values.scheme ?? 'salsify-1';
-  if (!SCHEMES.includes(scheme as Scheme)) throw new UsageError(`--scheme: unknown scheme ${JSON.stringify(scheme)} (expected ${SCHEMES.join(', ')})`);
+  const scheme = nameValue('scheme', values.scheme ?? 'salsify-1', SCHEMES);
   const runId = values['run-id'];
-  if (runId !== undefined && !/^[0-9a-fA-F]{8}$/.test(runId)) throw new UsageError(`--run-id must be 8 hex digits, got ${JSON.stringify(runId)}`);
-  const timer = values.timer ?? 'thread';
-  if (!TIMER_KINDS.includes(timer as TimerKind)) throw new UsageError(`--timer must be ${TIMER_KINDS.join(' or ')}, got ${JSON.stringify(timer)}`);
-  const seedText = values.seed ?? '1';
-  if (seedText === '') throw new UsageError('--seed must not be empty');
+  if (runId !== undefined && !/^[0-9a-fA-F]{8}$/.test(runId)) throw usageError(`--run-id must be 8 hex digits, got ${JSON.stringify(runId)}`);
+  const timer = nameValue('timer', values.timer ?? 'thread', TIMER_KINDS);
   return {
     help: false,
     args: {
       to,
       video: values.video ?? 'synthetic',
       scheme: scheme as Scheme,
-      codec: codecOption(values.codec),
-      durationS: numberOption('duration', values.duration, (n) => n > 0, 'a number of seconds > 0') ?? null,
-      drainMs: numberOption('drain', values.drain, (n) => n >= 0, 'a number of ms >= 0') ?? 1000,
-      budgetMs: numberOption('budget', values.budget, (n) => n > 0, 'a number of ms > 0') ?? 100,
-      seed: /^\d+$/.test(seedText) && Number.isSafeInteger(Number(seedText)) ? Number(seedText) : seedText,
+      codec: nameValue('codec', values.codec ?? 'model', CODECS),
+      durationS: optional(values.duration, (t) => durationMsValue('duration', t, { unit: 's', minExclusive: true, maxMs: 1000 * LIMITS.maxRunS }) / 1000) ?? null,
+      drainMs: optional(values.drain, (t) => durationMsValue('drain', t, { unit: 'ms', maxMs: LIMITS.maxPeriodMs })) ?? 1000,
+      budgetMs: optional(values.budget, (t) => durationMsValue('budget', t, { unit: 'ms', minExclusive: true, maxMs: LIMITS.maxDelayMs })) ?? 100,
+      seed: seedValue('seed', values.seed ?? '1'),
       out: values.out ?? '.',
       connectionId: runId === undefined ? undefined : Number.parseInt(runId, 16),
       timer: timer as TimerKind,
@@ -143,7 +139,7 @@ async function resolvePeer(to: string): Promise<UdpAddress> {
   try {
     return await resolveHostPort(parseHostPort(to, '--to'), '--to');
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    throw usageError((error as Error).message);
   }
 }
 
@@ -157,17 +153,17 @@ export async function runSend(argv: string[]): Promise<number> {
   }
   const args = parsed.args;
   const peer = await resolvePeer(args.to);
-  if (peer.port === 0) throw new UsageError(`--to: port 0 is not a receiver's port (${args.to})`);
+  if (peer.port === 0) throw usageError(`--to: port 0 is not a receiver's port (${args.to})`);
   try {
     mkdirSync(args.out, { recursive: true });
   } catch (error) {
-    throw new UsageError(`cannot create --out ${args.out}: ${(error as Error).message}`);
+    throw usageError(`cannot create --out ${args.out}: ${(error as Error).message}`);
   }
   let source: VideoSource;
   try {
     source = await openVideo(args.video, args.seed);
   } catch (error) {
-    throw new UsageError(`--video ${args.video}: ${(error as Error).message}`);
+    throw usageError(`--video ${args.video}: ${(error as Error).message}`);
   }
   let codec: FunctionalCodec | undefined;
   let endpoint: UdpEndpoint | undefined;

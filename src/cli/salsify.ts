@@ -4,11 +4,19 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import Table from 'cli-table3';
-import { runCommand, UsageError } from '../common/usage-error.ts';
-import { recordsToCsv } from './metrics.ts';
-import { SCHEMES, type Scheme } from './sender.ts';
-import { DEFAULT_SIM_CONFIG, runSalsifySim, type SalsifySimConfig, type SalsifySimResult } from './sim-runner.ts';
+import { duringSetup, fileErrorReason, runCommand, toolkitError, unwritableFile, usageError } from '../common/errors.ts';
+import { createRng } from '../common/random.ts';
+import {
+  durationMsValue, LIMITS, nameListValue, nameValue, noPositionals, optional, pathValue, probabilityValue, rateValue, required, seedValue,
+} from '../common/validate.ts';
+import { createQueue } from '../link-emu/queue-factory.ts';
+import { openTrace } from '../link-emu/trace-files.ts';
+import { recordsToCsv } from '../salsify/metrics.ts';
+import { CODECS, openCodec, openVideo } from '../salsify/open-inputs.ts';
+import { formatResultsTable } from '../salsify/results-table.ts';
+import { SCHEMES } from '../salsify/sender.ts';
+import { DEFAULT_SIM_CONFIG, runSalsifySim, type SalsifySimConfig, type SalsifySimResult } from '../salsify/sim-runner.ts';
+import { writeStdout } from './files.ts';
 
 export const SALSIFY_HELP = `Usage: salsify sim --downlink TRACE --uplink TRACE [options]
 
@@ -49,18 +57,29 @@ Options:
 Exit status: 0 on success, 2 for a bad argument or input file, 1 otherwise.
 `;
 
-function number(name: string, value: string | undefined, check: (n: number) => boolean, want: string): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || !check(n)) throw new UsageError(`--${name} must be ${want}, got ${JSON.stringify(value)}`);
-  return n;
-}
+const SIM_HELP_REF = 'salsify sim --help';
 
 function traceOption(name: string, value: string | undefined): SalsifySimConfig['downlink'] {
-  if (value === undefined || value === '') throw new UsageError(`--${name} TRACE is required (see salsify sim --help)`);
-  const m = /^const:(.+)$/.exec(value);
-  if (m) return { constantMbps: number(name, m[1], (n) => n > 0, 'const:MBPS with MBPS > 0')! };
-  return value;
+  const text = required(name, value, 'TRACE', SIM_HELP_REF);
+  const m = /^const:(.*)$/.exec(text);
+  if (m) return { constantMbps: rateValue(name, m[1]!) };
+  return text;
+}
+
+function onOffOption(text: string): SalsifySimConfig['downlinkOnOff'] {
+  const parts = text.split(',');
+  if (parts.length !== 2) throw usageError(`--downlink-onoff must be ON_MS,OFF_MS, got ${JSON.stringify(text)}`);
+  const period = (part: string) => durationMsValue('downlink-onoff', part, { unit: 'ms', minExclusive: true, maxMs: LIMITS.maxPeriodMs });
+  return { meanOnMs: period(parts[0]!), meanOffMs: period(parts[1]!) };
+}
+
+/** Checks a queue kind and its arguments as the link will build them. */
+export function queueOption(option: string, kind: string, args: string): void {
+  try {
+    createQueue(kind, args, createRng(0));
+  } catch (error) {
+    throw usageError(`--${option}: ${(error as Error).message}`);
+  }
 }
 
 /** Parses `salsify sim` arguments into one config per scheme, and the output options. */
@@ -79,58 +98,34 @@ export function parseSimArgs(argv: string[]): { configs: Partial<SalsifySimConfi
     strict: true,
   });
   if (values.help) return { configs: [], help: true };
-  if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])} (see salsify sim --help)`);
-  const schemes = (values.scheme ?? 'salsify-1').split(',');
-  for (const s of schemes) if (!SCHEMES.includes(s as Scheme)) throw new UsageError(`--scheme: unknown scheme ${JSON.stringify(s)} (expected ${SCHEMES.join(', ')})`);
-  const codec = values.codec ?? 'model';
-  if (codec !== 'model' && codec !== 'vp8') throw new UsageError(`--codec must be model or vp8, got ${JSON.stringify(codec)}`);
-  let onOff: SalsifySimConfig['downlinkOnOff'] = null;
-  if (values['downlink-onoff'] !== undefined) {
-    const parts = values['downlink-onoff'].split(',');
-    if (parts.length !== 2) throw new UsageError(`--downlink-onoff must be ON_MS,OFF_MS, got ${JSON.stringify(values['downlink-onoff'])}`);
-    onOff = {
-      meanOnMs: number('downlink-onoff', parts[0], (n) => n > 0, 'ON_MS,OFF_MS with both > 0')!,
-      meanOffMs: number('downlink-onoff', parts[1], (n) => n > 0, 'ON_MS,OFF_MS with both > 0')!,
-    };
-  }
-  const seedText = values.seed ?? '1';
-  const seed = /^\d+$/.test(seedText) ? Number(seedText) : seedText;
+  noPositionals(positionals, SIM_HELP_REF);
+  const schemes = nameListValue('scheme', values.scheme ?? 'salsify-1', SCHEMES);
+  const queue = values.queue ?? DEFAULT_SIM_CONFIG.queue;
+  const queueArgs = values['queue-args'] ?? (values.queue === undefined || values.queue === 'droptail' ? DEFAULT_SIM_CONFIG.queueArgs : '');
+  queueOption('queue', queue, queueArgs);
   const base: Partial<SalsifySimConfig> = {
     downlink: traceOption('downlink', values.downlink),
     uplink: traceOption('uplink', values.uplink),
-    queue: values.queue ?? DEFAULT_SIM_CONFIG.queue,
-    queueArgs: values['queue-args'] ?? (values.queue === undefined || values.queue === 'droptail' ? DEFAULT_SIM_CONFIG.queueArgs : ''),
-    delayMs: number('delay', values.delay, (n) => n >= 0, 'a number of ms >= 0') ?? 0,
-    downlinkLoss: number('downlink-loss', values['downlink-loss'], (n) => n >= 0 && n <= 1, 'a probability in [0, 1]') ?? 0,
-    uplinkLoss: number('uplink-loss', values['uplink-loss'], (n) => n >= 0 && n <= 1, 'a probability in [0, 1]') ?? 0,
-    downlinkOnOff: onOff,
-    video: values.video ?? 'synthetic',
-    codec,
-    durationS: number('duration', values.duration, (n) => n > 0, 'a number of seconds > 0') ?? DEFAULT_SIM_CONFIG.durationS,
-    drainMs: number('drain', values.drain, (n) => n >= 0, 'a number of ms >= 0') ?? DEFAULT_SIM_CONFIG.drainMs,
-    budgetMs: number('budget', values.budget, (n) => n > 0, 'a number of ms > 0') ?? DEFAULT_SIM_CONFIG.budgetMs,
+    queue,
+    queueArgs,
+    delayMs: optional(values.delay, (t) => durationMsValue('delay', t, { unit: 'ms', maxMs: LIMITS.maxDelayMs })) ?? 0,
+    downlinkLoss: optional(values['downlink-loss'], (t) => probabilityValue('downlink-loss', t)) ?? 0,
+    uplinkLoss: optional(values['uplink-loss'], (t) => probabilityValue('uplink-loss', t)) ?? 0,
+    downlinkOnOff: optional(values['downlink-onoff'], onOffOption) ?? null,
+    video: optional(values.video, (t) => pathValue('video', t)) ?? 'synthetic',
+    codec: nameValue('codec', values.codec ?? 'model', CODECS),
+    durationS: (optional(values.duration, (t) => durationMsValue('duration', t, { unit: 's', minExclusive: true, maxMs: 1000 * LIMITS.maxRunS })) ?? 1000 * DEFAULT_SIM_CONFIG.durationS) / 1000,
+    drainMs: optional(values.drain, (t) => durationMsValue('drain', t, { unit: 'ms', maxMs: LIMITS.maxPeriodMs })) ?? DEFAULT_SIM_CONFIG.drainMs,
+    budgetMs: optional(values.budget, (t) => durationMsValue('budget', t, { unit: 'ms', minExclusive: true, maxMs: LIMITS.maxDelayMs })) ?? DEFAULT_SIM_CONFIG.budgetMs,
     grace: !values['no-grace'],
-    seed,
+    seed: seedValue('seed', values.seed ?? '1'),
   };
-  return { configs: schemes.map((scheme) => ({ ...base, scheme: scheme as Scheme })), json: values.json, logDir: values['log-dir'], help: false };
-}
-
-export function formatResultsTable(runs: readonly { result: SalsifySimResult; wallMs?: number }[]): string {
-  const table = new Table({
-    head: ['scheme', 'delay mean', 'p5', 'p95 (ms)', 'SSIM mean', 'p5', 'p95 (dB)', 'shown', 'skipped', 'captured', 'sent (MB)', 'link use', 'wall (s)'],
-    style: { head: [], border: [] },
-  });
-  const f = (x: number, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : '-');
-  for (const { result, wallMs } of runs) {
-    const s = result.summary;
-    table.push([
-      result.config.scheme, f(s.signalDelayMs.mean), f(s.signalDelayMs.p5), f(s.signalDelayMs.p95),
-      f(s.ssimDb.mean, 2), f(s.ssimDb.p5, 2), f(s.ssimDb.p95, 2),
-      String(s.framesShown), String(s.framesSkipped), String(s.framesCaptured),
-      f(s.bytesSent / 1e6, 2), `${f(100 * s.linkUtilization)} %`, wallMs === undefined ? '-' : f(wallMs / 1000, 2),
-    ]);
-  }
-  return table.toString();
+  return {
+    configs: schemes.map((scheme) => ({ ...base, scheme })),
+    json: optional(values.json, (t) => pathValue('json', t)),
+    logDir: optional(values['log-dir'], (t) => pathValue('log-dir', t)),
+    help: false,
+  };
 }
 
 function output(result: SalsifySimResult) {
@@ -141,8 +136,15 @@ function writeOut(path: string, text: string): void {
   try {
     writeFileSync(path, text);
   } catch (error) {
-    throw new UsageError(`cannot write ${path}: ${(error as Error).message}`);
+    throw unwritableFile(path, error);
   }
+}
+
+/** Opens the traces a run names, so that a bad one is reported as the input error it is before anything runs. */
+function checkTraces(configs: readonly Partial<SalsifySimConfig>[]): void {
+  const names = new Set<string>();
+  for (const c of configs) for (const link of [c.downlink, c.uplink]) if (typeof link === 'string') names.add(link);
+  for (const name of names) duringSetup(() => openTrace(name));
 }
 
 export async function runSim(argv: string[]): Promise<number> {
@@ -151,24 +153,29 @@ export async function runSim(argv: string[]): Promise<number> {
     process.stdout.write(SALSIFY_HELP);
     return 0;
   }
+  checkTraces(args.configs);
   if (args.logDir !== undefined) {
     try {
       mkdirSync(args.logDir, { recursive: true });
     } catch (error) {
-      throw new UsageError(`cannot create --log-dir ${args.logDir}: ${(error as Error).message}`);
+      throw toolkitError('ERR_UNWRITABLE_FILE', `cannot create --log-dir ${args.logDir}: ${fileErrorReason(error)}`, error);
     }
   }
   const runs: { result: SalsifySimResult; wallMs: number }[] = [];
-  for (const config of args.configs) {
+  for (const config of args.configs as SalsifySimConfig[]) {
     const started = performance.now();
+    // The video is opened here (as runSalsifySim would), so that every failure of the named file is an input error.
+    const source = await openVideo(config.video, config.seed);
     let result: SalsifySimResult;
     try {
-      result = await runSalsifySim(config as SalsifySimConfig);
-    } catch (error) {
-      // Configuration and input problems (unknown trace, bad video file, bad queue arguments) are usage errors.
-      const message = (error as Error).message;
-      if (error instanceof RangeError || error instanceof TypeError || /cannot (read|open)|not found|no such file|unknown|queue/i.test(message)) throw new UsageError(message);
-      throw error;
+      const codec = await openCodec(config.codec);
+      try {
+        result = await runSalsifySim(config, { codec, source });
+      } finally {
+        await codec.close();
+      }
+    } finally {
+      await source.close();
     }
     const wallMs = performance.now() - started;
     runs.push({ result, wallMs });
@@ -183,11 +190,11 @@ export async function runSim(argv: string[]): Promise<number> {
   }
   const first = runs[0].result.config;
   const describe = (l: SalsifySimConfig['downlink']) => (typeof l === 'string' ? l : `const:${l.constantMbps}`);
-  process.stdout.write(
+  await writeStdout(
     `downlink ${describe(first.downlink)}, uplink ${describe(first.uplink)}, queue ${first.queue} [${first.queueArgs}], ` +
       `delay ${first.delayMs} ms, video ${first.video}, codec ${first.codec}, ${first.durationS} s, seed ${first.seed}\n`,
   );
-  process.stdout.write(formatResultsTable(runs) + '\n');
+  await writeStdout(formatResultsTable(runs) + '\n');
   return 0;
 }
 
@@ -203,10 +210,9 @@ Commands:
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === 'sim') return runCommand('salsify sim', () => runSim(rest));
-  if (command === 'send' || command === 'receive' || command === 'analyze') {
-    const { runLiveCommand } = await import('./live/commands.ts');
-    return runLiveCommand(command, rest);
-  }
+  if (command === 'send') return runCommand('salsify send', async () => (await import('../salsify/live/send.ts')).runSend(rest));
+  if (command === 'receive') return runCommand('salsify receive', async () => (await import('../salsify/live/receive.ts')).runReceive(rest));
+  if (command === 'analyze') return runCommand('salsify analyze', async () => (await import('../salsify/live/analyze.ts')).runAnalyze(rest));
   if (command === undefined || command === '-h' || command === '--help' || command === 'help') {
     process.stdout.write(SALSIFY_COMMANDS);
     return command === undefined ? 2 : 0;

@@ -6,13 +6,13 @@
 // one, 0 when stopped by a signal without a command, 2 when a log file cannot
 // be written (a full disk: the run stops), 1 on an internal error.
 
-import { UsageError } from '../common/usage-error.ts';
+import { exitStatusOf, oneLine } from '../common/errors.ts';
 import { formatAddress } from '../net/address.ts';
-import { startChild, type ChildCommand } from './child.ts';
-import { LogFileError } from './log-file.ts';
-import { LINKSHELL_HELP, parseLinkshellArgs } from './options.ts';
-import { startLinkshell, type LinkshellSession } from './session.ts';
-import { formatSummary, StatusLine } from './summary.ts';
+import { startChild, type ChildCommand } from '../linkshell/child.ts';
+import { LogFileError } from '../linkshell/log-file.ts';
+import { LINKSHELL_HELP, parseLinkshellArgs } from './linkshell-options.ts';
+import { startLinkshell, type LinkshellSession } from '../linkshell/session.ts';
+import { formatSummary, StatusLine } from '../linkshell/summary.ts';
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 /** After this many stop signals the command is killed outright. */
@@ -43,8 +43,8 @@ async function run(argv: string[]): Promise<number> {
     command = parsed.config.command;
     session = await startLinkshell(parsed.config, { warn: stderr, commandLine: ['linkshell', ...argv] });
   } catch (error) {
-    stderr(error instanceof Error ? error.message : String(error));
-    return error instanceof UsageError ? 2 : 1;
+    stderr(oneLine(error));
+    return exitStatusOf(error);
   }
 
   let child: ChildCommand | undefined;

@@ -1,0 +1,228 @@
+// linkshell's command line: parsed and checked before anything starts.
+
+import { parseArgs } from 'node:util';
+import { usageError } from '../common/errors.ts';
+import { createRng } from '../common/random.ts';
+import { hostPortValue, integerValue, LIMITS, nameValue, numberValue, optional, pathValue, probabilityValue, seedValue } from '../common/validate.ts';
+import { DEFAULT_MTU } from '../link-emu/link.ts';
+import { createQueue } from '../link-emu/queue-factory.ts';
+import { DEFAULT_MAX_FLOWS, DEFAULT_MEMORY_CAP_MIB, type LinkshellConfig } from '../linkshell/config.ts';
+import { DEFAULT_OVERHEAD_BYTES } from '../net/sim-network.ts';
+import { DEFAULT_SPIN_MS, TIMER_KINDS } from '../net/wall-clock.ts';
+
+export type { LinkshellConfig } from '../linkshell/config.ts';
+
+export const LINKSHELL_HELP = `Usage:
+  linkshell UPLINK_TRACE DOWNLINK_TRACE --connect HOST:PORT [options] [-- COMMAND [ARGS...]]
+  linkshell --trace TRACE --connect HOST:PORT [options] [-- COMMAND [ARGS...]]
+
+A real-time emulated link between UDP applications and one peer, as Mahimahi's
+mm-link (with mm-delay and mm-loss) but without root. Datagrams sent to the
+listen address cross the uplink (trace-driven link, loss, delay) and leave from
+linkshell's own socket (one per inside source, like a NAT) towards the peer;
+the peer's answers cross the downlink (delay, loss, link) back to the sender.
+
+Options:
+  --trace TRACE              same trace both ways (instead of the two positional traces)
+  --listen HOST:PORT         where inside applications send (default 127.0.0.1:0; printed)
+  --connect HOST:PORT        the outside peer (required)
+  --uplink-queue TYPE        infinite | droptail | drophead | codel | pie (default infinite)
+  --downlink-queue TYPE
+  --uplink-queue-args ARGS   as mm-link, e.g. "packets=100,bytes=30000"
+  --downlink-queue-args ARGS
+  --once                     stop delivering when a trace ends
+  --mtu N                    bytes per delivery opportunity (default ${DEFAULT_MTU})
+  --delay MS                 one-way delay each way, integer ms (as mm-delay; default 0)
+  --uplink-loss P            independent loss probability 0..1 (as mm-loss)
+  --downlink-loss P
+  --seed N                   seed of every random draw (loss, PIE; default 1)
+  --uplink-log FILE          mm-link log of the uplink
+  --downlink-log FILE        mm-link log of the downlink
+  --overhead N               link bytes a datagram takes beyond its payload (default ${DEFAULT_OVERHEAD_BYTES}:
+                             IPv4 + UDP headers and the TUN header Mahimahi counts)
+  --memory-cap MIB           datagram bytes held per direction before arrivals are
+                             dropped, whatever the queue (default ${DEFAULT_MEMORY_CAP_MIB})
+  --max-sources N            inside sources (address and port) served at once (default
+                             ${DEFAULT_MAX_FLOWS}); when full, a new one replaces one idle for a minute
+  --timer thread|timeout     how departures are timed: a worker thread's alarm
+                             (default; sub-millisecond, little CPU) or setTimeout
+  --spin MS                  with --timer timeout, poll the last MS before each
+                             departure instead of sleeping: more punctual, more CPU
+                             (default ${DEFAULT_SPIN_MS})
+  -h, --help                 this text
+
+With -- COMMAND, linkshell runs COMMAND (no shell) with LINKSHELL_ADDR (where to
+send) and LINKSHELL_PEER in its environment, passes SIGINT, SIGTERM and SIGHUP
+on (the third such signal kills it) and exits with its status (128 + N if
+signal N ended it, 127 if it could not be found). Without a command it runs
+until SIGINT, SIGTERM or SIGHUP and exits with 0. Either way it then completes
+its logs and prints a summary per direction on stderr; on a terminal, a status
+line (rates, queue, delay) is kept up to date on stdout meanwhile.
+COMMAND runs in a process group of its own: signals reach the whole group (a
+shell's background jobs too), and what is left of it ends when linkshell ends,
+even when linkshell is killed (SIGKILL).
+Bad arguments: one line on stderr, exit status 2, nothing started.
+
+What crosses the link: UDP datagrams sent to LINKSHELL_ADDR, and the answers
+that come from the --connect address and port. Anything else bypasses the
+emulated link unseen: TCP (iperf3's control connection, any TCP application),
+a second port (RTCP on the RTP port + 1), datagrams sent to any other address.
+Answers from another port of the peer's host are dropped, counted in the
+summary and warned about once. Such applications need a transparent mode,
+which linkshell does not have yet.
+`;
+
+export type ParsedCommandLine = { help: true } | { help: false; config: LinkshellConfig };
+
+const SEE_HELP = '(see linkshell --help)';
+
+/** Parses linkshell's arguments (without the program name); throws a bad-argument error (usageError). */
+export function parseLinkshellArgs(argv: readonly string[]): ParsedCommandLine {
+  const { head, command } = splitCommand(argv);
+  const { values, positionals } = parseOptions(head);
+  if (values.help) return { help: true };
+  const traces = traceArguments(values.trace, positionals);
+  const addresses = addressOptions(values);
+  const link = linkOptions(values);
+  const timing = timingOptions(values);
+  const logs = logOptions(values);
+  return {
+    help: false,
+    config: {
+      ...traces,
+      ...addresses,
+      ...link,
+      ...timing,
+      ...logs,
+      seed: String(seedValue('seed', values.seed ?? '1')),
+      command: commandAfterDashes(command),
+    },
+  };
+}
+
+const OPTIONS = {
+  trace: { type: 'string' },
+  listen: { type: 'string' },
+  connect: { type: 'string' },
+  'uplink-queue': { type: 'string' },
+  'downlink-queue': { type: 'string' },
+  'uplink-queue-args': { type: 'string' },
+  'downlink-queue-args': { type: 'string' },
+  once: { type: 'boolean' },
+  mtu: { type: 'string' },
+  delay: { type: 'string' },
+  'uplink-loss': { type: 'string' },
+  'downlink-loss': { type: 'string' },
+  seed: { type: 'string' },
+  'uplink-log': { type: 'string' },
+  'downlink-log': { type: 'string' },
+  overhead: { type: 'string' },
+  'memory-cap': { type: 'string' },
+  'max-sources': { type: 'string' },
+  spin: { type: 'string' },
+  timer: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true; strict: true }>>['values'];
+
+/** linkshell's own arguments, and the COMMAND after the first "--" (if any). */
+function splitCommand(argv: readonly string[]): { head: string[]; command: string[] | undefined } {
+  const split = argv.indexOf('--');
+  return split < 0 ? { head: [...argv], command: undefined } : { head: argv.slice(0, split), command: argv.slice(split + 1) };
+}
+
+function parseOptions(head: string[]): { values: Values; positionals: string[] } {
+  try {
+    return parseArgs({ args: head, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw usageError(`${(error as Error).message.replace(/\s*\n\s*/g, ' ')} ${SEE_HELP}`);
+  }
+}
+
+/** UPLINK_TRACE DOWNLINK_TRACE, or --trace TRACE for both. */
+function traceArguments(trace: string | undefined, positionals: string[]): Pick<LinkshellConfig, 'uplinkTrace' | 'downlinkTrace'> {
+  let uplinkTrace: string;
+  let downlinkTrace: string;
+  if (trace !== undefined) {
+    if (positionals.length > 0) throw usageError(`--trace replaces the two trace arguments, but ${JSON.stringify(positionals[0])} was given too ${SEE_HELP}`);
+    uplinkTrace = downlinkTrace = trace;
+  } else if (positionals.length === 2) {
+    [uplinkTrace, downlinkTrace] = positionals as [string, string];
+  } else if (positionals.length < 2) {
+    throw usageError(`missing ${positionals.length === 0 ? 'UPLINK_TRACE and DOWNLINK_TRACE' : 'DOWNLINK_TRACE'} (or --trace TRACE) ${SEE_HELP}`);
+  } else {
+    throw usageError(`unexpected argument ${JSON.stringify(positionals[2])}; a command goes after "--" ${SEE_HELP}`);
+  }
+  if (uplinkTrace === '' || downlinkTrace === '') throw usageError('empty trace name');
+  return { uplinkTrace, downlinkTrace };
+}
+
+function addressOptions(values: Values): Pick<LinkshellConfig, 'listen' | 'connect'> {
+  if (values.connect === undefined) throw usageError(`--connect HOST:PORT (the outside peer) is required ${SEE_HELP}`);
+  return {
+    connect: hostPortValue('connect', values.connect, { portZero: false }),
+    listen: hostPortValue('listen', values.listen ?? '127.0.0.1:0'),
+  };
+}
+
+type LinkFields = 'uplinkQueue' | 'uplinkQueueArgs' | 'downlinkQueue' | 'downlinkQueueArgs' | 'once' | 'mtu' | 'overheadBytes' | 'delayMs' | 'uplinkLoss' | 'downlinkLoss' | 'memoryCapBytes' | 'maxSources';
+
+/** The emulated link: queues, MTU, overhead, delay, loss, memory. */
+function linkOptions(values: Values): Pick<LinkshellConfig, LinkFields> {
+  const mtu = optional(values.mtu, (t) => integerValue('mtu', t, { min: 1, max: 65535 + 64 })) ?? DEFAULT_MTU;
+  const overheadBytes = optional(values.overhead, (t) => integerValue('overhead', t, { min: 0, max: 4096 })) ?? DEFAULT_OVERHEAD_BYTES;
+  if (overheadBytes >= mtu) throw usageError(`--overhead ${overheadBytes} leaves no room for a payload in an MTU of ${mtu} bytes`);
+  const uplinkQueue = values['uplink-queue'] ?? 'infinite';
+  const downlinkQueue = values['downlink-queue'] ?? 'infinite';
+  const uplinkQueueArgs = values['uplink-queue-args'] ?? '';
+  const downlinkQueueArgs = values['downlink-queue-args'] ?? '';
+  checkQueue('uplink', uplinkQueue, uplinkQueueArgs);
+  checkQueue('downlink', downlinkQueue, downlinkQueueArgs);
+  const memoryCapMiB = optional(values['memory-cap'], (t) => integerValue('memory-cap', t, { min: 1, max: 1 << 20 })) ?? DEFAULT_MEMORY_CAP_MIB;
+  return {
+    uplinkQueue,
+    uplinkQueueArgs,
+    downlinkQueue,
+    downlinkQueueArgs,
+    once: values.once ?? false,
+    mtu,
+    overheadBytes,
+    // As mm-delay: whole milliseconds.
+    delayMs: optional(values.delay, (t) => integerValue('delay', t, { min: 0, max: LIMITS.maxDelayMs })) ?? 0,
+    uplinkLoss: probabilityValue('uplink-loss', values['uplink-loss'] ?? '0'),
+    downlinkLoss: probabilityValue('downlink-loss', values['downlink-loss'] ?? '0'),
+    memoryCapBytes: memoryCapMiB * 1024 * 1024,
+    maxSources: optional(values['max-sources'], (t) => integerValue('max-sources', t, { min: 1, max: 65535 })) ?? DEFAULT_MAX_FLOWS,
+  };
+}
+
+function timingOptions(values: Values): Pick<LinkshellConfig, 'timer' | 'spinMs'> {
+  const timer = nameValue('timer', values.timer ?? 'thread', TIMER_KINDS);
+  const spinMs = optional(values.spin, (t) => numberValue('spin', t, { min: 0, max: 100 })) ?? DEFAULT_SPIN_MS;
+  if (values.spin !== undefined && timer !== 'timeout') throw usageError('--spin applies to --timer timeout only');
+  return { timer, spinMs };
+}
+
+function logOptions(values: Values): Pick<LinkshellConfig, 'uplinkLog' | 'downlinkLog'> {
+  const uplinkLog = optional(values['uplink-log'], (t) => pathValue('uplink-log', t));
+  const downlinkLog = optional(values['downlink-log'], (t) => pathValue('downlink-log', t));
+  if (uplinkLog !== undefined && uplinkLog === downlinkLog) {
+    throw usageError(`--uplink-log and --downlink-log name the same file ${JSON.stringify(uplinkLog)}`);
+  }
+  return { uplinkLog, downlinkLog };
+}
+
+function commandAfterDashes(command: string[] | undefined): string[] | undefined {
+  if (command !== undefined && command.length === 0) throw usageError(`"--" must be followed by a COMMAND ${SEE_HELP}`);
+  if (command !== undefined && command[0] === '') throw usageError('empty COMMAND after "--"');
+  return command;
+}
+
+function checkQueue(direction: string, kind: string, args: string): void {
+  try {
+    createQueue(kind, args, createRng(0));
+  } catch (error) {
+    throw usageError(`--${direction}-queue: ${(error as Error).message}`);
+  }
+}

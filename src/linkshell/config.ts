@@ -1,0 +1,33 @@
+// What a linkshell session is started with (src/cli/linkshell-options.ts
+// builds it from the command line).
+import type { HostPort } from '../common/host-port.ts';
+import type { TimerKind } from '../net/wall-clock.ts';
+
+export const DEFAULT_MEMORY_CAP_MIB = 64;
+export const DEFAULT_MAX_FLOWS = 1024;
+
+export interface LinkshellConfig {
+  uplinkTrace: string;
+  downlinkTrace: string;
+  listen: HostPort;
+  connect: HostPort;
+  uplinkQueue: string;
+  uplinkQueueArgs: string;
+  downlinkQueue: string;
+  downlinkQueueArgs: string;
+  once: boolean;
+  mtu: number;
+  delayMs: number;
+  uplinkLoss: number;
+  downlinkLoss: number;
+  seed: string;
+  uplinkLog?: string;
+  downlinkLog?: string;
+  overheadBytes: number;
+  memoryCapBytes: number;
+  maxSources: number;
+  timer: TimerKind;
+  spinMs: number;
+  /** COMMAND and its arguments, when given after "--". */
+  command?: string[];
+}
