@@ -126,7 +126,8 @@ export function resolveTraceName(name: string, options: TraceLookupOptions = {})
   if (file !== undefined) return file.path;
   const other = found.find(({ stats }) => stats !== undefined);
   if (other !== undefined) {
-    throw toolkitError('ERR_UNREADABLE_FILE', `trace "${name}": ${other.path} is ${kindOf(other.stats!)}, not a trace file`);
+    const where = other.path === name ? `trace ${name}` : `trace "${name}": ${other.path}`;
+    throw toolkitError('ERR_UNREADABLE_FILE', `${where} is ${kindOf(other.stats!)}, not a trace file`);
   }
   const env = options.env ?? process.env;
   const note = env[TRACES_ENV_VAR] ? '' : ` (${TRACES_ENV_VAR} is not set)`;

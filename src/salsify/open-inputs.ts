@@ -4,7 +4,7 @@
 import type { FunctionalCodec, Picture } from '../codec-bridge/types.ts';
 import { openVideoSource } from '../codec-bridge/video/open-video-source.ts';
 import type { VideoSource } from '../codec-bridge/video/video-source.ts';
-import { asInputError, toolkitError } from '../common/errors.ts';
+import { asInputError, isToolkitError, toolkitError, unreadableFile, type ToolkitError } from '../common/errors.ts';
 import { createModelCodec } from './model-codec.ts';
 
 export type CodecName = 'model' | 'vp8';
@@ -53,6 +53,15 @@ export async function openVideo(spec: string, seed: string | number = 1): Promis
     const decoder = createStreamDecoder();
     return asInputSource(await openVideoSource(spec, { decode: (frame) => decoder.decode(frame) }));
   } catch (error) {
-    throw asInputError(error);
+    throw videoFileError(spec, error);
   }
+}
+
+/** An error opening the video `spec` as an input error whose message names it. */
+function videoFileError(spec: string, error: unknown): ToolkitError {
+  if (isToolkitError(error)) return error;
+  const errno = (error as NodeJS.ErrnoException | null)?.code;
+  if (typeof errno === 'string' && /^E[A-Z]+$/.test(errno)) return unreadableFile(spec, error);
+  const typed = asInputError(error);
+  return typed.message.includes(spec) ? typed : toolkitError(typed.code, `${spec}: ${typed.message}`, error);
 }

@@ -163,7 +163,7 @@ export async function runSend(argv: string[]): Promise<number> {
   try {
     source = await openVideo(args.video, args.seed);
   } catch (error) {
-    throw usageError(`--video ${args.video}: ${(error as Error).message}`);
+    throw error; // an input error naming the file (openVideo)
   }
   let codec: FunctionalCodec | undefined;
   let endpoint: UdpEndpoint | undefined;
