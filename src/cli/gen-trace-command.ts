@@ -1,9 +1,8 @@
 // `linkshell gen-trace KIND [options] [-o FILE]`: writes a trace made by one
 // of the seeded generators of trace-generators.ts.
 import { writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { errorCodeOf, exitStatusOf, oneLine, unwritableFile, usageError } from '../common/errors.ts';
-import { durationMsValue, integerValue, LIMITS, nameValue, numberValue, rateValue, seedValue } from '../common/validate.ts';
+import { durationMsValue, integerValue, LIMITS, nameValue, numberValue, parseCommandLine, rateValue, seedValue } from '../common/validate.ts';
 import { formatTrace } from '../link-emu/trace-format.ts';
 import {
   BYTES_PER_OPPORTUNITY,
@@ -64,6 +63,8 @@ const processIo: TraceGenIo = {
   stdout: (text) => new Promise<void>((done, fail) => process.stdout.write(text, (error) => (error ? fail(error) : done()))),
   stderr: (text) => void process.stderr.write(text),
 };
+
+const GEN_TRACE_HELP_REF = 'linkshell gen-trace --help';
 
 const OPTIONS = {
   rate: { type: 'string' },
@@ -140,13 +141,8 @@ function generate(kind: string, v: Values): Trace {
   }
 }
 
-function parseCommandLine(argv: string[]): { kind?: string; values: Values } {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw usageError((error as Error).message);
-  }
+function parseGenTraceArgs(argv: string[]): { kind?: string; values: Values } {
+  const parsed = parseCommandLine(GEN_TRACE_HELP_REF, { args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   const values = parsed.values as Values;
   if (values.help) return { values };
   const [kind, ...extra] = parsed.positionals;
@@ -190,7 +186,7 @@ function summary(trace: Trace, bytes: number, where: string): string {
 /** Runs `gen-trace` with the arguments after it; resolves to the exit code (0; 2 for a bad argument or an unwritable output). */
 export async function runTraceGenCli(argv: string[], io: TraceGenIo = processIo): Promise<number> {
   try {
-    const { kind, values } = parseCommandLine(argv);
+    const { kind, values } = parseGenTraceArgs(argv);
     if (values.help || kind === undefined) {
       await io.stdout(TRACE_GEN_USAGE);
       return 0;
@@ -209,13 +205,13 @@ export async function runTraceGenCli(argv: string[], io: TraceGenIo = processIo)
     return 0;
   } catch (error) {
     // One line, whatever went wrong; bad arguments point at the help.
-    const hint = errorCodeOf(error) === 'ERR_BAD_ARGUMENT' ? ` (see ${GEN_TRACE_HELP_REF})` : '';
-    await io.stderr(`gen-trace: ${oneLine(error)}${hint}\n`);
+    const message = oneLine(error);
+    const hint = errorCodeOf(error) === 'ERR_BAD_ARGUMENT' && !message.endsWith(`(see ${GEN_TRACE_HELP_REF})`) ? ` (see ${GEN_TRACE_HELP_REF})` : '';
+    await io.stderr(`gen-trace: ${message}${hint}\n`);
     return exitStatusOf(error);
   }
 }
 
-const GEN_TRACE_HELP_REF = 'linkshell gen-trace --help';
 
 /** generate(), the generators' own checks (RangeErrors naming their fields) reported as the options they come from. */
 function generateChecked(kind: string, values: Values): Trace {

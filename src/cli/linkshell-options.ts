@@ -1,9 +1,11 @@
 // linkshell's command line: parsed and checked before anything starts.
 
-import { parseArgs } from 'node:util';
+import type { parseArgs } from 'node:util';
 import { usageError } from '../common/errors.ts';
 import { createRng } from '../common/random.ts';
-import { hostPortValue, integerValue, LIMITS, nameValue, numberValue, optional, pathValue, probabilityValue, seedValue } from '../common/validate.ts';
+import {
+  hostPortValue, integerValue, LIMITS, nameValue, numberValue, optional, parseCommandLine, pathValue, probabilityValue, seedValue,
+} from '../common/validate.ts';
 import { DEFAULT_MTU } from '../link-emu/link.ts';
 import { createQueue } from '../link-emu/queue-factory.ts';
 import { DEFAULT_MAX_FLOWS, DEFAULT_MEMORY_CAP_MIB, type LinkshellConfig } from '../linkshell/config.ts';
@@ -133,11 +135,7 @@ function splitCommand(argv: readonly string[]): { head: string[]; command: strin
 }
 
 function parseOptions(head: string[]): { values: Values; positionals: string[] } {
-  try {
-    return parseArgs({ args: head, options: OPTIONS, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw usageError(`${(error as Error).message.replace(/\s*\n\s*/g, ' ')} ${SEE_HELP}`);
-  }
+  return parseCommandLine('linkshell --help', { args: head, options: OPTIONS, allowPositionals: true, strict: true });
 }
 
 /** UPLINK_TRACE DOWNLINK_TRACE, or --trace TRACE for both. */

@@ -1,6 +1,5 @@
 // linkshell replay: re-runs a recorded offered load on an emulated link.
 
-import { parseArgs } from 'node:util';
 import { DEFAULT_MTU, PacketTooLargeError } from '../link-emu/link.ts';
 import { LinkLogWriter, parseLinkLog, requireEvents } from '../link-emu/link-log.ts';
 import { createQueue } from '../link-emu/queue-factory.ts';
@@ -8,7 +7,7 @@ import { createRng } from '../common/random.ts';
 import { arrivalsFromLog, lastLogTime, parseArrivalList, replay } from '../link-emu/replay.ts';
 import { openTrace } from '../link-emu/trace-files.ts';
 import { duringSetup, toolkitError } from '../common/errors.ts';
-import { integerValue, noPositionals, optional, pathValue, required, seedValue } from '../common/validate.ts';
+import { integerValue, noPositionals, optional, parseCommandLine, pathValue, required, seedValue } from '../common/validate.ts';
 import { LinkLogFile, LogFileError } from '../linkshell/log-file.ts';
 import { readInputFile, writeStdout } from './files.ts';
 
@@ -42,7 +41,7 @@ Options:
 `;
 
 export async function runReplay(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandLine('linkshell replay --help', {
     args: argv,
     options: {
       'log-in': { type: 'string' },

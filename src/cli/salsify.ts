@@ -3,11 +3,10 @@
 // results table; per-frame records and JSON results go where asked.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { duringSetup, fileErrorReason, runCommand, toolkitError, unwritableFile, usageError } from '../common/errors.ts';
 import { createRng } from '../common/random.ts';
 import {
-  durationMsValue, LIMITS, nameListValue, nameValue, noPositionals, optional, pathValue, probabilityValue, rateValue, required, seedValue,
+  durationMsValue, LIMITS, nameListValue, nameValue, noPositionals, optional, parseCommandLine, pathValue, probabilityValue, rateValue, required, seedValue,
 } from '../common/validate.ts';
 import { createQueue } from '../link-emu/queue-factory.ts';
 import { openTrace } from '../link-emu/trace-files.ts';
@@ -84,7 +83,7 @@ export function queueOption(option: string, kind: string, args: string): void {
 
 /** Parses `salsify sim` arguments into one config per scheme, and the output options. */
 export function parseSimArgs(argv: string[]): { configs: Partial<SalsifySimConfig>[]; json?: string; logDir?: string; help: boolean } {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandLine('salsify sim --help', {
     args: argv,
     options: {
       downlink: { type: 'string' }, uplink: { type: 'string' }, scheme: { type: 'string' },

@@ -1,11 +1,11 @@
 // linkshell stats: summary figures of any mm-link log.
 
-import { parseArgs } from 'node:util';
 import Table from 'cli-table3';
 import { parseLinkLog } from '../link-emu/link-log.ts';
 import { linkLogStats, type LinkLogStats } from '../link-emu/log-stats.ts';
 import { duringSetup, usageError } from '../common/errors.ts';
 import { readInputFile, writeStdout } from './files.ts';
+import { parseCommandLine } from '../common/validate.ts';
 
 export const STATS_HELP = `Usage: linkshell stats [--json] LOG [LOG...]
 
@@ -18,7 +18,7 @@ Options:
 `;
 
 export async function runStats(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandLine('linkshell stats --help', {
     args: argv,
     options: { json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } },
     allowPositionals: true,

@@ -2,6 +2,7 @@
 // taking the option's name and its text and returning the value or throwing
 // one bad-argument line that names the option and quotes the value, and one
 // help layout. A leaf module: it imports only src/common.
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { usageError } from './errors.ts';
 import { parseHostPort, type HostPort } from './host-port.ts';
 
@@ -35,6 +36,20 @@ const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d{1,3})?$/;
 export interface IntegerBounds {
   min: number;
   max: number;
+}
+
+/**
+ * node:util parseArgs with its errors (unknown option, missing value, ...) as
+ * one-line bad arguments that point at the command's help (`help`, e.g.
+ * "salsify sim --help").
+ */
+export function parseCommandLine<T extends ParseArgsConfig>(help: string, config: T): ReturnType<typeof parseArgs<T>> {
+  try {
+    return parseArgs(config);
+  } catch (error) {
+    const message = (error as Error).message.split('\n')[0]!.trim();
+    throw usageError(`${message} (see ${help})`);
+  }
 }
 
 /** A whole number in decimal digits, from min to max: `--mtu 1500`. */

@@ -13,11 +13,11 @@
 // (--link-log); without one it is not known.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { ssim as pictureSsim } from '../../codec-bridge/ssim.ts';
 import type { VideoSource } from '../../codec-bridge/video/video-source.ts';
 import { openY4mReader } from '../../codec-bridge/video/y4m.ts';
 import { usageError } from '../../common/errors.ts';
+import { parseCommandLine } from '../../common/validate.ts';
 import { LogEventKind, parseLinkLog } from '../../link-emu/link-log.ts';
 import { frameRecords, recordsToCsv, summarize, type FrameRecord, type Summary } from '../metrics.ts';
 import { openCodec, openVideo } from '../open-inputs.ts';
@@ -254,7 +254,7 @@ function writeOut(path: string, text: string): void {
 }
 
 export async function runAnalyze(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandLine('salsify analyze --help', {
     args: argv,
     options: { json: { type: 'string' }, csv: { type: 'string' }, 'link-log': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
     allowPositionals: true,

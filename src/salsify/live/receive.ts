@@ -12,7 +12,6 @@
 // or on SIGINT/SIGTERM/SIGHUP; always flushes its records.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { FunctionalCodec } from '../../codec-bridge/types.ts';
 import { createIvfWriter, type IvfWriter } from '../../codec-bridge/video/ivf.ts';
 import { createY4mWriter, type Y4mWriter } from '../../codec-bridge/video/y4m.ts';
@@ -25,7 +24,7 @@ import type { ModelCodec } from '../model-codec.ts';
 import { CODECS, openCodec } from '../open-inputs.ts';
 import { SalsifyReceiver, type ShownFrame } from '../receiver.ts';
 import { JsonlWriter } from './jsonl.ts';
-import { durationMsValue, LIMITS, nameValue, noPositionals, optional, portValue, required } from '../../common/validate.ts';
+import { durationMsValue, LIMITS, nameValue, noPositionals, optional, parseCommandLine, portValue, required } from '../../common/validate.ts';
 import { RECEIVER_RECORDS, RECORDS_VERSION, runIdOf, SAVED_FRAMES, SAVED_VIDEO, type ReceiverHeader } from './records.ts';
 import { sharedClockNow, sharedClockOffset } from './shared-clock.ts';
 import { countingWork } from './counting-work.ts';
@@ -73,7 +72,7 @@ export interface ReceiveArgs {
 }
 
 export function parseReceiveArgs(argv: string[]): { help: true } | { help: false; args: ReceiveArgs } {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandLine('salsify receive --help', {
     args: argv,
     options: {
       port: { type: 'string' }, bind: { type: 'string' }, out: { type: 'string' }, codec: { type: 'string' },

@@ -7,7 +7,6 @@
 // acknowledged) or on SIGINT/SIGTERM/SIGHUP, and always flushes its records.
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { FunctionalCodec } from '../../codec-bridge/types.ts';
 import type { VideoSource } from '../../codec-bridge/video/video-source.ts';
 import { usageError } from '../../common/errors.ts';
@@ -17,7 +16,7 @@ import { TIMER_KINDS, WallClockScheduler, type TimerKind } from '../../net/wall-
 import { CODECS, openCodec, openVideo } from '../open-inputs.ts';
 import { SalsifySender, SCHEMES, type Scheme, type SenderEvent } from '../sender.ts';
 import { JsonlWriter } from './jsonl.ts';
-import { durationMsValue, LIMITS, nameValue, noPositionals, optional, seedValue } from '../../common/validate.ts';
+import { durationMsValue, LIMITS, nameValue, noPositionals, optional, parseCommandLine, seedValue } from '../../common/validate.ts';
 import { RECORDS_VERSION, runIdOf, SENDER_RECORDS, type SenderHeader } from './records.ts';
 import { liveConnectionId } from './run-id.ts';
 import { sharedClockNow, sharedClockOffset } from './shared-clock.ts';
@@ -74,7 +73,7 @@ export interface SendArgs {
 }
 
 export function parseSendArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): { help: true } | { help: false; args: SendArgs } {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandLine('salsify send --help', {
     args: argv,
     options: {
       to: { type: 'string' }, video: { type: 'string' }, scheme: { type: 'string' }, codec: { type: 'string' },
