@@ -2,7 +2,7 @@
 // of the seeded generators of trace-generators.ts.
 import { writeFileSync } from 'node:fs';
 import { errorCodeOf, exitStatusOf, oneLine, unwritableFile, usageError } from '../common/errors.ts';
-import { durationMsValue, integerValue, LIMITS, nameValue, numberValue, parseCommandLine, rateValue, seedValue } from '../common/validate.ts';
+import { durationMsValue, formatHelp, integerValue, LIMITS, nameValue, numberValue, parseCommandLine, rateValue, seedValue } from '../common/validate.ts';
 import { formatTrace } from '../link-emu/trace-format.ts';
 import {
   BYTES_PER_OPPORTUNITY,
@@ -13,9 +13,9 @@ import {
 } from '../link-emu/trace-generators.ts';
 import { traceMeanRateMbps, type Trace } from '../link-emu/trace.ts';
 
-export const TRACE_GEN_USAGE = `Usage: linkshell gen-trace KIND [options] [-o FILE]
-
-Writes a Mahimahi trace (one millisecond timestamp per line, one delivery
+export const TRACE_GEN_USAGE = formatHelp({
+  usage: ['linkshell gen-trace KIND [options] [-o FILE]'],
+  about: `Writes a Mahimahi trace (one millisecond timestamp per line, one delivery
 opportunity per line) made by a seeded generator. Same options, same seed:
 same trace, byte for byte.
 
@@ -31,26 +31,26 @@ Kinds and their options:
   cellular  --mean MBPS --duration D [--variability SIGMA] [--time-scale MS]
             [--step MS] [--no-exact-mean] [--seed S]
             Variable rate: exp of a mean-reverting (Ornstein-Uhlenbeck) process
-            with standard deviation SIGMA (default 0.8) and correlation time
-            --time-scale (default 1000 ms), changing every --step ms (default
-            10), scaled so its time average is MBPS (unless --no-exact-mean);
-            opportunities are Poisson given the rate.
-
-Common options:
-  --bytes N          bytes per opportunity when converting rates (default ${BYTES_PER_OPPORTUNITY},
-                     as Mahimahi's documentation counts; mm-link itself sends 1504)
-  --seed S           seed of the random generators (default 1)
-  -o, --output FILE  write the trace to FILE (default: standard output)
-  -h, --help         show this text
-
-MBPS is in Mbit/s (e.g. 12, 0.5). D is a duration: a number with unit ms, s
-or min (500ms, 120s, 2min); a bare number is seconds. The random kinds end the
-trace at their last opportunity, at most D. A summary goes to standard error.
+            with standard deviation SIGMA (0 to 3, default 0.8) and correlation
+            time --time-scale (default 1000 ms), changing every --step ms
+            (default 10), scaled so its time average is MBPS (unless
+            --no-exact-mean); opportunities are Poisson given the rate.`,
+  options: [
+    ['--bytes N', `bytes per opportunity when converting rates (default ${BYTES_PER_OPPORTUNITY},\nas Mahimahi's documentation counts; mm-link itself sends 1504)`],
+    ['--seed S', 'seed of the random generators: an integer from 0 to 2^53-1\n(default 1)'],
+    ['-o, --output FILE', 'write the trace to FILE (default: standard output)'],
+    ['-h, --help', 'show this text'],
+  ],
+  notes: `MBPS is in Mbit/s (e.g. 12, 0.5; at most ${LIMITS.maxRateMbps}). D is a duration: a number
+with unit ms, s or min (500ms, 120s, 2min), a bare number is seconds; at most
+one day, in whole ms. MS values are > 0 and at most ${LIMITS.maxPeriodMs}. The random
+kinds end the trace at their last opportunity, at most D. A summary goes to
+standard error; an error is one line there, with exit status 2.
 
 Examples:
   linkshell gen-trace constant --rate 12 -o const-12mbps.trace
-  linkshell gen-trace cellular --mean 6 --duration 120s --seed 1 -o cellular.trace
-`;
+  linkshell gen-trace cellular --mean 6 --duration 120s --seed 1 -o cellular.trace`,
+});
 
 export interface TraceGenIo {
   /** Receives the trace text when no --output is given. */

@@ -4,7 +4,7 @@ import type { parseArgs } from 'node:util';
 import { usageError } from '../common/errors.ts';
 import { createRng } from '../common/random.ts';
 import {
-  hostPortValue, integerValue, LIMITS, nameValue, numberValue, optional, parseCommandLine, pathValue, probabilityValue, seedValue,
+  formatHelp, hostPortValue, integerValue, LIMITS, nameValue, numberValue, optional, parseCommandLine, pathValue, probabilityValue, seedValue,
 } from '../common/validate.ts';
 import { DEFAULT_MTU } from '../link-emu/link.ts';
 import { createQueue } from '../link-emu/queue-factory.ts';
@@ -14,46 +14,40 @@ import { DEFAULT_SPIN_MS, TIMER_KINDS } from '../net/wall-clock.ts';
 
 export type { LinkshellConfig } from '../linkshell/config.ts';
 
-export const LINKSHELL_HELP = `Usage:
-  linkshell UPLINK_TRACE DOWNLINK_TRACE --connect HOST:PORT [options] [-- COMMAND [ARGS...]]
-  linkshell --trace TRACE --connect HOST:PORT [options] [-- COMMAND [ARGS...]]
-
-A real-time emulated link between UDP applications and one peer, as Mahimahi's
+export const LINKSHELL_HELP = formatHelp({
+  usage: [
+    'linkshell UPLINK_TRACE DOWNLINK_TRACE --connect HOST:PORT [options] [-- COMMAND [ARGS...]]',
+    'linkshell --trace TRACE --connect HOST:PORT [options] [-- COMMAND [ARGS...]]',
+  ],
+  about: `A real-time emulated link between UDP applications and one peer, as Mahimahi's
 mm-link (with mm-delay and mm-loss) but without root. Datagrams sent to the
 listen address cross the uplink (trace-driven link, loss, delay) and leave from
 linkshell's own socket (one per inside source, like a NAT) towards the peer;
-the peer's answers cross the downlink (delay, loss, link) back to the sender.
-
-Options:
-  --trace TRACE              same trace both ways (instead of the two positional traces)
-  --listen HOST:PORT         where inside applications send (default 127.0.0.1:0; printed)
-  --connect HOST:PORT        the outside peer (required)
-  --uplink-queue TYPE        infinite | droptail | drophead | codel | pie (default infinite)
-  --downlink-queue TYPE
-  --uplink-queue-args ARGS   as mm-link, e.g. "packets=100,bytes=30000"
-  --downlink-queue-args ARGS
-  --once                     stop delivering when a trace ends
-  --mtu N                    bytes per delivery opportunity (default ${DEFAULT_MTU})
-  --delay MS                 one-way delay each way, integer ms (as mm-delay; default 0)
-  --uplink-loss P            independent loss probability 0..1 (as mm-loss)
-  --downlink-loss P
-  --seed N                   seed of every random draw (loss, PIE; default 1)
-  --uplink-log FILE          mm-link log of the uplink
-  --downlink-log FILE        mm-link log of the downlink
-  --overhead N               link bytes a datagram takes beyond its payload (default ${DEFAULT_OVERHEAD_BYTES}:
-                             IPv4 + UDP headers and the TUN header Mahimahi counts)
-  --memory-cap MIB           datagram bytes held per direction before arrivals are
-                             dropped, whatever the queue (default ${DEFAULT_MEMORY_CAP_MIB})
-  --max-sources N            inside sources (address and port) served at once (default
-                             ${DEFAULT_MAX_FLOWS}); when full, a new one replaces one idle for a minute
-  --timer thread|timeout     how departures are timed: a worker thread's alarm
-                             (default; sub-millisecond, little CPU) or setTimeout
-  --spin MS                  with --timer timeout, poll the last MS before each
-                             departure instead of sleeping: more punctual, more CPU
-                             (default ${DEFAULT_SPIN_MS})
-  -h, --help                 this text
-
-With -- COMMAND, linkshell runs COMMAND (no shell) with LINKSHELL_ADDR (where to
+the peer's answers cross the downlink (delay, loss, link) back to the sender.`,
+  options: [
+    ['--trace TRACE', 'same trace both ways (instead of the two positional traces)'],
+    ['--listen HOST:PORT', 'where inside applications send (default 127.0.0.1:0;\nprinted)'],
+    ['--connect HOST:PORT', 'the outside peer (required; port 1 to 65535)'],
+    ['--uplink-queue TYPE', 'infinite | droptail | drophead | codel | pie\n(default infinite)'],
+    ['--downlink-queue TYPE', ''],
+    ['--uplink-queue-args ARGS', 'as mm-link, e.g. "packets=100,bytes=30000"'],
+    ['--downlink-queue-args ARGS', ''],
+    ['--once', 'stop delivering when a trace ends'],
+    ['--mtu N', `bytes per delivery opportunity, 1 to ${65535 + 64} (default ${DEFAULT_MTU})`],
+    ['--delay MS', `one-way delay each way, integer ms from 0 to ${LIMITS.maxDelayMs}\n(as mm-delay; default 0)`],
+    ['--uplink-loss P', 'independent loss probability 0..1 (as mm-loss)'],
+    ['--downlink-loss P', ''],
+    ['--seed N', 'seed of every random draw (loss, PIE): an integer from\n0 to 2^53-1 (default 1)'],
+    ['--uplink-log FILE', 'mm-link log of the uplink'],
+    ['--downlink-log FILE', 'mm-link log of the downlink'],
+    ['--overhead N', `link bytes a datagram takes beyond its payload, 0 to 4096\n(default ${DEFAULT_OVERHEAD_BYTES}: IPv4 + UDP headers and the TUN header\nMahimahi counts)`],
+    ['--memory-cap MIB', `datagram bytes held per direction before arrivals are\ndropped, whatever the queue, 1 to ${1 << 20} (default ${DEFAULT_MEMORY_CAP_MIB})`],
+    ['--max-sources N', `inside sources (address and port) served at once, 1 to\n65535 (default ${DEFAULT_MAX_FLOWS}); when full, a new one replaces\none idle for a minute`],
+    ['--timer thread|timeout', "how departures are timed: a worker thread's alarm\n(default; sub-millisecond, little CPU) or setTimeout"],
+    ['--spin MS', `with --timer timeout, poll the last MS (0 to 100) before\neach departure instead of sleeping: more punctual,\nmore CPU (default ${DEFAULT_SPIN_MS})`],
+    ['-h, --help', 'this text'],
+  ],
+  notes: `With -- COMMAND, linkshell runs COMMAND (no shell) with LINKSHELL_ADDR (where to
 send) and LINKSHELL_PEER in its environment, passes SIGINT, SIGTERM and SIGHUP
 on (the third such signal kills it) and exits with its status (128 + N if
 signal N ended it, 127 if it could not be found). Without a command it runs
@@ -63,7 +57,7 @@ line (rates, queue, delay) is kept up to date on stdout meanwhile.
 COMMAND runs in a process group of its own: signals reach the whole group (a
 shell's background jobs too), and what is left of it ends when linkshell ends,
 even when linkshell is killed (SIGKILL).
-Bad arguments: one line on stderr, exit status 2, nothing started.
+Bad arguments or input files: one line on stderr, exit status 2, nothing started.
 
 What crosses the link: UDP datagrams sent to LINKSHELL_ADDR, and the answers
 that come from the --connect address and port. Anything else bypasses the
@@ -71,8 +65,8 @@ emulated link unseen: TCP (iperf3's control connection, any TCP application),
 a second port (RTCP on the RTP port + 1), datagrams sent to any other address.
 Answers from another port of the peer's host are dropped, counted in the
 summary and warned about once. Such applications need a transparent mode,
-which linkshell does not have yet.
-`;
+which linkshell does not have yet.`,
+});
 
 export type ParsedCommandLine = { help: true } | { help: false; config: LinkshellConfig };
 

@@ -7,38 +7,35 @@ import { createRng } from '../common/random.ts';
 import { arrivalsFromLog, lastLogTime, parseArrivalList, replay } from '../link-emu/replay.ts';
 import { openTrace } from '../link-emu/trace-files.ts';
 import { duringSetup, toolkitError } from '../common/errors.ts';
-import { integerValue, noPositionals, optional, parseCommandLine, pathValue, required, seedValue } from '../common/validate.ts';
+import {
+  formatHelp, integerValue, noPositionals, optional, parseCommandLine, pathValue, required, seedValue,
+} from '../common/validate.ts';
 import { LinkLogFile, LogFileError } from '../linkshell/log-file.ts';
 import { readInputFile, writeStdout } from './files.ts';
 
-export const REPLAY_HELP = `Usage: linkshell replay --log-in IN --trace TRACE [options]
-
-Feeds the arrivals of IN (the "+" lines of an mm-link log, or a plain file of
+export const REPLAY_HELP = formatHelp({
+  usage: ['linkshell replay --log-in IN --trace TRACE [options]'],
+  about: `Feeds the arrivals of IN (the "+" lines of an mm-link log, or a plain file of
 "TIME SIZE" lines) through an emulated link and writes the mm-link log that
 link produces. Replaying a log that Mahimahi wrote reproduces its "#", "-" and
 "d" lines exactly, and so does replaying a log linkshell wrote, PIE's random
 drops included: the log records the seed the link's queue drew from. (Drops
 at linkshell's memory cap, "d" lines with no arrival, are not re-run: those
-datagrams never reached the link.)
-
-Options:
-  --log-in FILE          the recorded load (mm-link log, or TIME SIZE lines)
-  --trace TRACE          the link's trace (a path, or a name found in ./traces,
-                         $LINKSHELL_TRACES or /usr/share/mahimahi/traces)
-  --queue TYPE           infinite | droptail | drophead | codel | pie (default infinite)
-  --queue-args ARGS      e.g. "packets=100,bytes=30000"
-  --mtu N                bytes per delivery opportunity (default ${DEFAULT_MTU})
-  --once                 stop delivering when the trace ends
-  --base-timestamp MS    where the trace's time zero lies (default: the input
-                         log's "# base timestamp:", else 0)
-  --until MS             keep using opportunities up to MS (default: the input
-                         log's last time; for a TIME SIZE file, until the queue drains)
-  --seed SEED            seed of PIE's random drops (default: the link's seed
-                         that the input log records, as linkshell writes it,
-                         so a live run replays exactly; else 1)
-  --log FILE             write the log here (default: standard output)
-  -h, --help             this text
-`;
+datagrams never reached the link.)`,
+  options: [
+    ['--log-in FILE', 'the recorded load (mm-link log, or TIME SIZE lines)'],
+    ['--trace TRACE', 'the link\'s trace (a path, or a name found in ./traces,\n$LINKSHELL_TRACES or /usr/share/mahimahi/traces)'],
+    ['--queue TYPE', 'infinite | droptail | drophead | codel | pie\n(default infinite)'],
+    ['--queue-args ARGS', 'e.g. "packets=100,bytes=30000"'],
+    ['--mtu N', `bytes per delivery opportunity, 1 to ${1 << 20} (default ${DEFAULT_MTU})`],
+    ['--once', 'stop delivering when the trace ends'],
+    ['--base-timestamp MS', 'where the trace\'s time zero lies (default: the input\nlog\'s "# base timestamp:", else 0)'],
+    ['--until MS', 'keep using opportunities up to MS (default: the input\nlog\'s last time; for a TIME SIZE file, until the queue\ndrains)'],
+    ['--seed N', 'seed of PIE\'s random drops, an integer from 0 to 2^53-1\n(default: the link\'s seed that the input log records,\nas linkshell writes it, so a live run replays exactly;\nelse 1)'],
+    ['--log FILE', 'write the log here (default: standard output)'],
+    ['-h, --help', 'this text'],
+  ],
+});
 
 export async function runReplay(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommandLine('linkshell replay --help', {

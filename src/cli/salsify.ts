@@ -3,10 +3,10 @@
 // results table; per-frame records and JSON results go where asked.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { duringSetup, fileErrorReason, runCommand, toolkitError, unwritableFile, usageError } from '../common/errors.ts';
+import { duringSetup, fileErrorReason, inContext, runCommand, toolkitError, unwritableFile, usageError } from '../common/errors.ts';
 import { createRng } from '../common/random.ts';
 import {
-  durationMsValue, LIMITS, nameListValue, nameValue, noPositionals, optional, parseCommandLine, pathValue, probabilityValue, rateValue, required, seedValue,
+  durationMsValue, formatHelp, LIMITS, nameListValue, nameValue, noPositionals, optional, parseCommandLine, pathValue, probabilityValue, rateValue, required, seedValue,
 } from '../common/validate.ts';
 import { createQueue } from '../link-emu/queue-factory.ts';
 import { openTrace } from '../link-emu/trace-files.ts';
@@ -17,44 +17,37 @@ import { SCHEMES } from '../salsify/sender.ts';
 import { DEFAULT_SIM_CONFIG, runSalsifySim, type SalsifySimConfig, type SalsifySimResult } from '../salsify/sim-runner.ts';
 import { writeStdout } from './files.ts';
 
-export const SALSIFY_HELP = `Usage: salsify sim --downlink TRACE --uplink TRACE [options]
-
-Runs Salsify's sender and receiver in the deterministic simulator (virtual
+export const SALSIFY_HELP = formatHelp({
+  usage: ['salsify sim --downlink TRACE --uplink TRACE [options]'],
+  about: `Runs Salsify's sender and receiver in the deterministic simulator (virtual
 time: the same options and seed give the same results), the video on the
 downlink trace and the acknowledgements on the uplink trace, and prints
-signal delay, SSIM, frames shown/skipped, bytes sent and link utilisation.
-
-Options:
-  --downlink TRACE      downlink trace: a file or a name found in ./traces,
-                        $LINKSHELL_TRACES or /usr/share/mahimahi/traces;
-                        or const:MBPS for a constant rate (e.g. const:2)
-  --uplink TRACE        uplink trace (same forms)
-  --scheme LIST         salsify-1, salsify-2, conventional, or several joined
-                        by commas to compare them (default salsify-1)
-  --queue KIND          mm-link queue of both links: infinite, droptail,
-                        drophead, codel, pie (default droptail)
-  --queue-args ARGS     its arguments (default packets=256, the paper's setting)
-  --delay MS            one-way propagation delay of each direction (default 0)
-  --downlink-loss P     independent loss probability on the downlink (default 0)
-  --uplink-loss P       the same on the uplink (default 0)
-  --downlink-onoff ON,OFF  an intermittent downlink: mean on and off periods in
-                        ms (exponential; packets sent while off are lost)
-  --video SRC           synthetic (1280x720 at 60 fps, the default),
-                        synthetic:WxH[@FPS], FILE.y4m, or FILE.ivf (VP8, read with the native decoder)
-  --codec NAME          model (fast modelled codec, the default) or vp8
-  --duration S          seconds of video captured (default 10)
-  --drain MS            simulated time after the last capture (default 2000)
-  --budget MS           the transport's delay budget (default 100)
-  --no-grace            no grace period in the inter-arrival estimate
-  --seed N              seed of every random draw (default 1)
-  --json OUT.json       write {config, summary, counters} (an array of them
-                        when several schemes run)
-  --log-dir DIR         write DIR/SCHEME.frames.csv (one line per source frame)
-                        and DIR/SCHEME.json
-  -h, --help            this text
-
-Exit status: 0 on success, 2 for a bad argument or input file, 1 otherwise.
-`;
+signal delay, SSIM, frames shown/skipped, bytes sent and link utilisation.`,
+  options: [
+    ['--downlink TRACE', 'downlink trace: a file or a name found in ./traces,\n$LINKSHELL_TRACES or /usr/share/mahimahi/traces;\nor const:MBPS for a constant rate (e.g. const:2;\nMBPS > 0, at most 100000)'],
+    ['--uplink TRACE', 'uplink trace (same forms)'],
+    ['--scheme LIST', 'salsify-1, salsify-2, conventional, or several joined\nby commas to compare them (default salsify-1)'],
+    ['--queue KIND', 'mm-link queue of both links: infinite, droptail,\ndrophead, codel, pie (default droptail)'],
+    ['--queue-args ARGS', "its arguments (default packets=256, the paper's setting)"],
+    ['--delay MS', 'one-way propagation delay of each direction,\n0 to 60000 ms (default 0)'],
+    ['--downlink-loss P', 'independent loss probability on the downlink, 0 to 1\n(default 0)'],
+    ['--uplink-loss P', 'the same on the uplink (default 0)'],
+    ['--downlink-onoff ON,OFF', 'an intermittent downlink: mean on and off periods in\nms, each > 0 and at most 3600000 (exponential;\npackets sent while off are lost)'],
+    ['--video SRC', 'synthetic (1280x720 at 60 fps, the default),\nsynthetic:WxH[@FPS], FILE.y4m, or FILE.ivf (VP8,\nread with the native decoder)'],
+    ['--codec NAME', 'model (fast modelled codec, the default) or vp8'],
+    ['--duration S', 'seconds of video captured, > 0 and at most 86400\n(default 10; 500ms, 2min also work)'],
+    ['--drain MS', 'simulated time after the last capture, 0 to 3600000\n(default 2000)'],
+    ['--budget MS', "the transport's delay budget, > 0 and at most 60000\n(default 100)"],
+    ['--no-grace', 'no grace period in the inter-arrival estimate'],
+    ['--seed N', 'seed of every random draw: an integer from 0 to\n2^53-1 (default 1)'],
+    ['--json OUT.json', 'write {config, summary, counters} (an array of them\nwhen several schemes run)'],
+    ['--log-dir DIR', 'write DIR/SCHEME.frames.csv (one line per source frame)\nand DIR/SCHEME.json'],
+    ['-h, --help', 'this text'],
+  ],
+  notes: `Exit status: 0 on success; 2 for a bad argument, a bad or unreadable input
+file (trace, Y4M, IVF) or an output that cannot be written, with one line on
+stderr naming it; 1 when the VP8 addon is missing or on an internal error.`,
+});
 
 const SIM_HELP_REF = 'salsify sim --help';
 
@@ -164,7 +157,9 @@ export async function runSim(argv: string[]): Promise<number> {
   for (const config of args.configs as SalsifySimConfig[]) {
     const started = performance.now();
     // The video is opened here (as runSalsifySim would), so that every failure of the named file is an input error.
-    const source = await openVideo(config.video, config.seed);
+    const source = await openVideo(config.video, config.seed).catch((error: unknown) => {
+      throw inContext('--video', error);
+    });
     let result: SalsifySimResult;
     try {
       const codec = await openCodec(config.codec);

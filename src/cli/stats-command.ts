@@ -5,17 +5,17 @@ import { parseLinkLog } from '../link-emu/link-log.ts';
 import { linkLogStats, type LinkLogStats } from '../link-emu/log-stats.ts';
 import { duringSetup, usageError } from '../common/errors.ts';
 import { readInputFile, writeStdout } from './files.ts';
-import { parseCommandLine } from '../common/validate.ts';
+import { formatHelp, parseCommandLine } from '../common/validate.ts';
 
-export const STATS_HELP = `Usage: linkshell stats [--json] LOG [LOG...]
-
-Prints, for each mm-link log (Mahimahi's or linkshell's): duration, capacity,
-offered load, throughput, utilization, drops, and queueing-delay percentiles.
-
-Options:
-  --json      print the figures as JSON instead of a table
-  -h, --help  this text
-`;
+export const STATS_HELP = formatHelp({
+  usage: ['linkshell stats [--json] LOG [LOG...]'],
+  about: `Prints, for each mm-link log (Mahimahi's or linkshell's): duration, capacity,
+offered load, throughput, utilization, drops, and queueing-delay percentiles.`,
+  options: [
+    ['--json', 'print the figures as JSON instead of a table'],
+    ['-h, --help', 'this text'],
+  ],
+});
 
 export async function runStats(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommandLine('linkshell stats --help', {

@@ -117,6 +117,12 @@ export function asInputError(error: unknown): ToolkitError {
   return toolkitError('ERR_BAD_INPUT', message, error);
 }
 
+/** The error with its message prefixed by `context` ("--video"): the same code (asInputError's for an untyped error). */
+export function inContext(context: string, error: unknown): ToolkitError {
+  const typed = asInputError(error);
+  return toolkitError(typed.code, `${context}: ${typed.message}`, error);
+}
+
 /** Runs `setup` (argument parsing, opening inputs), turning any error into an input error (asInputError). */
 export function duringSetup<T>(setup: () => T): T {
   try {

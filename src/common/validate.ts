@@ -225,7 +225,7 @@ export function formatHelp(help: HelpText): string {
     .map(([flags, text]) => {
       const [first, ...more] = text.split('\n');
       const head = `  ${flags}`;
-      const lead = head.length < HELP_COLUMN ? head.padEnd(HELP_COLUMN) + first : `${head}\n${' '.repeat(HELP_COLUMN)}${first}`;
+      const lead = head.length + 2 <= HELP_COLUMN ? head.padEnd(HELP_COLUMN) + first : `${head}\n${' '.repeat(HELP_COLUMN)}${first}`;
       return [lead, ...more.map((line) => ' '.repeat(HELP_COLUMN) + line)].map((line) => line.trimEnd()).join('\n') + '\n';
     })
     .join('');

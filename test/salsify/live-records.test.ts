@@ -261,11 +261,11 @@ test('argument parsing: defaults, $LINKSHELL_ADDR, and one-line errors', () => {
 test('the commands: bad arguments exit with status 2 and one line naming them', () => {
   const run = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { cwd: root, encoding: 'utf8', timeout: 20000, env: { ...process.env, LINKSHELL_ADDR: '' } });
   for (const [args, pattern] of [
-    [['send', '--to', '127.0.0.1:9', '--scheme', 'webrtc'], /^salsify send: --scheme: unknown scheme "webrtc"/],
-    [['send', '--to', '127.0.0.1:9', '--duration=-1'], /^salsify send: --duration must be a number of seconds > 0, got "-1"/],
-    [['send', '--to', '127.0.0.1:9', '--video', join(work, 'missing.y4m'), '--duration', '1'], /^salsify send: --video .*missing\.y4m/],
+    [['send', '--to', '127.0.0.1:9', '--scheme', 'webrtc'], /^salsify send: --scheme must be one of salsify-1, salsify-2, conventional, got "webrtc"/],
+    [['send', '--to', '127.0.0.1:9', '--duration=-1'], /^salsify send: --duration must be a duration .* more than 0ms and at most 1440min, got "-1"/],
+    [['send', '--to', '127.0.0.1:9', '--video', join(work, 'missing.y4m'), '--duration', '1'], /^salsify send: --video: cannot read .*missing\.y4m: no such file or directory/],
     [['receive', '--port', '70000', '--out', work], /^salsify receive: --port must be an integer from 0 to 65535, got "70000"/],
-    [['receive', '--port', '0', '--out', work, '--codec', 'h264'], /^salsify receive: --codec must be model or vp8, got "h264"/],
+    [['receive', '--port', '0', '--out', work, '--codec', 'h264'], /^salsify receive: --codec must be one of model, vp8, got "h264"/],
     [['analyze'], /^salsify analyze: the run directory DIR is required/],
     [['analyze', join(work, 'no-such-run')], /^salsify analyze: .*no-such-run\/sender\.jsonl: no such file/],
     [['analyze', work, '--bogus'], /^salsify analyze: .*bogus/],

@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { FunctionalCodec } from '../../codec-bridge/types.ts';
 import type { VideoSource } from '../../codec-bridge/video/video-source.ts';
-import { usageError } from '../../common/errors.ts';
+import { inContext, usageError } from '../../common/errors.ts';
 import { formatAddress, isLoopback, parseHostPort, resolveHostPort, type UdpAddress } from '../../net/address.ts';
 import { createUdpEndpoint, type UdpEndpoint } from '../../net/udp-endpoint.ts';
 import { TIMER_KINDS, WallClockScheduler, type TimerKind } from '../../net/wall-clock.ts';
@@ -162,7 +162,7 @@ export async function runSend(argv: string[]): Promise<number> {
   try {
     source = await openVideo(args.video, args.seed);
   } catch (error) {
-    throw error; // an input error naming the file (openVideo)
+    throw inContext('--video', error);
   }
   let codec: FunctionalCodec | undefined;
   let endpoint: UdpEndpoint | undefined;
