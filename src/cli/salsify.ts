@@ -207,10 +207,12 @@ export async function main(argv: string[]): Promise<number> {
   if (command === 'send') return runCommand('salsify send', async () => (await import('../salsify/live/send.ts')).runSend(rest));
   if (command === 'receive') return runCommand('salsify receive', async () => (await import('../salsify/live/receive.ts')).runReceive(rest));
   if (command === 'analyze') return runCommand('salsify analyze', async () => (await import('../salsify/live/analyze.ts')).runAnalyze(rest));
-  if (command === undefined || command === '-h' || command === '--help' || command === 'help') {
+  if (command === '-h' || command === '--help' || command === 'help') {
     process.stdout.write(SALSIFY_COMMANDS);
-    return command === undefined ? 2 : 0;
+    return 0;
   }
-  process.stderr.write(`salsify: unknown command ${JSON.stringify(command)}\n${SALSIFY_COMMANDS}`);
-  return 2;
+  const problem = command === undefined ? 'a COMMAND is required' : `unknown command ${JSON.stringify(command)}`;
+  return runCommand('salsify', () => {
+    throw usageError(`${problem} (sim, send, receive or analyze; see salsify --help)`);
+  });
 }

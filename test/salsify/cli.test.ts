@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,11 +39,17 @@ test('bad arguments exit with status 2 and a one-line message naming them', () =
     [['sim', '--downlink', 'no-such.trace', '--uplink', 'const:2', '--duration', '0.1'], /no-such\.trace/],
     [['sim', '--downlink', 'const:2', '--uplink', 'const:2', '--bogus'], /bogus/],
     [['sim', '--downlink', 'const:2', '--uplink', 'const:2', '--video', 'clip.mp4', '--duration', '0.1'], /clip\.mp4/],
-    [['frobnicate'], /unknown command/],
+    [['sim', '--downlink', 'const:2', '--uplink', 'const:2', '--duration', '1e9'], /--duration must be .*, got "1e9"/],
+    [['sim', '--downlink', 'const:2', '--uplink', 'const:2', '--delay', '1e300'], /--delay must be .*, got "1e300"/],
+    [['sim', '--downlink', 'const:2', '--uplink', 'const:2', '--seed', 'abc'], /--seed must be a non-negative integer/],
+    [['sim', '--downlink', 'const:2', '--uplink', 'const:2', '--queue', 'codel'], /--queue: queue codel: /],
+    [['frobnicate'], /^salsify: unknown command "frobnicate"/],
+    [[], /^salsify: a COMMAND is required/],
   ] as const) {
     const r = run(...args);
     assert.is(r.status, 2, `${args.join(' ')}: status ${r.status}, stderr ${r.stderr}`);
     assert.match(r.stderr, pattern);
+    assert.is(r.stderr.trimEnd().split('\n').length, 1, `one line: ${r.stderr}`);
   }
 });
 
@@ -69,6 +75,35 @@ test('sim writes the table, the JSON (config + summary) and the per-frame CSV', 
     assert.match(csv[0], /^source_index,capture_ms,fate/);
     const again = JSON.parse(readFileSync(join(dir, 'logs', 'salsify-1.json'), 'utf8'));
     assert.equal(again, out);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('an output that cannot be written: one line naming it, exit 2, no stack trace', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'salsify-cli-'));
+  const sim = ['sim', '--downlink', 'const:2', '--uplink', 'const:2', '--video', 'synthetic:64x64', '--duration', '0.2'];
+  writeFileSync(join(dir, 'file'), ''); // a file where a directory must go
+  try {
+    for (const [args, pattern] of [
+      [[...sim, '--json', join(dir, 'no-dir', 'out.json')], /^salsify sim: cannot write .*no-dir\/out\.json: no such file or directory\n$/],
+      [[...sim, '--json', dir], /^salsify sim: cannot write .*: is a directory\n$/],
+      [[...sim, '--log-dir', join(dir, 'file', 'logs')], /^salsify sim: cannot create --log-dir .*: a part of the path is not a directory\n$/],
+    ] as const) {
+      const r = run(...args);
+      assert.is(r.status, 2, r.stderr);
+      assert.match(r.stderr, pattern);
+    }
+    if (existsSync('/dev/full')) {
+      const full = openSync('/dev/full', 'w');
+      try {
+        const r = spawnSync(process.execPath, [bin, ...sim], { cwd: root, encoding: 'utf8', stdio: ['ignore', full, 'pipe'] });
+        assert.is(r.status, 2, r.stderr);
+        assert.is(r.stderr, 'salsify sim: cannot write standard output: no space left on the device\n');
+      } finally {
+        closeSync(full);
+      }
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
