@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { duringSetup, fileErrorReason, inContext, runCommand, toolkitError, unwritableFile, usageError } from '../common/errors.ts';
 import { createRng } from '../common/random.ts';
 import {
-  durationMsValue, formatHelp, LIMITS, nameListValue, nameValue, noPositionals, optional, parseCommandLine, pathValue, probabilityValue, rateValue, required, seedValue,
+  durationMsValue, formatHelp, LIMITS, nameListValue, nameValue, noPositionals, optional, outputFileValue, parseCommandLine, pathValue, probabilityValue, rateValue, required, seedValue,
 } from '../common/validate.ts';
 import { createQueue } from '../link-emu/queue-factory.ts';
 import { openTrace } from '../link-emu/trace-files.ts';
@@ -114,7 +114,7 @@ export function parseSimArgs(argv: string[]): { configs: Partial<SalsifySimConfi
   };
   return {
     configs: schemes.map((scheme) => ({ ...base, scheme })),
-    json: optional(values.json, (t) => pathValue('json', t)),
+    json: optional(values.json, (t) => outputFileValue('json', t)),
     logDir: optional(values['log-dir'], (t) => pathValue('log-dir', t)),
     help: false,
   };

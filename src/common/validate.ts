@@ -2,8 +2,10 @@
 // taking the option's name and its text and returning the value or throwing
 // one bad-argument line that names the option and quotes the value, and one
 // help layout. A leaf module: it imports only src/common.
+import { statSync, type Stats } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { usageError } from './errors.ts';
+import { toolkitError, usageError } from './errors.ts';
 import { parseHostPort, type HostPort } from './host-port.ts';
 
 /**
@@ -179,6 +181,53 @@ export function nameListValue<T extends string>(name: string, text: string, name
 /** A file name (an output file or directory, or an input): not empty, no NUL byte. */
 export function pathValue(name: string, text: string): string {
   if (text === '' || text.includes('\0')) throw usageError(`--${name} needs a file name, got ${quote(text)}`);
+  return text;
+}
+
+function statOf(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** What a path that is not a regular file is ("a directory", "a FIFO (named pipe)", ...). */
+export function fileKind(stats: Stats): string {
+  if (stats.isFile()) return 'a regular file';
+  if (stats.isDirectory()) return 'a directory';
+  if (stats.isFIFO()) return 'a FIFO (named pipe)';
+  if (stats.isSocket()) return 'a socket';
+  if (stats.isCharacterDevice()) return 'a character device';
+  if (stats.isBlockDevice()) return 'a block device';
+  return 'not a regular file';
+}
+
+/**
+ * An input file that must exist and be a regular file (checked before it is
+ * opened: reading a FIFO would wait for a writer). `what` names the option or
+ * argument ("--log-in", "LOG").
+ */
+export function inputFileValue(what: string, text: string): string {
+  if (text === '' || text.includes('\0')) throw usageError(`${what} needs a file name, got ${quote(text)}`);
+  const stats = statOf(text);
+  if (stats === undefined) throw toolkitError('ERR_UNREADABLE_FILE', `${what}: cannot read ${text}: no such file or directory`);
+  if (!stats.isFile()) throw toolkitError('ERR_UNREADABLE_FILE', `${what}: cannot read ${text}: it is ${fileKind(stats)}, not a file`);
+  return text;
+}
+
+/**
+ * An output file to be written later: checked now, so that a long run does
+ * not end in an error. Its directory must exist, and it must not be a
+ * directory itself. (A full disk can still fail the write: writers report it.)
+ */
+export function outputFileValue(name: string, text: string): string {
+  pathValue(name, text);
+  const stats = statOf(text);
+  if (stats?.isDirectory()) throw toolkitError('ERR_UNWRITABLE_FILE', `--${name}: cannot write ${text}: it is a directory`);
+  const parent = statOf(dirname(resolve(text)));
+  if (parent === undefined) throw toolkitError('ERR_UNWRITABLE_FILE', `--${name}: cannot write ${text}: its directory ${dirname(text)} does not exist`);
+  if (!parent.isDirectory()) throw toolkitError('ERR_UNWRITABLE_FILE', `--${name}: cannot write ${text}: ${dirname(text)} is ${fileKind(parent)}, not a directory`);
   return text;
 }
 
