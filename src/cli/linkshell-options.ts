@@ -65,7 +65,12 @@ emulated link unseen: TCP (iperf3's control connection, any TCP application),
 a second port (RTCP on the RTP port + 1), datagrams sent to any other address.
 Answers from another port of the peer's host are dropped, counted in the
 summary and warned about once. Such applications need a transparent mode,
-which linkshell does not have yet.`,
+which linkshell does not have yet.
+
+Subcommands (each has --help):
+  linkshell replay --log-in IN.log --trace TRACE [...]   re-run a recorded load on an emulated link
+  linkshell stats LOG...                                  summary figures of mm-link logs
+  linkshell gen-trace KIND [...]                          write a synthetic trace`,
 });
 
 export type ParsedCommandLine = { help: true } | { help: false; config: LinkshellConfig };

@@ -5,13 +5,6 @@ import { runReplay } from './replay-command.ts';
 import { runStats } from './stats-command.ts';
 import { runCommand } from '../common/errors.ts';
 
-export const LINKSHELL_SUBCOMMANDS = `Subcommands:
-  linkshell UPLINK_TRACE DOWNLINK_TRACE [options] [-- COMMAND ...]   real-time emulated link (see --help)
-  linkshell replay --log-in IN.log --trace TRACE [...]   re-run a recorded load on an emulated link
-  linkshell stats LOG...                                  summary figures of mm-link logs
-  linkshell gen-trace KIND [...]                          write a synthetic trace
-`;
-
 export async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
   switch (first) {

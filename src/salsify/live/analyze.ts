@@ -17,7 +17,7 @@ import { ssim as pictureSsim } from '../../codec-bridge/ssim.ts';
 import type { VideoSource } from '../../codec-bridge/video/video-source.ts';
 import { openY4mReader } from '../../codec-bridge/video/y4m.ts';
 import { usageError } from '../../common/errors.ts';
-import { parseCommandLine } from '../../common/validate.ts';
+import { formatHelp, parseCommandLine } from '../../common/validate.ts';
 import { LogEventKind, parseLinkLog } from '../../link-emu/link-log.ts';
 import { frameRecords, recordsToCsv, summarize, type FrameRecord, type Summary } from '../metrics.ts';
 import { openCodec, openVideo } from '../open-inputs.ts';
@@ -25,24 +25,21 @@ import type { CodecState } from '../../codec-bridge/types.ts';
 import { openIvfReader, type IvfReader } from '../../codec-bridge/video/ivf.ts';
 import { readReceiverRecords, readSenderRecords, RECEIVER_RECORDS, SENDER_RECORDS, type ReceiverRecords, type SenderHeader, type SenderRecords } from './records.ts';
 
-export const ANALYZE_HELP = `Usage: salsify analyze DIR [options]
-
-Computes the figures of a live run (salsify send + salsify receive) from
+export const ANALYZE_HELP = formatHelp({
+  usage: ['salsify analyze DIR [options]'],
+  about: `Computes the figures of a live run (salsify send + salsify receive) from
 DIR/sender.jsonl and DIR/receiver.jsonl, which must be records of the same run
 (the same run id): signal delay per source frame, SSIM per shown frame, frames
-shown and skipped, bytes sent; prints the same table as salsify sim.
-
-Options:
-  --json OUT.json       write {config, summary, counters}
-  --csv OUT.csv         write the per-frame records (one line per source frame)
-  --link-log FILE       linkshell's log of the link the video crossed (its
-                        --uplink-log when the sender ran inside linkshell), for
-                        the link utilisation while video was captured
-  -h, --help            this text
-
-Exit status: 0 on success, 2 for a bad argument or missing, mismatched or
-malformed records, 1 otherwise.
-`;
+shown and skipped, bytes sent; prints the same table as salsify sim.`,
+  options: [
+    ['--json OUT.json', 'write {config, summary, counters}'],
+    ['--csv OUT.csv', 'write the per-frame records (one line per source frame)'],
+    ['--link-log FILE', 'linkshell\'s log of the link the video crossed (its\n--uplink-log when the sender ran inside linkshell), for\nthe link utilisation while video was captured'],
+    ['-h, --help', 'this text'],
+  ],
+  notes: `Exit status: 0 on success, 2 for a bad argument or missing, mismatched or
+malformed records, 1 otherwise.`,
+});
 
 export type SsimSource = 'model' | 'saved pictures' | 'saved frames' | 'none';
 

@@ -24,7 +24,7 @@ import type { ModelCodec } from '../model-codec.ts';
 import { CODECS, openCodec } from '../open-inputs.ts';
 import { SalsifyReceiver, type ShownFrame } from '../receiver.ts';
 import { JsonlWriter } from './jsonl.ts';
-import { durationMsValue, LIMITS, nameValue, noPositionals, optional, parseCommandLine, portValue, required } from '../../common/validate.ts';
+import { durationMsValue, formatHelp, LIMITS, nameValue, noPositionals, optional, parseCommandLine, portValue, required } from '../../common/validate.ts';
 import { RECEIVER_RECORDS, RECORDS_VERSION, runIdOf, SAVED_FRAMES, SAVED_VIDEO, type ReceiverHeader } from './records.ts';
 import { sharedClockNow, sharedClockOffset } from './shared-clock.ts';
 import { countingWork } from './counting-work.ts';
@@ -32,35 +32,25 @@ import { cpuMs } from './cpu-time.ts';
 import { withModelledWorkTime } from './modelled-work.ts';
 import { onStopSignal } from './stop-signals.ts';
 
-export const RECEIVE_HELP = `Usage: salsify receive --port P --out DIR [options]
-
-Runs the Salsify receiver on a UDP port for one run of \`salsify send\`:
+export const RECEIVE_HELP = formatHelp({
+  usage: ['salsify receive --port P --out DIR [options]'],
+  about: `Runs the Salsify receiver on a UDP port for one run of \`salsify send\`:
 decodes and shows frames, acknowledges every datagram, and records per shown
 frame its show time and frame number in DIR/receiver.jsonl (times on a clock
 shared by processes on one machine: see salsify send --help). It serves the
-first address it hears from; start it before the sender.
-
-Options:
-  --port P              UDP port to listen on (0: any free port, printed)
-  --bind HOST           address to listen on (default 127.0.0.1; 0.0.0.0 for
-                        senders on other machines)
-  --out DIR             where receiver.jsonl (and received.ivf, received.y4m)
-                        go (required; created if needed)
-  --codec NAME          model (the default; decodes take their modelled time)
-                        or vp8: the sender's codec
-  --save-video          also write every shown picture to DIR/received.y4m
-                        (raw I420: 83 MB per second of 720p60). Not needed for
-                        SSIM: with vp8 the receiver keeps every shown frame's
-                        compressed bytes (DIR/received.ivf), which salsify
-                        analyze decodes again; the model codec's SSIM is
-                        recorded as it goes
-  --idle-timeout S      stop once no datagram came for S seconds after a run
-                        started (default 3)
-  -h, --help            this text
-
-SIGINT, SIGTERM or SIGHUP stops it cleanly (records flushed, exit 0); a second
-one exits at once. Exit status: 0 on success, 2 for a bad argument, 1 otherwise.
-`;
+first address it hears from; start it before the sender.`,
+  options: [
+    ['--port P', 'UDP port to listen on, 0 to 65535 (0: any free port,\nprinted)'],
+    ['--bind HOST', 'address to listen on (default 127.0.0.1; 0.0.0.0 for\nsenders on other machines)'],
+    ['--out DIR', 'where receiver.jsonl (and received.ivf, received.y4m)\ngo (required; created if needed)'],
+    ['--codec NAME', 'model (the default; decodes take their modelled time)\nor vp8: the sender\'s codec'],
+    ['--save-video', 'also write every shown picture to DIR/received.y4m\n(raw I420: 83 MB per second of 720p60). Not needed for\nSSIM: with vp8 the receiver keeps every shown frame\'s\ncompressed bytes (DIR/received.ivf), which salsify\nanalyze decodes again; the model codec\'s SSIM is\nrecorded as it goes'],
+    ['--idle-timeout S', 'stop once no datagram came for S seconds (> 0, at most\n3600) after a run started (default 3)'],
+    ['-h, --help', 'this text'],
+  ],
+  notes: `SIGINT, SIGTERM or SIGHUP stops it cleanly (records flushed, exit 0); a second
+one exits at once. Exit status: 0 on success, 2 for a bad argument, 1 otherwise.`,
+});
 
 export interface ReceiveArgs {
   readonly port: number;

@@ -16,7 +16,7 @@ import { TIMER_KINDS, WallClockScheduler, type TimerKind } from '../../net/wall-
 import { CODECS, openCodec, openVideo } from '../open-inputs.ts';
 import { SalsifySender, SCHEMES, type Scheme, type SenderEvent } from '../sender.ts';
 import { JsonlWriter } from './jsonl.ts';
-import { durationMsValue, LIMITS, nameValue, noPositionals, optional, parseCommandLine, seedValue } from '../../common/validate.ts';
+import { durationMsValue, formatHelp, LIMITS, nameValue, noPositionals, optional, parseCommandLine, seedValue } from '../../common/validate.ts';
 import { RECORDS_VERSION, runIdOf, SENDER_RECORDS, type SenderHeader } from './records.ts';
 import { liveConnectionId } from './run-id.ts';
 import { sharedClockNow, sharedClockOffset } from './shared-clock.ts';
@@ -25,38 +25,32 @@ import { cpuMs } from './cpu-time.ts';
 import { withModelledWorkTime } from './modelled-work.ts';
 import { onStopSignal } from './stop-signals.ts';
 
-export const SEND_HELP = `Usage: salsify send --to HOST:PORT [options]
-
-Runs the Salsify sender over UDP towards a \`salsify receive\`: captures the
+export const SEND_HELP = formatHelp({
+  usage: ['salsify send --to HOST:PORT [options]'],
+  about: `Runs the Salsify sender over UDP towards a \`salsify receive\`: captures the
 video at its frame rate (like a webcam: the newest frame at each capture
 instant), encodes and sends it, and records every capture, frame sent or
 skipped, quantizer and size in OUT/sender.jsonl. Times are on a clock shared by
 processes on one machine (ms since the epoch): run the receiver on the same
-machine, or on one whose clock is synchronised with this one.
-
-Options:
-  --to HOST:PORT        the receiver (or linkshell's listen address); default
-                        $LINKSHELL_ADDR when run as linkshell's command
-  --video SRC           synthetic (1280x720 at 60 fps, the default),
-                        synthetic:WxH[@FPS], FILE.y4m, or FILE.ivf (VP8)
-  --scheme NAME         salsify-1 (default), salsify-2 or conventional
-  --codec NAME          model (the default: the simulator's modelled codec,
-                        its encodings taking their modelled time) or vp8
-  --duration S          seconds of video to capture (default: until a signal)
-  --drain MS            after the last capture, wait at most this long for
-                        the frames in flight to be acknowledged (default 1000)
-  --budget MS           the transport's delay budget (default 100)
-  --seed N              seed of the synthetic video (default 1)
-  --out DIR             where sender.jsonl goes (default .; created if needed)
-  --run-id HEX          the run id (8 hex digits; default: derived from the
-                        seed, process id and start time)
-  --timer thread|timeout  how datagram pacing is timed (default thread)
-  -h, --help            this text
-
-SIGINT, SIGTERM or SIGHUP stops the run cleanly (records flushed, exit 0); a
+machine, or on one whose clock is synchronised with this one.`,
+  options: [
+    ['--to HOST:PORT', 'the receiver (or linkshell\'s listen address); default\n$LINKSHELL_ADDR when run as linkshell\'s command'],
+    ['--video SRC', 'synthetic (1280x720 at 60 fps, the default),\nsynthetic:WxH[@FPS], FILE.y4m, or FILE.ivf (VP8)'],
+    ['--scheme NAME', 'salsify-1 (default), salsify-2 or conventional'],
+    ['--codec NAME', 'model (the default: the simulator\'s modelled codec,\nits encodings taking their modelled time) or vp8'],
+    ['--duration S', 'seconds of video to capture, > 0 and at most 86400\n(default: until a signal; 500ms, 2min also work)'],
+    ['--drain MS', 'after the last capture, wait at most this long (0 to\n3600000 ms) for the frames in flight to be acknowledged\n(default 1000)'],
+    ['--budget MS', 'the transport\'s delay budget, > 0 and at most 60000\n(default 100)'],
+    ['--seed N', 'seed of the synthetic video: an integer from 0 to\n2^53-1 (default 1)'],
+    ['--out DIR', 'where sender.jsonl goes (default .; created if needed)'],
+    ['--run-id HEX', 'the run id (8 hex digits; default: derived from the\nseed, process id and start time)'],
+    ['--timer thread|timeout', 'how datagram pacing is timed (default thread)'],
+    ['-h, --help', 'this text'],
+  ],
+  notes: `SIGINT, SIGTERM or SIGHUP stops the run cleanly (records flushed, exit 0); a
 second one exits at once. Exit status: 0 on success, 2 for a bad argument or
-input file, 1 otherwise.
-`;
+input file, 1 otherwise.`,
+});
 
 export interface SendArgs {
   readonly to: string;
