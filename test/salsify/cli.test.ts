@@ -86,8 +86,8 @@ test('an output that cannot be written: one line naming it, exit 2, no stack tra
   writeFileSync(join(dir, 'file'), ''); // a file where a directory must go
   try {
     for (const [args, pattern] of [
-      [[...sim, '--json', join(dir, 'no-dir', 'out.json')], /^salsify sim: cannot write .*no-dir\/out\.json: no such file or directory\n$/],
-      [[...sim, '--json', dir], /^salsify sim: cannot write .*: is a directory\n$/],
+      [[...sim, '--json', join(dir, 'no-dir', 'out.json')], /^salsify sim: --json: cannot write .*no-dir\/out\.json: its directory .*no-dir does not exist\n$/],
+      [[...sim, '--json', dir], /^salsify sim: --json: cannot write .*: it is a directory\n$/],
       [[...sim, '--log-dir', join(dir, 'file', 'logs')], /^salsify sim: cannot create --log-dir .*: a part of the path is not a directory\n$/],
     ] as const) {
       const r = run(...args);
