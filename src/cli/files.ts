@@ -4,12 +4,22 @@
 // standard output, so the command prints one line and exits 2 instead of
 // dying on an unhandled stream error with a stack trace.
 
-import { readFileSync } from 'node:fs';
-import { toolkitError } from '../common/errors.ts';
+import { readFileSync, statSync } from 'node:fs';
+import { fileKind, toolkitError } from '../common/errors.ts';
 import { describeFileError } from '../linkshell/log-file.ts';
 
-/** The text of an input file, or an ERR_UNREADABLE_FILE error naming it ("cannot read X: is a directory"). */
+/**
+ * The text of an input file, or an ERR_UNREADABLE_FILE error naming it ("cannot read X: is a directory").
+ * What is not a regular file is refused before it is opened: reading a FIFO would wait for a writer.
+ */
 export function readInputFile(path: string): string {
+  let stats;
+  try {
+    stats = statSync(path);
+  } catch {
+    // Reported by the read below.
+  }
+  if (stats !== undefined && !stats.isFile()) throw toolkitError('ERR_UNREADABLE_FILE', `cannot read ${path}: is ${fileKind(stats)}`);
   try {
     return readFileSync(path, 'utf8');
   } catch (error) {

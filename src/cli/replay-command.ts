@@ -8,7 +8,7 @@ import { arrivalsFromLog, lastLogTime, parseArrivalList, replay } from '../link-
 import { openTrace } from '../link-emu/trace-files.ts';
 import { duringSetup, toolkitError } from '../common/errors.ts';
 import {
-  formatHelp, inputFileValue, integerValue, noPositionals, optional, parseCommandLine, pathValue, required, seedValue,
+  formatHelp, integerValue, noPositionals, optional, parseCommandLine, pathValue, required, seedValue,
 } from '../common/validate.ts';
 import { LinkLogFile, LogFileError } from '../linkshell/log-file.ts';
 import { readInputFile, writeStdout } from './files.ts';
@@ -61,7 +61,7 @@ export async function runReplay(argv: string[]): Promise<number> {
     return 0;
   }
   noPositionals(positionals, 'linkshell replay --help');
-  const input = inputFileValue('--log-in', required('log-in', values['log-in'], 'FILE', 'linkshell replay --help'));
+  const input = required('log-in', values['log-in'], 'FILE', 'linkshell replay --help');
   const traceName = required('trace', values.trace, 'TRACE', 'linkshell replay --help');
   const mtu = optional(values.mtu, (t) => integerValue('mtu', t, { min: 1, max: 1 << 20 })) ?? DEFAULT_MTU;
   const until = optional(values.until, (t) => integerValue('until', t, { min: 0, max: Number.MAX_SAFE_INTEGER }));

@@ -5,7 +5,7 @@ import { parseLinkLog } from '../link-emu/link-log.ts';
 import { linkLogStats, type LinkLogStats } from '../link-emu/log-stats.ts';
 import { duringSetup, usageError } from '../common/errors.ts';
 import { readInputFile, writeStdout } from './files.ts';
-import { formatHelp, inputFileValue, parseCommandLine } from '../common/validate.ts';
+import { formatHelp, parseCommandLine } from '../common/validate.ts';
 
 export const STATS_HELP = formatHelp({
   usage: ['linkshell stats [--json] LOG [LOG...]'],
@@ -32,7 +32,7 @@ export async function runStats(argv: string[]): Promise<number> {
   const results: Array<{ log: string; stats: LinkLogStats }> = positionals.map((path) => ({
     log: path,
     // A malformed or empty log is the caller's to fix: one line naming the file (and line, field, value), exit 2.
-    stats: duringSetup(() => linkLogStats(parseLinkLog(readInputFile(inputFileValue('LOG', path)), path))),
+    stats: duringSetup(() => linkLogStats(parseLinkLog(readInputFile(path), path))),
   }));
   // A failed write (a full disk, `> /dev/full`) is one line and exit 2, not an unhandled stream error.
   if (values.json) await writeStdout(JSON.stringify(results, null, 2) + '\n');

@@ -3,6 +3,7 @@
 // one table EXIT_STATUS below). Errors are made by one factory, toolkitError();
 // library errors that are the caller's fault (a malformed trace or log, a bad
 // queue argument) are ToolkitErrors too, so every CLI maps them the same way.
+import type { Stats } from 'node:fs';
 
 /** The stable codes, and the exit status each one gives a command. */
 export const EXIT_STATUS = {
@@ -80,13 +81,24 @@ const FILE_ERRNO_REASONS: Record<string, string> = {
   ENOTDIR: 'a part of the path is not a directory',
   EACCES: 'permission denied',
   EPERM: 'operation not permitted',
-  ENOSPC: 'no space left on the device',
+  ENOSPC: 'no space left on device',
   EDQUOT: 'disk quota exceeded',
   EROFS: 'read-only file system',
   EFBIG: 'file too large',
   EMFILE: 'too many open files',
-  EPIPE: 'the reader went away (broken pipe)',
+  EPIPE: 'the reading end was closed',
 };
+
+/** What a path is, in words: "a directory", "a FIFO (named pipe)", ... */
+export function fileKind(stats: Stats): string {
+  if (stats.isFile()) return 'a regular file';
+  if (stats.isDirectory()) return 'a directory';
+  if (stats.isFIFO()) return 'a FIFO (named pipe)';
+  if (stats.isSocket()) return 'a socket';
+  if (stats.isCharacterDevice()) return 'a character device';
+  if (stats.isBlockDevice()) return 'a block device';
+  return 'not a regular file';
+}
 
 /** A short reason for a file-system error ("no such file or directory"), else its message. */
 export function fileErrorReason(error: unknown): string {

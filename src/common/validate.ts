@@ -5,7 +5,7 @@
 import { statSync, type Stats } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { toolkitError, usageError } from './errors.ts';
+import { fileKind, toolkitError, usageError } from './errors.ts';
 import { parseHostPort, type HostPort } from './host-port.ts';
 
 /**
@@ -190,30 +190,6 @@ function statOf(path: string): Stats | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** What a path that is not a regular file is ("a directory", "a FIFO (named pipe)", ...). */
-export function fileKind(stats: Stats): string {
-  if (stats.isFile()) return 'a regular file';
-  if (stats.isDirectory()) return 'a directory';
-  if (stats.isFIFO()) return 'a FIFO (named pipe)';
-  if (stats.isSocket()) return 'a socket';
-  if (stats.isCharacterDevice()) return 'a character device';
-  if (stats.isBlockDevice()) return 'a block device';
-  return 'not a regular file';
-}
-
-/**
- * An input file that must exist and be a regular file (checked before it is
- * opened: reading a FIFO would wait for a writer). `what` names the option or
- * argument ("--log-in", "LOG").
- */
-export function inputFileValue(what: string, text: string): string {
-  if (text === '' || text.includes('\0')) throw usageError(`${what} needs a file name, got ${quote(text)}`);
-  const stats = statOf(text);
-  if (stats === undefined) throw toolkitError('ERR_UNREADABLE_FILE', `${what}: cannot read ${text}: no such file or directory`);
-  if (!stats.isFile()) throw toolkitError('ERR_UNREADABLE_FILE', `${what}: cannot read ${text}: it is ${fileKind(stats)}, not a file`);
-  return text;
 }
 
 /**

@@ -3,7 +3,7 @@
 import { readFileSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
-import { fileErrorReason, toolkitError, type ToolkitError } from '../common/errors.ts';
+import { fileErrorReason, fileKind, toolkitError, type ToolkitError } from '../common/errors.ts';
 import { formatTrace } from './trace-format.ts';
 import { parseTrace } from './trace-parse.ts';
 import type { Trace } from './trace.ts';
@@ -13,17 +13,6 @@ export const MAHIMAHI_TRACE_DIR = '/usr/share/mahimahi/traces';
 
 /** The environment variable naming a directory of traces. */
 export const TRACES_ENV_VAR = 'LINKSHELL_TRACES';
-
-/** What a path that is not a regular file is, in words ("a directory", "a FIFO (named pipe)"). */
-function kindOf(stats: Stats): string {
-  if (stats.isFile()) return 'a regular file';
-  if (stats.isDirectory()) return 'a directory';
-  if (stats.isFIFO()) return 'a FIFO (named pipe)';
-  if (stats.isSocket()) return 'a socket';
-  if (stats.isCharacterDevice()) return 'a character device';
-  if (stats.isBlockDevice()) return 'a block device';
-  return 'not a regular file';
-}
 
 function readFailure(path: string, error: unknown): ToolkitError {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
@@ -37,7 +26,7 @@ function readFailure(path: string, error: unknown): ToolkitError {
 
 /** A path that exists but is not a regular file: reading it would fail or, for a FIFO, wait for a writer. */
 function notRegularFile(path: string, stats: Stats): ToolkitError {
-  const what = kindOf(stats);
+  const what = fileKind(stats);
   return toolkitError('ERR_UNREADABLE_FILE', `cannot read trace file ${path}: ${what === 'not a regular file' ? what : `is ${what}`}`);
 }
 
@@ -127,7 +116,7 @@ export function resolveTraceName(name: string, options: TraceLookupOptions = {})
   const other = found.find(({ stats }) => stats !== undefined);
   if (other !== undefined) {
     const where = other.path === name ? `trace ${name}` : `trace "${name}": ${other.path}`;
-    throw toolkitError('ERR_UNREADABLE_FILE', `${where} is ${kindOf(other.stats!)}, not a trace file`);
+    throw toolkitError('ERR_UNREADABLE_FILE', `${where} is ${fileKind(other.stats!)}, not a trace file`);
   }
   const env = options.env ?? process.env;
   const note = env[TRACES_ENV_VAR] ? '' : ` (${TRACES_ENV_VAR} is not set)`;

@@ -26,25 +26,22 @@ function run(bin: 'linkshell' | 'salsify', ...args: string[]) {
 test('linkshell stats and replay: a FIFO or a directory as the input log', () => {
   for (const [path, what] of [[fifo, 'a FIFO'], [dir, 'a directory']] as const) {
     for (const [args, prefix] of [
-      [['stats', path], 'linkshell stats: LOG'],
-      [['replay', '--log-in', path, '--trace', trace], 'linkshell replay: --log-in'],
+      [['stats', path], 'linkshell stats'],
+      [['replay', '--log-in', path, '--trace', trace], 'linkshell replay'],
     ] as const) {
       const r = run('linkshell', ...args);
       assert.is(r.signal, null, `${args.join(' ')} hung`);
       assert.is(r.status, 2, r.stderr);
-      assert.is(r.stderr, `${prefix}: cannot read ${path}: it is ${what}${what === 'a FIFO' ? ' (named pipe)' : ''}, not a file\n`);
+      assert.is(r.stderr, `${prefix}: cannot read ${path}: is ${what}${what === 'a FIFO' ? ' (named pipe)' : ''}\n`);
     }
   }
 });
 
-test('an output file in a missing directory is refused before the run', () => {
+test('salsify sim: an output file in a missing directory is refused before the run', () => {
   const missing = join(work, 'no-dir', 'out.json');
   const sim = run('salsify', 'sim', '--downlink', 'const:2', '--uplink', 'const:2', '--duration', '600', '--json', missing);
   assert.is(sim.status, 2, sim.stderr);
   assert.is(sim.stderr, `salsify sim: --json: cannot write ${missing}: its directory ${join(work, 'no-dir')} does not exist\n`);
-  const replay = run('linkshell', 'replay', '--log-in', trace, '--trace', trace, '--log', dir);
-  assert.is(replay.status, 2, replay.stderr);
-  assert.is(replay.stderr, `linkshell replay: --log: cannot write ${dir}: it is a directory\n`);
 });
 
 test.after(() => rmSync(work, { recursive: true, force: true }));

@@ -99,7 +99,7 @@ test('an output that cannot be written: one line naming it, exit 2, no stack tra
       try {
         const r = spawnSync(process.execPath, [bin, ...sim], { cwd: root, encoding: 'utf8', stdio: ['ignore', full, 'pipe'] });
         assert.is(r.status, 2, r.stderr);
-        assert.is(r.stderr, 'salsify sim: cannot write standard output: no space left on the device\n');
+        assert.is(r.stderr, 'salsify sim: cannot write standard output: no space left on device\n');
       } finally {
         closeSync(full);
       }
