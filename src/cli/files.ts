@@ -5,8 +5,7 @@
 // dying on an unhandled stream error with a stack trace.
 
 import { readFileSync, statSync } from 'node:fs';
-import { fileKind, toolkitError } from '../common/errors.ts';
-import { describeFileError } from '../linkshell/log-file.ts';
+import { fileErrorReason, fileKind, toolkitError, unreadableFile } from '../common/errors.ts';
 
 /**
  * The text of an input file, or an ERR_UNREADABLE_FILE error naming it ("cannot read X: is a directory").
@@ -23,8 +22,7 @@ export function readInputFile(path: string): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw toolkitError('ERR_UNREADABLE_FILE', `cannot read ${path}: ${code === 'ENOENT' ? 'no such file' : describeFileError(error)}`, error);
+    throw unreadableFile(path, error);
   }
 }
 
@@ -35,7 +33,7 @@ export function writeStdout(text: string): Promise<void> {
     const fail = (error: unknown) => {
       if (settled) return;
       settled = true;
-      reject(toolkitError('ERR_UNWRITABLE_FILE', `cannot write standard output: ${describeFileError(error)}`, error));
+      reject(toolkitError('ERR_UNWRITABLE_FILE', `cannot write standard output: ${fileErrorReason(error, { writing: true })}`, error));
     };
     // The stream also emits the error as an event; without a listener that event would crash the process.
     process.stdout.once('error', fail);

@@ -6,10 +6,9 @@
 // one, 0 when stopped by a signal without a command, 2 when a log file cannot
 // be written (a full disk: the run stops), 1 on an internal error.
 
-import { exitStatusOf, oneLine } from '../common/errors.ts';
+import { errorCodeOf, exitStatusOf, oneLine } from '../common/errors.ts';
 import { formatAddress } from '../net/address.ts';
 import { startChild, type ChildCommand } from '../linkshell/child.ts';
-import { LogFileError } from '../linkshell/log-file.ts';
 import { LINKSHELL_HELP, parseLinkshellArgs } from './linkshell-options.ts';
 import { startLinkshell, type LinkshellSession } from '../linkshell/session.ts';
 import { formatSummary, StatusLine } from '../linkshell/summary.ts';
@@ -92,10 +91,10 @@ async function run(argv: string[]): Promise<number> {
   // the watchdog (src/linkshell/child.ts) kills whatever ignores this once linkshell has gone.
   child?.signal('SIGTERM');
   const report = await session.stop();
-  if (fatal instanceof LogFileError) {
-    // A log that cannot be written (a full disk): the file and why, in one line.
+  if (fatal && errorCodeOf(fatal) !== 'ERR_INTERNAL') {
+    // The caller's to fix (a log that cannot be written: a full disk): the file and why, in one line.
     stderr(`${fatal.message}; stopped`);
-    code = 2;
+    code = exitStatusOf(fatal);
   } else if (fatal) {
     stderr(`internal error, stopped: ${fatal.stack ?? fatal.message}`);
     code = 1;

@@ -10,7 +10,7 @@ import { duringSetup, toolkitError } from '../common/errors.ts';
 import {
   formatHelp, integerValue, noPositionals, optional, parseCommandLine, pathValue, required, seedValue,
 } from '../common/validate.ts';
-import { LinkLogFile, LogFileError } from '../linkshell/log-file.ts';
+import { LinkLogFile } from '../linkshell/log-file.ts';
 import { readInputFile, writeStdout } from './files.ts';
 
 export const REPLAY_HELP = formatHelp({
@@ -120,7 +120,6 @@ export async function runReplay(argv: string[]): Promise<number> {
     } catch {
       // The first error is the one to report.
     }
-    if (error instanceof LogFileError) throw toolkitError('ERR_UNWRITABLE_FILE', error.message, error);
     if (error instanceof PacketTooLargeError) throw toolkitError('ERR_BAD_INPUT', `${input}: an arrival of ${error.size} bytes is larger than the link's MTU of ${error.mtu} bytes (--mtu)`);
     throw error;
   }

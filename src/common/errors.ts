@@ -100,15 +100,19 @@ export function fileKind(stats: Stats): string {
   return 'not a regular file';
 }
 
-/** A short reason for a file-system error ("no such file or directory"), else its message. */
-export function fileErrorReason(error: unknown): string {
+/**
+ * A short reason for a file-system error ("no such file or directory"), else
+ * its message. When writing, ENOENT can only mean a missing directory.
+ */
+export function fileErrorReason(error: unknown, { writing = false }: { writing?: boolean } = {}): string {
   const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (writing && code === 'ENOENT') return 'no such directory';
   return (code !== undefined && FILE_ERRNO_REASONS[code]) || (error instanceof Error ? error.message : String(error));
 }
 
 /** "cannot write OUT.json: no space left on the device" (code ERR_UNWRITABLE_FILE). */
 export function unwritableFile(path: string, error: unknown): ToolkitError {
-  return toolkitError('ERR_UNWRITABLE_FILE', `cannot write ${path}: ${fileErrorReason(error)}`, error);
+  return toolkitError('ERR_UNWRITABLE_FILE', `cannot write ${path}: ${fileErrorReason(error, { writing: true })}`, error);
 }
 
 /** "cannot read IN.log: is a directory" (code ERR_UNREADABLE_FILE). */

@@ -4,12 +4,13 @@
 // behind the link; close() writes the rest and closes the file.
 
 import { closeSync, openSync, writeSync } from 'node:fs';
+import { fileErrorReason, ToolkitError } from '../common/errors.ts';
 import { LinkLogWriter, type LinkLogHeader } from '../link-emu/link-log.ts';
 
 /** A log file that could not be opened or written: the message names the file and why, in one line. */
-export class LogFileError extends Error {
+export class LogFileError extends ToolkitError {
   constructor(readonly path: string, error: unknown) {
-    super(`cannot write log file ${path}: ${describeFileError(error)}`);
+    super('ERR_UNWRITABLE_FILE', `cannot write log file ${path}: ${fileErrorReason(error, { writing: true })}`, { cause: error });
     this.name = 'LogFileError';
   }
 }
@@ -53,19 +54,5 @@ export class LinkLogFile {
       // A full disk, say: one line naming the file, not a stack trace from deep in the link.
       throw new LogFileError(this.path, error);
     }
-  }
-}
-
-/** Why a file could not be opened or written, in a few words (the errno's meaning, not its code). */
-export function describeFileError(error: unknown): string {
-  switch ((error as NodeJS.ErrnoException).code) {
-    case 'ENOENT': return 'no such directory';
-    case 'EACCES': case 'EPERM': return 'permission denied';
-    case 'EISDIR': return 'is a directory';
-    case 'ENOSPC': return 'no space left on device';
-    case 'EDQUOT': return 'disk quota exceeded';
-    case 'EROFS': return 'read-only file system';
-    case 'EPIPE': return 'the reading end was closed';
-    default: return (error as Error).message;
   }
 }
