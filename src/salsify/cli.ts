@@ -1,12 +1,13 @@
 // The `salsify` command. `salsify sim` runs Salsify (or the conventional
 // baseline) in the deterministic simulator over emulated links and prints a
 // results table; per-frame records and JSON results go where asked.
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import Table from 'cli-table3';
 import { runCommand, UsageError } from '../common/usage-error.ts';
-import { recordsToCsv } from './metrics.ts';
+import { framesToCsv, summariesToCsv } from '../results/csv.ts';
+import { jsonText, runToJson } from '../results/json.ts';
+import { formatResultsTable } from '../results/table.ts';
+import { makeResultsDirectory, writeResultsFile } from '../results/writer.ts';
 import { SCHEMES, type Scheme } from './sender.ts';
 import { DEFAULT_SIM_CONFIG, runSalsifySim, type SalsifySimConfig, type SalsifySimResult } from './sim-runner.ts';
 
@@ -40,10 +41,16 @@ Options:
   --budget MS           the transport's delay budget (default 100)
   --no-grace            no grace period in the inter-arrival estimate
   --seed N              seed of every random draw (default 1)
-  --json OUT.json       write {config, summary, counters} (an array of them
-                        when several schemes run)
-  --log-dir DIR         write DIR/SCHEME.frames.csv (one line per source frame)
-                        and DIR/SCHEME.json
+  --json OUT.json       write {label, config, counters, bytesSent, link, endMs,
+                        summary} (an array of them when several schemes run)
+  --log-dir DIR         write DIR/SCHEME.frames.csv (one line per source frame:
+                        its fate, send, arrival and display times, size,
+                        quantizer, SSIM), DIR/SCHEME.json, and DIR/summary.csv
+                        (one line per scheme)
+
+Frame fates: shown; never shown (arrived whole, not shown); lost (some
+datagram never arrived); skipped (encoded, not sent: the sender's choice);
+superseded (never encoded: replaced by a newer capture).
   -h, --help            this text
 
 Exit status: 0 on success, 2 for a bad argument or input file, 1 otherwise.
@@ -115,34 +122,8 @@ export function parseSimArgs(argv: string[]): { configs: Partial<SalsifySimConfi
   return { configs: schemes.map((scheme) => ({ ...base, scheme: scheme as Scheme })), json: values.json, logDir: values['log-dir'], help: false };
 }
 
-export function formatResultsTable(runs: readonly { result: SalsifySimResult; wallMs?: number }[]): string {
-  const table = new Table({
-    head: ['scheme', 'delay mean', 'p5', 'p95 (ms)', 'SSIM mean', 'p5', 'p95 (dB)', 'shown', 'skipped', 'captured', 'sent (MB)', 'link use', 'wall (s)'],
-    style: { head: [], border: [] },
-  });
-  const f = (x: number, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : '-');
-  for (const { result, wallMs } of runs) {
-    const s = result.summary;
-    table.push([
-      result.config.scheme, f(s.signalDelayMs.mean), f(s.signalDelayMs.p5), f(s.signalDelayMs.p95),
-      f(s.ssimDb.mean, 2), f(s.ssimDb.p5, 2), f(s.ssimDb.p95, 2),
-      String(s.framesShown), String(s.framesSkipped), String(s.framesCaptured),
-      f(s.bytesSent / 1e6, 2), `${f(100 * s.linkUtilization)} %`, wallMs === undefined ? '-' : f(wallMs / 1000, 2),
-    ]);
-  }
-  return table.toString();
-}
-
 function output(result: SalsifySimResult) {
-  return { config: result.config, summary: result.summary, counters: result.counters };
-}
-
-function writeOut(path: string, text: string): void {
-  try {
-    writeFileSync(path, text);
-  } catch (error) {
-    throw new UsageError(`cannot write ${path}: ${(error as Error).message}`);
-  }
+  return runToJson(result, result.summary);
 }
 
 export async function runSim(argv: string[]): Promise<number> {
@@ -151,13 +132,7 @@ export async function runSim(argv: string[]): Promise<number> {
     process.stdout.write(SALSIFY_HELP);
     return 0;
   }
-  if (args.logDir !== undefined) {
-    try {
-      mkdirSync(args.logDir, { recursive: true });
-    } catch (error) {
-      throw new UsageError(`cannot create --log-dir ${args.logDir}: ${(error as Error).message}`);
-    }
-  }
+  if (args.logDir !== undefined) makeResultsDirectory(args.logDir, '--log-dir');
   const runs: { result: SalsifySimResult; wallMs: number }[] = [];
   for (const config of args.configs) {
     const started = performance.now();
@@ -173,13 +148,15 @@ export async function runSim(argv: string[]): Promise<number> {
     const wallMs = performance.now() - started;
     runs.push({ result, wallMs });
     if (args.logDir !== undefined) {
-      writeOut(join(args.logDir, `${result.config.scheme}.frames.csv`), recordsToCsv(result.frames));
-      writeOut(join(args.logDir, `${result.config.scheme}.json`), JSON.stringify(output(result), null, 2) + '\n');
+      writeResultsFile(join(args.logDir, `${result.config.scheme}.frames.csv`), framesToCsv(result.frames));
+      writeResultsFile(join(args.logDir, `${result.config.scheme}.json`), jsonText(output(result)));
     }
   }
+  const rows = runs.map(({ result, wallMs }) => ({ label: result.label, summary: result.summary, wallMs }));
+  if (args.logDir !== undefined) writeResultsFile(join(args.logDir, 'summary.csv'), summariesToCsv(rows));
   if (args.json !== undefined) {
     const body = runs.length === 1 ? output(runs[0].result) : runs.map((r) => output(r.result));
-    writeOut(args.json, JSON.stringify(body, null, 2) + '\n');
+    writeResultsFile(args.json, jsonText(body));
   }
   const first = runs[0].result.config;
   const describe = (l: SalsifySimConfig['downlink']) => (typeof l === 'string' ? l : `const:${l.constantMbps}`);
@@ -187,7 +164,7 @@ export async function runSim(argv: string[]): Promise<number> {
     `downlink ${describe(first.downlink)}, uplink ${describe(first.uplink)}, queue ${first.queue} [${first.queueArgs}], ` +
       `delay ${first.delayMs} ms, video ${first.video}, codec ${first.codec}, ${first.durationS} s, seed ${first.seed}\n`,
   );
-  process.stdout.write(formatResultsTable(runs) + '\n');
+  process.stdout.write(formatResultsTable(rows) + '\n');
   return 0;
 }
 

@@ -20,7 +20,8 @@ import { UsageError } from '../../common/usage-error.ts';
 import { formatAddress } from '../../net/address.ts';
 import type { EndpointContext } from '../../net/endpoint.ts';
 import { createUdpEndpoint, type UdpEndpoint } from '../../net/udp-endpoint.ts';
-import { decodeDatagram } from '../datagram.ts';
+import { decodeDatagram, type FragmentDatagram } from '../datagram.ts';
+import { FrameArrivals, type FrameArrival } from '../frame-arrivals.ts';
 import type { ModelCodec } from '../model-codec.ts';
 import { openCodec } from '../open-inputs.ts';
 import { SalsifyReceiver, type ShownFrame } from '../receiver.ts';
@@ -196,6 +197,13 @@ export async function runReceive(argv: string[]): Promise<number> {
       log.write(record);
     };
 
+    const arrivals = new FrameArrivals();
+    const arrivalRecord = (frame: number, a: FrameArrival, t: number) =>
+      ({ type: 'arrival', t: t + offset, frame, first: a.firstMs + offset, fragments: a.fragments, of: a.fragmentCount });
+    const onFragment = (d: FragmentDatagram, at: number) => {
+      const complete = arrivals.fragment(d, at);
+      if (complete && !ended) log.write(arrivalRecord(d.frameNumber, complete, complete.lastMs!));
+    };
     const ctx = forwardingContext(endpoint);
     const decoding = countingWork(modelled ? withModelledWorkTime(ctx) : ctx);
     let receiver: SalsifyReceiver | undefined;
@@ -218,7 +226,7 @@ export async function runReceive(argv: string[]): Promise<number> {
         const peer = endpoint.peer();
         log.write({ type: 'run', t: lastDatagram + offset, runId, connectionId, peer: peer ? formatAddress(peer) : '?' });
         process.stderr.write(`salsify receive: run ${runId} from ${peer ? formatAddress(peer) : '?'}\n`);
-        receiver = new SalsifyReceiver({ ctx: decoding, codec: codec!, connectionId, onShown });
+        receiver = new SalsifyReceiver({ ctx: decoding, codec: codec!, connectionId, onShown, onFragment });
       }
       ctx.deliver(bytes);
     });
@@ -249,6 +257,7 @@ export async function runReceive(argv: string[]): Promise<number> {
     // Let the frames already complete finish decoding (bounded).
     const drainUntil = endpoint.now() + 2000;
     while (receiver && (receiver.decodeQueueLength > 0 || decoding.busy() > 0) && endpoint.now() < drainUntil) await sleep(10);
+    for (const [frame, a] of arrivals.incomplete()) log.write(arrivalRecord(frame, a, a.firstMs));
     ended = true;
     const counters = { ...(receiver?.counters ?? {}), picturesSaved: pictures, ignoredBeforeRun, foreignUdpDatagrams: endpoint.foreignDatagrams(), cpuMs: cpuMs() };
     log.write({ type: 'end', t: endpoint.now() + offset, reason, counters });

@@ -1,0 +1,56 @@
+// When each frame's datagrams reached the receiver: the first, and the last
+// once every fragment of the frame has arrived (duplicates count once). Fed
+// by the receiver's onFragment hook, in the simulator and over UDP alike; a
+// frame sent but never complete is a lost frame in the results.
+import type { FragmentDatagram } from './datagram.ts';
+
+export interface FrameArrival {
+  readonly firstMs: number;
+  /** Set once all fragments arrived. */
+  readonly lastMs?: number;
+  readonly fragments: number;
+  readonly fragmentCount: number;
+}
+
+interface Tracking {
+  firstMs: number;
+  lastMs?: number;
+  readonly seen: Set<number>;
+  readonly fragmentCount: number;
+}
+
+export class FrameArrivals {
+  readonly #frames = new Map<number, Tracking>();
+
+  /** Records a fragment's arrival; returns the frame's arrival when this fragment completed it. */
+  fragment(d: Pick<FragmentDatagram, 'frameNumber' | 'fragmentIndex' | 'fragmentCount'>, at: number): FrameArrival | undefined {
+    let t = this.#frames.get(d.frameNumber);
+    if (!t) {
+      t = { firstMs: at, seen: new Set(), fragmentCount: d.fragmentCount };
+      this.#frames.set(d.frameNumber, t);
+    }
+    if (t.lastMs !== undefined || t.seen.has(d.fragmentIndex) || d.fragmentIndex >= t.fragmentCount) return undefined;
+    t.seen.add(d.fragmentIndex);
+    if (t.seen.size < t.fragmentCount) return undefined;
+    t.lastMs = at;
+    return view(t);
+  }
+
+  get(frameNumber: number): FrameArrival | undefined {
+    const t = this.#frames.get(frameNumber);
+    return t && view(t);
+  }
+
+  /** Frames some but not all of whose fragments arrived. */
+  incomplete(): [number, FrameArrival][] {
+    return [...this.#frames].filter(([, t]) => t.lastMs === undefined).map(([n, t]) => [n, view(t)]);
+  }
+
+  toMap(): Map<number, FrameArrival> {
+    return new Map([...this.#frames].map(([n, t]) => [n, view(t)]));
+  }
+}
+
+function view(t: Tracking): FrameArrival {
+  return { firstMs: t.firstMs, lastMs: t.lastMs, fragments: t.seen.size, fragmentCount: t.fragmentCount };
+}
