@@ -1,10 +1,18 @@
-// The endpoint-context wrappers of the live commands, over a real UDP endpoint's clock.
+// The endpoint-context wrappers of the live commands, over a real UDP endpoint's
+// clock, and the pieces the commands wait and record with.
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createUdpEndpoint } from '../../src/net/udp-endpoint.ts';
 import { countingWork } from '../../src/salsify/live/counting-work.ts';
 import { withModelledWorkTime } from '../../src/salsify/live/modelled-work.ts';
 import { sharedClockNow, sharedClockOffset } from '../../src/salsify/live/shared-clock.ts';
+import { FirstFailure } from '../../src/salsify/live/first-failure.ts';
+import { JsonlWriter } from '../../src/salsify/live/jsonl.ts';
+import { RecordsFile } from '../../src/salsify/live/records-file.ts';
+import { waitUntil } from '../../src/salsify/live/wait-until.ts';
 
 test('the model codec\'s work takes at least its modelled time; longer work is not delayed further', async () => {
   const endpoint = await createUdpEndpoint();
@@ -52,6 +60,89 @@ test('the shared clock: epoch milliseconds, and a constant offset from a monoton
     assert.ok(sharedClockNow() >= a);
   } finally {
     await endpoint.close();
+  }
+});
+
+test('task ends are told to listeners after the awaiting code ran, with the error of a failed task', async () => {
+  const endpoint = await createUdpEndpoint();
+  try {
+    const ctx = countingWork(endpoint);
+    const seen: string[] = [];
+    ctx.onTaskEnd((error) => seen.push(error === undefined ? `ok, busy ${ctx.busy()}` : `failed: ${(error as Error).message}`));
+    await ctx.work(async () => seen.push('task'), 0).then(() => seen.push('continuation'));
+    await new Promise((resolve) => setImmediate(resolve));
+    await ctx.work(async () => {
+      throw new Error('broke');
+    }, 0).catch(() => seen.push('caught'));
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(seen, ['task', 'continuation', 'ok, busy 0', 'caught', 'failed: broke']);
+  } finally {
+    await endpoint.close();
+  }
+});
+
+test('waitUntil: done when the condition holds at a check, or false at the deadline; no polling', async () => {
+  const endpoint = await createUdpEndpoint();
+  try {
+    let value = 0;
+    let checks = 0;
+    const c = waitUntil(() => (checks++, value >= 2), endpoint, 60_000);
+    value = 2; // not seen until someone checks
+    assert.is(checks, 1);
+    c.check();
+    assert.is(await c.done, true);
+    c.check(); // settled: no more checks of the condition
+    assert.is(checks, 2);
+    const never = waitUntil(() => false, endpoint, 5);
+    assert.is(await never.done, false);
+    assert.is(await waitUntil(() => true, endpoint, 60_000).done, true, 'holds at once');
+  } finally {
+    await endpoint.close();
+  }
+});
+
+test('the first failure counts; undefined reports are ignored', async () => {
+  const f = new FirstFailure();
+  f.report(undefined);
+  assert.is(f.error, undefined);
+  f.report(new Error('first'));
+  f.report(new Error('second'));
+  f.report('not an Error');
+  assert.is((await f.promise).message, 'first');
+  try {
+    await f.thrown();
+    assert.unreachable();
+  } catch (error) {
+    assert.is((error as Error).message, 'first');
+  }
+});
+
+test('records are on disk as soon as written, end once, and a failed write names the file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'salsify-records-'));
+  try {
+    const path = join(dir, 'x.jsonl');
+    let now = 5;
+    const file = new RecordsFile(path, { type: 'header' }, () => now, (t) => t + 1000);
+    file.write({ type: 'a' });
+    // Not closed: whatever ends the process now, the records so far are in the file, whole.
+    assert.is(readFileSync(path, 'utf8'), '{"type":"header"}\n{"type":"a"}\n');
+    now = 7;
+    file.end('signal SIGINT', { n: 1 });
+    file.end('error', { n: 2 }, new Error('later'));
+    file.write({ type: 'after the end' });
+    file.close();
+    file.close();
+    const lines = readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    assert.equal(lines, [{ type: 'header' }, { type: 'a' }, { type: 'end', t: 1007, reason: 'signal SIGINT', counters: { n: 1 } }]);
+    assert.throws(() => new RecordsFile(join(dir, 'no', 'such', 'dir.jsonl'), {}, () => 0, (t) => t), /^cannot write .*no\/such\/dir\.jsonl: ENOENT/);
+    if (existsSync('/dev/full')) {
+      const full = new JsonlWriter('/dev/full');
+      full.write({ type: 'a' });
+      assert.match(full.failure!.message, /^cannot write \/dev\/full: ENOSPC/);
+      assert.throws(() => full.close(), /cannot write \/dev\/full: ENOSPC/);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
 
