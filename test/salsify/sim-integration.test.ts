@@ -137,6 +137,19 @@ test('link utilisation counts the downlink\'s departures over its opportunities 
   assert.is(r.summary.linkUtilization, link.departedBytes / link.capacityBytes);
 });
 
+test('"skipped" is the sender\'s choice only: frames superseded while the encoder was busy are counted apart', async () => {
+  // 1080p at 120 fps: salsify-1's two encodings take longer than a frame interval, so captures supersede each other.
+  const r = await runSalsifySim({ scheme: 'salsify-1', downlink: { constantMbps: 4 }, uplink: { constantMbps: 4 }, durationS: 1, video: 'synthetic:1920x1080@120', delayMs: 10 });
+  const s = r.summary;
+  const sender = r.counters.sender;
+  assert.ok(sender.superseded > 0 && sender.skipped > 0, JSON.stringify(sender));
+  assert.is(s.framesSkipped, sender.skipped);
+  assert.is(s.framesSuperseded, sender.superseded);
+  assert.is(s.framesSent, sender.sent);
+  assert.is(s.framesCaptured - s.framesSent, s.framesSkipped + s.framesSuperseded);
+  assert.is(r.frames.filter((f) => f.fate === 'superseded' && f.frameNumber !== undefined).length, 0, 'a superseded frame was never encoded');
+});
+
 test('bad configurations are rejected with a RangeError or TypeError naming the field and the value', async () => {
   const base = { downlink: { constantMbps: 2 }, uplink: { constantMbps: 2 }, durationS: 0.2, video: VIDEO };
   // The base itself is a good configuration: each case fails because of its one bad field.
