@@ -1,5 +1,6 @@
 // The endpoint-context wrappers of the live commands, over a real UDP endpoint's
 // clock, and the pieces the commands wait and record with.
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -141,6 +142,56 @@ test('records are on disk as soon as written, end once, and a failed write names
       assert.match(full.failure!.message, /^cannot write \/dev\/full: ENOSPC/);
       assert.throws(() => full.close(), /cannot write \/dev\/full: ENOSPC/);
     }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** A process that watches stop signals, with an end record as its last words; `then` runs after set-up. */
+function watcher(path: string, then: string) {
+  const code = `
+    import { watchStopSignals } from './src/salsify/live/stop-signals.ts';
+    import { RecordsFile } from './src/salsify/live/records-file.ts';
+    const stop = watchStopSignals('watcher');
+    const file = new RecordsFile(${JSON.stringify(path)}, { type: 'header' }, () => 1, (t) => t);
+    stop.beforeForcedExit((reason, error) => file.end(reason, {}, error));
+    stop.first.then((signal) => process.stdout.write('stopping on ' + signal + '\\n'));
+    setTimeout(() => {}, 120000);
+    process.stdout.write('ready\\n');
+    ${then}`;
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { cwd: new URL('../..', import.meta.url), stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '', stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const kill = setTimeout(() => child.kill('SIGKILL'), 120000);
+  exited.finally(() => clearTimeout(kill));
+  const waitFor = async (text: string) => {
+    while (!stdout.includes(text)) {
+      if (child.exitCode !== null) throw new Error(`exited before ${text}: ${stderr}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+  return { child, exited, waitFor, stderr: () => stderr };
+}
+
+test('a second stop signal, or an uncaught exception, writes the end record before the process exits', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'salsify-last-words-'));
+  try {
+    const forced = watcher(join(dir, 'forced.jsonl'), '');
+    await forced.waitFor('ready');
+    forced.child.kill('SIGINT');
+    await forced.waitFor('stopping on SIGINT');
+    forced.child.kill('SIGTERM');
+    assert.equal(await forced.exited, { code: 128 + 15, signal: null });
+    const lines = readFileSync(join(dir, 'forced.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    assert.equal(lines.at(-1), { type: 'end', t: 1, reason: 'signal SIGTERM (forced)', counters: {} });
+
+    const crash = watcher(join(dir, 'crash.jsonl'), "setTimeout(() => { throw new Error('a bug'); }, 1);");
+    assert.equal(await crash.exited, { code: 1, signal: null });
+    assert.is(crash.stderr(), 'watcher: uncaught error: a bug\n');
+    const end = JSON.parse(readFileSync(join(dir, 'crash.jsonl'), 'utf8').trim().split('\n').at(-1)!);
+    assert.equal(end, { type: 'end', t: 1, reason: 'error', error: 'a bug', counters: {} });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

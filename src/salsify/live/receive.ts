@@ -100,7 +100,7 @@ export function parseReceiveArgs(argv: string[]): { help: true } | { help: false
 
 export async function runReceive(argv: string[]): Promise<number> {
   // First of all, so that a signal at any later moment ends the run with its records complete.
-  const stop = watchStopSignals();
+  const stop = watchStopSignals('salsify receive');
   try {
     const parsed = parseReceiveArgs(argv);
     if (parsed.help) {
@@ -150,7 +150,7 @@ async function receiveRun(args: ReceiveArgs, endpoint: UdpEndpoint, codec: Funct
   };
   const records = new RecordsFile(join(args.out, RECEIVER_RECORDS), header, () => endpoint.now(), (t) => t + offset);
   const session = new ReceiveSession({ endpoint, codec, records, saved, failure, offset });
-  stop.beforeForcedExit((signal) => session.end(`signal ${signal} (forced)`));
+  stop.beforeForcedExit((reason, error) => session.end(reason, error));
   process.stderr.write(`salsify receive: listening on ${listen} (${args.codec} codec), records in ${records.path}\n`);
   try {
     const reason = await Promise.race([stop.first.then((signal) => `signal ${signal}`), session.idle(args.idleTimeoutMs), failure.thrown()]);

@@ -16,7 +16,7 @@ import type { EndpointContext } from '../../net/endpoint.ts';
 import { createUdpEndpoint, type UdpEndpoint } from '../../net/udp-endpoint.ts';
 import { TIMER_KINDS, WallClockScheduler, type TimerKind } from '../../net/wall-clock.ts';
 import { openCodec, openVideo } from '../open-inputs.ts';
-import { SalsifySender, SCHEMES, type Scheme, type SenderEvent } from '../sender.ts';
+import { SalsifySender, SCHEMES, type Scheme, type SenderCounters, type SenderEvent } from '../sender.ts';
 import { codecOption, noPositionals, numberOption } from './options.ts';
 import { RECORDS_VERSION, runIdOf, SENDER_RECORDS, type SenderHeader } from './records.ts';
 import { liveConnectionId } from './run-id.ts';
@@ -190,7 +190,7 @@ async function openSendInputs(args: SendArgs): Promise<SendInputs> {
 
 export async function runSend(argv: string[]): Promise<number> {
   // First of all, so that a signal at any later moment ends the run with its records complete.
-  const stop = watchStopSignals();
+  const stop = watchStopSignals('salsify send');
   try {
     const parsed = parseSendArgs(argv);
     if (parsed.help) {
@@ -235,14 +235,26 @@ function notifyingReceives(ctx: EndpointContext, afterReceive: () => void): Endp
   };
 }
 
-async function sendRun(args: SendArgs, inputs: SendInputs, endpoint: UdpEndpoint, failure: FirstFailure, stop: StopSignals): Promise<number> {
+/** A sender started over `endpoint`, its records file opened with the header. */
+interface LiveSender {
+  readonly sender: SalsifySender;
+  readonly working: CountingWork;
+  readonly records: RecordsFile;
+  readonly runId: string;
+  /** Resolves with 'duration' once the last frame of --duration was captured. */
+  readonly captured: Promise<string>;
+  /** Sets what to call on the events that may end the drain (a datagram handled, a task ended). */
+  onEvent(listener: () => void): void;
+  counters(): SenderCounters & Record<string, number>;
+}
+
+function startSender(args: SendArgs, inputs: SendInputs, endpoint: UdpEndpoint, failure: FirstFailure, stop: StopSignals): LiveSender {
   const { source, codec, peer } = inputs;
   const offset = sharedClockOffset(() => endpoint.now());
   const startMs = sharedClockNow();
   const connectionId = args.connectionId ?? liveConnectionId(args.seed, startMs);
-  const runId = runIdOf(connectionId);
-  let events = () => {};
-  const ctx = notifyingReceives(endpoint, () => events());
+  let listener = () => {};
+  const ctx = notifyingReceives(endpoint, () => listener());
   const working = countingWork(args.codec === 'model' ? withModelledWorkTime(ctx) : ctx);
   const frames = args.durationS === null ? undefined : Math.max(1, Math.round(args.durationS * source.fps));
   let capturedAll!: () => void;
@@ -260,7 +272,7 @@ async function sendRun(args: SendArgs, inputs: SendInputs, endpoint: UdpEndpoint
   // Source frame i is captured at captureStartMs + i / fps (the sender's timers may run a little late:
   // the capture records say when; the frame is the one of its nominal instant, as a webcam's).
   const header: SenderHeader = {
-    type: 'sender', version: RECORDS_VERSION, runId, connectionId, startMs, captureStartMs: endpoint.now() + offset,
+    type: 'sender', version: RECORDS_VERSION, runId: runIdOf(connectionId), connectionId, startMs, captureStartMs: endpoint.now() + offset,
     // A clip's absolute path, so that analyze (from another directory) can reopen it.
     video: /\.(y4m|ivf)$/i.test(args.video) ? resolve(args.video) : args.video, seed: args.seed,
     scheme: args.scheme, codec: args.codec, budgetMs: args.budgetMs, width: source.width, height: source.height,
@@ -272,36 +284,45 @@ async function sendRun(args: SendArgs, inputs: SendInputs, endpoint: UdpEndpoint
   if (stop.received === undefined) sender.start();
   working.onTaskEnd((error) => {
     failure.report(error ?? sender.failure ?? file.failure);
-    events();
+    listener();
   });
   const counters = () => ({ ...sender.counters, packetsInFlight: sender.packetsInFlight, foreignUdpDatagrams: endpoint.foreignDatagrams(), cpuMs: cpuMs() });
-  stop.beforeForcedExit((signal) => file.end(`signal ${signal} (forced)`, counters()));
+  stop.beforeForcedExit((reason, error) => file.end(reason, counters(), error));
+  return {
+    sender, working, records: file, runId: header.runId, captured, counters,
+    onEvent: (l) => {
+      listener = l;
+    },
+  };
+}
+
+async function sendRun(args: SendArgs, inputs: SendInputs, endpoint: UdpEndpoint, failure: FirstFailure, stop: StopSignals): Promise<number> {
+  const live = startSender(args, inputs, endpoint, failure, stop);
+  const { sender, records, runId } = live;
+  const to = formatAddress(inputs.peer);
   process.stderr.write(
-    `salsify send: run ${runId}: ${args.scheme}, ${args.codec} codec, ${source.description}, ` +
-      `to ${formatAddress(peer)} from ${formatAddress(endpoint.localAddress)}\n`,
+    `salsify send: run ${runId}: ${args.scheme}, ${args.codec} codec, ${inputs.source.description}, to ${to} from ${formatAddress(endpoint.localAddress)}\n`,
   );
   try {
-    const reason = await Promise.race([captured, stop.first.then((signal) => `signal ${signal}`), failure.thrown()]);
+    const reason = await Promise.race([live.captured, stop.first.then((signal) => `signal ${signal}`), failure.thrown()]);
     sender.stop();
-    await Promise.race([drain(sender, working, endpoint, args.drainMs, 5000 / source.fps, (check) => (events = check)), failure.thrown()]);
-    failure.report(file.failure);
+    await Promise.race([drain(live, endpoint, args.drainMs, 5000 / inputs.source.fps), failure.thrown()]);
+    failure.report(records.failure);
     if (failure.error) throw failure.error;
-    const end = counters();
-    file.end(reason, end);
+    const end = live.counters();
+    records.end(reason, end);
     process.stderr.write(
       `salsify send: run ${runId} ended (${reason}): ${end.captured} frames captured, ${end.sent} sent, ${end.skipped} skipped by choice, ` +
-        `${end.superseded} superseded, ${end.datagramsSent} datagrams (${(end.bytesSent / 1e6).toFixed(2)} MB), ${end.acks} acknowledged; records in ${file.path}\n`,
+        `${end.superseded} superseded, ${end.datagramsSent} datagrams (${(end.bytesSent / 1e6).toFixed(2)} MB), ${end.acks} acknowledged; records in ${records.path}\n`,
     );
-    if (end.datagramsSent > 0 && end.acks === 0) {
-      process.stderr.write(`salsify send: warning: no datagram was acknowledged: is \`salsify receive\` listening at ${formatAddress(peer)}?\n`);
-    }
+    if (end.datagramsSent > 0 && end.acks === 0) process.stderr.write(`salsify send: warning: no datagram was acknowledged: is \`salsify receive\` listening at ${to}?\n`);
     return 0;
   } catch (error) {
     sender.stop();
-    file.end('error', counters(), error);
+    records.end('error', live.counters(), error);
     throw error;
   } finally {
-    file.close();
+    records.close();
   }
 }
 
@@ -309,10 +330,10 @@ async function sendRun(args: SendArgs, inputs: SendInputs, endpoint: UdpEndpoint
  * After the last capture: at least `minMs` (a few frame intervals), then until
  * the last encoding is done and everything sent is acknowledged, at most `drainMs` in all.
  */
-async function drain(sender: SalsifySender, working: CountingWork, ctx: EndpointContext, drainMs: number, minMs: number, listen: (check: () => void) => void): Promise<void> {
+async function drain(live: LiveSender, ctx: EndpointContext, drainMs: number, minMs: number): Promise<void> {
   const first = Math.min(drainMs, minMs);
   await new Promise<void>((resolve) => ctx.setTimer(first, resolve));
-  const quiet = waitUntil(() => working.busy() === 0 && sender.packetsInFlight === 0, ctx, drainMs - first);
-  listen(quiet.check);
+  const quiet = waitUntil(() => live.working.busy() === 0 && live.sender.packetsInFlight === 0, ctx, drainMs - first);
+  live.onEvent(quiet.check);
   await quiet.done;
 }

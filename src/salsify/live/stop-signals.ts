@@ -3,7 +3,9 @@
 // it opens its inputs, say) is seen: the first such signal asks the command to
 // stop, which it then does with its records completed; a second one while it
 // is still stopping runs the command's last words (writing its end record) and
-// exits at once with 128 + the signal's number. Signals that came while the
+// exits at once with 128 + the signal's number. An exception no code caught
+// (a bug in a socket or timer callback) also gets the last words, then one
+// line on stderr and exit status 1. Signals that came while the
 // program was still loading, kept by bin/early-stop-signals.js, count as if
 // they came now.
 import { constants } from 'node:os';
@@ -31,32 +33,41 @@ export interface StopSignals {
   readonly first: Promise<NodeJS.Signals>;
   /** The first stop signal, once one came. */
   readonly received: NodeJS.Signals | undefined;
-  /** What to do, synchronously, before a second signal exits the process (the last one set counts). */
-  beforeForcedExit(lastWords: (signal: NodeJS.Signals) => void): void;
+  /** What to do, synchronously, before a second signal or an uncaught exception exits the process (the last one set counts). */
+  beforeForcedExit(lastWords: (reason: string, error?: unknown) => void): void;
   /** Removes the handlers. */
   remove(): void;
 }
 
-export function watchStopSignals(): StopSignals {
+/** `program` names the command in the line printed for an uncaught exception. */
+export function watchStopSignals(program: string): StopSignals {
   let received: NodeJS.Signals | undefined;
   let resolveFirst!: (signal: NodeJS.Signals) => void;
   const first = new Promise<NodeJS.Signals>((resolve) => {
     resolveFirst = resolve;
   });
-  let lastWords: ((signal: NodeJS.Signals) => void) | undefined;
+  let lastWords: ((reason: string, error?: unknown) => void) | undefined;
+  const exitAfter = (status: number, reason: string, error?: unknown) => {
+    try {
+      lastWords?.(reason, error);
+    } finally {
+      process.exit(status);
+    }
+  };
   const listener = (signal: NodeJS.Signals) => {
     if (received === undefined) {
       received = signal;
       resolveFirst(signal);
       return;
     }
-    try {
-      lastWords?.(signal);
-    } finally {
-      process.exit(128 + (constants.signals[signal] ?? 0));
-    }
+    exitAfter(128 + (constants.signals[signal] ?? 0), `signal ${signal} (forced)`);
+  };
+  const uncaught = (error: unknown) => {
+    process.stderr.write(`${program}: uncaught error: ${(error instanceof Error ? error.message : String(error)).replace(/\s*\n\s*/g, '; ')}\n`);
+    exitAfter(1, 'error', error);
   };
   for (const s of SIGNALS) process.on(s, listener);
+  process.on('uncaughtException', uncaught);
   for (const signal of takeEarlySignals()) listener(signal);
   return {
     first,
@@ -68,6 +79,7 @@ export function watchStopSignals(): StopSignals {
     },
     remove: () => {
       for (const s of SIGNALS) process.off(s, listener);
+      process.off('uncaughtException', uncaught);
     },
   };
 }
