@@ -6,16 +6,21 @@ import type { FragmentDatagram } from './datagram.ts';
 
 export interface FrameArrival {
   readonly firstMs: number;
-  /** Set once all fragments arrived. */
+  /** When the fragment that completed the frame arrived; unset while some are missing. */
   readonly lastMs?: number;
+  /** When the latest of its fragments so far arrived. */
+  readonly latestMs: number;
   readonly fragments: number;
   readonly fragmentCount: number;
 }
 
 interface Tracking {
-  firstMs: number;
-  lastMs?: number;
-  readonly seen: Set<number>;
+  readonly firstMs: number;
+  latestMs: number;
+  complete: boolean;
+  /** Fragment indices seen, while the frame is incomplete. */
+  seen: Set<number> | undefined;
+  fragments: number;
   readonly fragmentCount: number;
 }
 
@@ -26,13 +31,16 @@ export class FrameArrivals {
   fragment(d: Pick<FragmentDatagram, 'frameNumber' | 'fragmentIndex' | 'fragmentCount'>, at: number): FrameArrival | undefined {
     let t = this.#frames.get(d.frameNumber);
     if (!t) {
-      t = { firstMs: at, seen: new Set(), fragmentCount: d.fragmentCount };
+      t = { firstMs: at, latestMs: at, complete: false, seen: new Set(), fragments: 0, fragmentCount: d.fragmentCount };
       this.#frames.set(d.frameNumber, t);
     }
-    if (t.lastMs !== undefined || t.seen.has(d.fragmentIndex) || d.fragmentIndex >= t.fragmentCount) return undefined;
-    t.seen.add(d.fragmentIndex);
-    if (t.seen.size < t.fragmentCount) return undefined;
-    t.lastMs = at;
+    if (t.complete || t.seen!.has(d.fragmentIndex) || d.fragmentIndex >= t.fragmentCount) return undefined;
+    t.seen!.add(d.fragmentIndex);
+    t.fragments++;
+    t.latestMs = at;
+    if (t.fragments < t.fragmentCount) return undefined;
+    t.complete = true;
+    t.seen = undefined; // a complete frame needs no more than its times
     return view(t);
   }
 
@@ -43,7 +51,7 @@ export class FrameArrivals {
 
   /** Frames some but not all of whose fragments arrived. */
   incomplete(): [number, FrameArrival][] {
-    return [...this.#frames].filter(([, t]) => t.lastMs === undefined).map(([n, t]) => [n, view(t)]);
+    return [...this.#frames].filter(([, t]) => !t.complete).map(([n, t]) => [n, view(t)]);
   }
 
   toMap(): Map<number, FrameArrival> {
@@ -52,5 +60,5 @@ export class FrameArrivals {
 }
 
 function view(t: Tracking): FrameArrival {
-  return { firstMs: t.firstMs, lastMs: t.lastMs, fragments: t.seen.size, fragmentCount: t.fragmentCount };
+  return { firstMs: t.firstMs, lastMs: t.complete ? t.latestMs : undefined, latestMs: t.latestMs, fragments: t.fragments, fragmentCount: t.fragmentCount };
 }

@@ -37,7 +37,7 @@ test('each fate named: shown, never shown, lost, skipped by choice, superseded',
   assert.equal([frames[4].firstArrivalMs, frames[4].lastArrivalMs], [50, undefined]);
   assert.is(frames[3].sendMs, 35);
   assert.is(frames[1].frameNumber, undefined);
-  assert.equal(arrivals.incomplete().map(([n]) => n), [2]);
+  assert.equal(arrivals.incomplete(), [[2, { firstMs: 50, lastMs: undefined, latestMs: 50, fragments: 1, fragmentCount: 2 }]]);
   const s = summarize(checkRun({ label: 'x', config: {}, counters: {}, bytesSent: 500, link: null, endMs: 200, frames }));
   assert.equal(
     [s.framesCaptured, s.framesSent, s.framesShown, s.framesNeverShown, s.framesLost, s.framesSkipped, s.framesSuperseded],

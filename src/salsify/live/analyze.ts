@@ -226,7 +226,7 @@ export async function analyzeLiveRun(dir: string, options: { linkLog?: string } 
 
   const shown = new Map<number, { shownMs: number; ssim?: number }>();
   for (const s of receiver.shown) shown.set(s.frameNumber, { shownMs: s.t - start, ssim: ssimOf.get(s.frameNumber) });
-  const arrivals = new Map([...receiver.arrivals].map(([n, a]) => [n, { ...a, firstMs: a.firstMs - start, lastMs: a.lastMs === undefined ? undefined : a.lastMs - start }]));
+  const arrivals = new Map([...receiver.arrivals].map(([n, a]) => [n, { ...a, firstMs: a.firstMs - start, latestMs: a.latestMs - start, lastMs: a.lastMs === undefined ? undefined : a.lastMs - start }]));
   // Frame i's capture instant is its nominal one (the sender's timers run a little late; how late is reported).
   const interval = 1000 / sender.header.fps;
   const nominal = (i: number) => sender.header.captureStartMs + i * interval;

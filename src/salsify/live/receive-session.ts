@@ -180,7 +180,7 @@ export class ReceiveSession {
   end(reason: string, error?: unknown): void {
     const records = this.#o.records;
     if (records.ended) return;
-    for (const [frame, a] of this.#arrivals.incomplete()) records.write(this.#arrivalRecord(frame, a, a.firstMs));
+    for (const [frame, a] of this.#arrivals.incomplete()) records.write(this.#arrivalRecord(frame, a, a.latestMs));
     records.end(reason, this.counters(), error);
   }
 }

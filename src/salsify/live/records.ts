@@ -12,7 +12,7 @@
 //   {"type":"receiver","version":1,"startMs","codec","listen","video","frames"}
 //   {"type":"run","t","runId","connectionId","peer"}  the first datagram of a run
 //   {"type":"arrival","t","frame","first","fragments","of"}  the datagrams of a frame number: the first
-//        arrived at "first"; "fragments" of its "of" arrived, the last at t. Written once all arrived
+//        arrived at "first"; "fragments" of its "of" arrived, the latest at t. Written once all arrived
 //        (before the frame is shown), and for frames still incomplete just before the end record.
 //   {"type":"shown","t","frame","bytes","src","dst","ssim"?,"picture"?}  frame number shown at t,
 //        decoded from state src to state dst (ssim: the model codec's; picture: its index in the saved Y4M)
@@ -235,7 +235,7 @@ export function readReceiverRecords(file: string): ReceiverRecords {
         if (first > t) line.fail(`field "first" ${first} is after the last arrival, t ${t}`);
         const of = line.integer('of', 1);
         const fragments = line.integer('fragments', 1, of);
-        arrivals.set(frameNumber, { firstMs: first, lastMs: fragments === of ? t : undefined, fragments, fragmentCount: of });
+        arrivals.set(frameNumber, { firstMs: first, lastMs: fragments === of ? t : undefined, latestMs: t, fragments, fragmentCount: of });
         break;
       }
       case 'shown': {
