@@ -9,4 +9,5 @@ export { summarize, FATE_COUNT, type Summary } from './summary.ts';
 export { formatResultsTable, type TableRow } from './table.ts';
 export { runToJson, jsonText } from './json.ts';
 export { framesToCsv, summariesToCsv, FRAME_COLUMNS, SUMMARY_COLUMNS } from './csv.ts';
+export { readFramesCsv } from './read-csv.ts';
 export { writeResultsFile, makeResultsDirectory } from './writer.ts';

@@ -31,7 +31,8 @@ function checkFrame(label: string, f: FrameRecord, index: number): void {
   if (f.lastArrivalMs !== undefined && !(f.firstArrivalMs !== undefined && f.firstArrivalMs <= f.lastArrivalMs)) fail('firstArrivalMs', `must be set and at most lastArrivalMs (${f.lastArrivalMs})`);
   if (f.shownMs !== undefined && !(f.displayMs !== undefined && f.displayMs <= f.shownMs)) fail('displayMs', `must be at most the frame's own show (${f.shownMs})`);
   if (!finite(f.signalDelayMs)) fail('signalDelayMs', 'must be a finite number');
-  if (f.displayMs !== undefined && Math.abs(f.signalDelayMs - (f.displayMs - f.captureMs)) > 1e-9) fail('signalDelayMs', 'must be displayMs - captureMs');
+  // To 1e-5 ms: times read back from CSV carry 6 decimals.
+  if (f.displayMs !== undefined && Math.abs(f.signalDelayMs - (f.displayMs - f.captureMs)) > 1e-5) fail('signalDelayMs', 'must be displayMs - captureMs');
 }
 
 /** Throws a RecordError naming the run, frame and field when a run record breaks the schema; returns it otherwise. */

@@ -8,6 +8,7 @@ import { displayTimes, withSignalDelays, type ObservedFrame } from '../../src/re
 import type { RunRecord } from '../../src/results/frame-record.ts';
 import { jsonText, runToJson } from '../../src/results/json.ts';
 import { LinkUseMeter, utilization } from '../../src/results/link-use.ts';
+import { readFramesCsv } from '../../src/results/read-csv.ts';
 import { distribution, percentile } from '../../src/results/statistics.ts';
 import { summarize } from '../../src/results/summary.ts';
 import { formatResultsTable } from '../../src/results/table.ts';
@@ -114,6 +115,26 @@ test('CSV: one line per source frame, and one per run with every fate', () => {
   const summary = summariesToCsv([{ label: run.label, summary: summarize(run) }]).trim().split('\n');
   assert.is(summary[0], 'run,delay_mean_ms,delay_p5_ms,delay_p95_ms,ssim_mean_db,ssim_p5_db,ssim_p95_db,captured,sent,shown,never_shown,lost,skipped,superseded,not_caught_up,bytes_sent,link_utilization');
   assert.match(summary[1], /^sample,66\.666667,50,87\.5,[\d.]+,[\d.]+,[\d.]+,6,5,3,1,1,1,0,0,500,0\.5$/);
+});
+
+test('the frames CSV reads back as the same records, checked line by line', () => {
+  const run = sampleRun();
+  const back = readFramesCsv(framesToCsv(run.frames), 'sample.csv');
+  assert.equal(back, run.frames.map((f) => Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined))));
+  assert.equal(summarize(checkRun({ ...run, frames: back })), summarize(run));
+  const csv = framesToCsv(run.frames).split('\n');
+  const bad = (line: number, text: string) => [...csv.slice(0, line), text, ...csv.slice(line + 1)].join('\n');
+  for (const [text, pattern] of [
+    ['', /^x\.csv: empty/],
+    ['a,b\n', /^x\.csv:1: not a frames CSV header/],
+    [bad(2, csv[2].replace('skipped', 'dropped')), /^x\.csv:3: column fate must be one of shown, never-shown, lost, skipped, superseded, got "dropped"/],
+    [bad(1, csv[1].replace(/^0,0,/, '0,soon,')), /^x\.csv:2: column capture_ms must be empty or a decimal number, got "soon"/],
+    [bad(1, csv[1] + ',9'), /^x\.csv:2: 16 cells, expected 15/],
+    [bad(1, csv[1].replace(',40,1,', ',40,yes,')), /^x\.csv:2: column key_frame must be empty, 0 or 1, got "yes"/],
+    [bad(1, csv[1].replace(',100,40,', ',100.5,40,')), /^x\.csv:2: column bytes must be empty or an integer, got "100\.5"/],
+  ] as const) {
+    assert.throws(() => readFramesCsv(text, 'x.csv'), pattern, String(pattern));
+  }
 });
 
 test('JSON and the table carry the same figures', () => {

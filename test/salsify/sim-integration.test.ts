@@ -6,6 +6,10 @@ import { DEFAULT_SIM_CONFIG, runSalsifySim, type SalsifySimResult } from '../../
 import type { SenderEvent } from '../../src/salsify/sender.ts';
 import { candidateQuantizers } from '../../src/salsify/quantizer.ts';
 import { modelledEncodeMs } from '../../src/salsify/timing-model.ts';
+import { framesToCsv } from '../../src/results/csv.ts';
+import { readFramesCsv } from '../../src/results/read-csv.ts';
+import { summarize } from '../../src/results/summary.ts';
+import { checkRun } from '../../src/results/validate.ts';
 import { rejects } from '../helpers/rejects.ts';
 
 const VIDEO = 'synthetic:640x360';
@@ -36,6 +40,10 @@ test('steady 2 Mbit/s link: most of the capacity used, p95 signal delay under 20
   assert.ok(s.ssimDb.mean > 10 && s.ssimDb.mean < 30, `SSIM ${s.ssimDb.mean} dB`);
   assert.ok(s.ssimDb.p5 <= s.ssimDb.mean && s.ssimDb.mean <= s.ssimDb.p95);
   assert.ok(s.bytesSent > 0.8 * (2e6 / 8) * 10 * (1472 / 1504) * 0.8);
+  // The per-frame CSV reads back into valid records with the same counts and, to its 6 decimals, the same delays.
+  const back = summarize(checkRun({ ...r, frames: readFramesCsv(framesToCsv(r.frames), 'frames.csv') }));
+  assert.equal({ ...back, signalDelayMs: undefined, ssimDb: undefined }, { ...s, signalDelayMs: undefined, ssimDb: undefined });
+  assert.ok(Math.abs(back.signalDelayMs.mean - s.signalDelayMs.mean) < 1e-6 && Math.abs(back.ssimDb.mean - s.ssimDb.mean) < 1e-3);
 });
 
 test('encode time in the delay: salsify-1 pays for both encodings in turn, salsify-2 for the slower one', async () => {
