@@ -55,8 +55,11 @@ Options:
                         started (default 3)
   -h, --help            this text
 
-SIGINT, SIGTERM or SIGHUP stops it cleanly (records flushed, exit 0); a second
-one exits at once. Exit status: 0 on success, 2 for a bad argument, 1 otherwise.
+SIGINT, SIGTERM or SIGHUP, at any moment (even while the program loads), stops
+it cleanly (records ended, exit 0); a second one ends the records and exits at
+once. Exit status: 0 on success, 2 for a bad argument, 1 otherwise. Once
+created, receiver.jsonl ends with an end record however the run ends (SIGKILL
+aside: then the records up to it, whole).
 `;
 
 export interface ReceiveArgs {

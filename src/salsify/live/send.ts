@@ -4,7 +4,8 @@
 // simulator runs over createUdpEndpoint. Every sender event goes to
 // OUT/sender.jsonl (records.ts) on the shared clock (shared-clock.ts). The run
 // ends after --duration (then waits up to --drain for the last frames to be
-// acknowledged) or on SIGINT/SIGTERM/SIGHUP, and always flushes its records.
+// acknowledged), on SIGINT/SIGTERM/SIGHUP, or on an error; its records always
+// end with an end record.
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -57,9 +58,11 @@ Options:
   --timer thread|timeout  how datagram pacing is timed (default thread)
   -h, --help            this text
 
-SIGINT, SIGTERM or SIGHUP stops the run cleanly (records flushed, exit 0); a
-second one exits at once. Exit status: 0 on success, 2 for a bad argument or
-input file, 1 otherwise.
+SIGINT, SIGTERM or SIGHUP, at any moment (even while the program loads), stops
+the run cleanly (records ended, exit 0); a second one ends the records and
+exits at once. Exit status: 0 on success, 2 for a bad argument or input file,
+1 otherwise. Once created (when the inputs are open), sender.jsonl ends with an
+end record however the run ends (SIGKILL aside: then the records up to it, whole).
 `;
 
 export interface SendArgs {
