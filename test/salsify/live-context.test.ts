@@ -11,6 +11,7 @@ import { createUdpEndpoint } from '../../src/net/udp-endpoint.ts';
 import { countingWork } from '../../src/salsify/live/counting-work.ts';
 import { withModelledWorkTime } from '../../src/salsify/live/modelled-work.ts';
 import { sharedClockNow, sharedClockOffset } from '../../src/salsify/live/shared-clock.ts';
+import { UsageError } from '../../src/common/usage-error.ts';
 import { FirstFailure } from '../../src/salsify/live/first-failure.ts';
 import { JsonlWriter } from '../../src/salsify/live/jsonl.ts';
 import { RecordsFile } from '../../src/salsify/live/records-file.ts';
@@ -172,6 +173,11 @@ test('records are on disk as soon as written, end once, and a failed write names
       full.write({ type: 'a' });
       assert.match(full.failure!.message, /^cannot write \/dev\/full: ENOSPC/);
       assert.throws(() => full.close(), /cannot write \/dev\/full: ENOSPC/);
+      // As a command's records: a usage error (one line, exit status 2), as for a file that cannot be created.
+      const records = new RecordsFile('/dev/full', { type: 'header' }, () => 0, (t) => t);
+      assert.instance(records.failure, UsageError);
+      assert.match(records.failure!.message, /^cannot write \/dev\/full: ENOSPC/);
+      assert.throws(() => records.close(), (error: Error) => error instanceof UsageError);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

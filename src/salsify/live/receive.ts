@@ -57,9 +57,9 @@ Options:
 
 SIGINT, SIGTERM or SIGHUP, at any moment (even while the program loads), stops
 it cleanly (records ended, exit 0); a second one ends the records and exits at
-once. Exit status: 0 on success, 2 for a bad argument, 1 otherwise. Once
-created, receiver.jsonl ends with an end record however the run ends (SIGKILL
-aside: then the records up to it, whole).
+once. Exit status: 0 on success, 2 for a bad argument or records that cannot
+be written, 1 otherwise. Once created, receiver.jsonl ends with an end record
+however the run ends (SIGKILL aside: then the records up to it, whole).
 `;
 
 export interface ReceiveArgs {

@@ -34,9 +34,10 @@ export class RecordsFile {
     return this.#ended;
   }
 
-  /** A failed write (a full disk), if any. */
+  /** A failed write (a full disk), if any: one line naming the file, exit status 2, as a file that cannot be created. */
   get failure(): Error | undefined {
-    return this.#writer.failure;
+    const failure = this.#writer.failure;
+    return failure && new UsageError(failure.message);
   }
 
   write(record: object): void {
@@ -55,6 +56,10 @@ export class RecordsFile {
 
   /** Closes the file; throws if a write failed. */
   close(): void {
-    this.#writer.close();
+    try {
+      this.#writer.close();
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
   }
 }

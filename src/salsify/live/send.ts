@@ -60,9 +60,10 @@ Options:
 
 SIGINT, SIGTERM or SIGHUP, at any moment (even while the program loads), stops
 the run cleanly (records ended, exit 0); a second one ends the records and
-exits at once. Exit status: 0 on success, 2 for a bad argument or input file,
-1 otherwise. Once created (when the inputs are open), sender.jsonl ends with an
-end record however the run ends (SIGKILL aside: then the records up to it, whole).
+exits at once. Exit status: 0 on success, 2 for a bad argument or input file
+or records that cannot be written, 1 otherwise. Once created (when the inputs
+are open), sender.jsonl ends with an end record however the run ends (SIGKILL
+aside: then the records up to it, whole).
 `;
 
 export interface SendArgs {
