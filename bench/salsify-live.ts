@@ -20,10 +20,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { formatResultsTable } from '../src/salsify/results-table.ts';
 import { analyzeLiveRun } from '../src/salsify/live/analyze.ts';
 import type { Scheme } from '../src/salsify/sender.ts';
-import { runSalsifySim, type SalsifySimResult } from '../src/salsify/sim-runner.ts';
+import { runSalsifySim } from '../src/salsify/sim-runner.ts';
+import { formatResultsTable, type TableRow } from '../src/results/table.ts';
 
 const seconds = Number(process.argv[2] ?? 10);
 if (!(seconds > 0)) throw new Error(`SECONDS must be > 0, got ${process.argv[2]}`);
@@ -68,15 +68,15 @@ async function live(scheme: Scheme) {
   return { analysis: await analyzeLiveRun(dir, { linkLog: upLog }), wallMs };
 }
 
-const rows: { result: SalsifySimResult; wallMs?: number }[] = [];
+const rows: TableRow[] = [];
 const lines: string[] = [];
 for (const scheme of SCHEMES) {
   const t = performance.now();
   const sim = await runSalsifySim({ downlink: trace, uplink: trace, scheme, durationS: seconds, codec, video });
   const simWall = performance.now() - t;
   const { analysis, wallMs } = await live(scheme);
-  rows.push({ result: sim, wallMs: simWall });
-  rows.push({ result: { ...sim, config: { ...sim.config, scheme: `${scheme} live` as Scheme }, summary: analysis.summary }, wallMs });
+  rows.push({ label: sim.label, summary: sim.summary, wallMs: simWall });
+  rows.push({ label: analysis.label, summary: analysis.summary, wallMs });
   const a = analysis.summary, b = sim.summary;
   const r = (x: number, y: number) => (x / y).toFixed(2);
   const cpu = (c: Record<string, unknown> | null) => (typeof c?.cpuMs === 'number' ? (c.cpuMs / 1000 / seconds).toFixed(2) : '-');

@@ -22,6 +22,8 @@ SCHEME=${SCHEME:-salsify-1}
 mkdir -p "$OUT"
 
 # With vp8 the receiver keeps the compressed frames it showed; analyze decodes them again for SSIM.
+# (The log exists before the loop below reads it, whenever the background shell gets to open it.)
+: > "$OUT/receive.log"
 node bin/salsify.js receive --port 0 --out "$OUT" --codec "$CODEC" --idle-timeout 2 2> "$OUT/receive.log" &
 RECEIVER=$!
 trap 'kill $RECEIVER 2>/dev/null || true' INT TERM

@@ -1,18 +1,19 @@
 // The `salsify` command. `salsify sim` runs Salsify (or the conventional
 // baseline) in the deterministic simulator over emulated links and prints a
 // results table; per-frame records and JSON results go where asked.
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { duringSetup, fileErrorReason, inContext, runCommand, toolkitError, unwritableFile, usageError } from '../common/errors.ts';
+import { duringSetup, inContext, runCommand, usageError } from '../common/errors.ts';
 import { createRng } from '../common/random.ts';
 import {
   durationMsValue, formatHelp, LIMITS, nameListValue, nameValue, noPositionals, optional, outputFileValue, parseCommandLine, pathValue, probabilityValue, rateValue, required, seedValue,
 } from '../common/validate.ts';
 import { createQueue } from '../link-emu/queue-factory.ts';
 import { openTrace } from '../link-emu/trace-files.ts';
-import { recordsToCsv } from '../salsify/metrics.ts';
+import { framesToCsv, summariesToCsv } from '../results/csv.ts';
+import { jsonText, runToJson } from '../results/json.ts';
+import { formatResultsTable } from '../results/table.ts';
+import { makeResultsDirectory, writeResultsFile } from '../results/writer.ts';
 import { CODECS, openCodec, openVideo } from '../salsify/open-inputs.ts';
-import { formatResultsTable } from '../salsify/results-table.ts';
 import { SCHEMES } from '../salsify/sender.ts';
 import { DEFAULT_SIM_CONFIG, runSalsifySim, type SalsifySimConfig, type SalsifySimResult } from '../salsify/sim-runner.ts';
 import { writeStdout } from './files.ts';
@@ -40,11 +41,15 @@ signal delay, SSIM, frames shown/skipped, bytes sent and link utilisation.`,
     ['--budget MS', "the transport's delay budget, > 0 and at most 60000\n(default 100)"],
     ['--no-grace', 'no grace period in the inter-arrival estimate'],
     ['--seed N', 'seed of every random draw: an integer from 0 to\n2^53-1 (default 1)'],
-    ['--json OUT.json', 'write {config, summary, counters} (an array of them\nwhen several schemes run)'],
-    ['--log-dir DIR', 'write DIR/SCHEME.frames.csv (one line per source frame)\nand DIR/SCHEME.json'],
+    ['--json OUT.json', 'write {label, config, counters, bytesSent, link, endMs,\nsummary} (an array of them when several schemes run)'],
+    ['--log-dir DIR', 'write DIR/SCHEME.frames.csv (one line per source frame:\nits fate, send, arrival and display times, size,\nquantizer, SSIM), DIR/SCHEME.json, and DIR/summary.csv\n(one line per scheme)'],
     ['-h, --help', 'this text'],
   ],
-  notes: `Exit status: 0 on success; 2 for a bad argument, a bad or unreadable input
+  notes: `Frame fates: shown; never shown (arrived whole, not shown); lost (some
+datagram never arrived); skipped (encoded, not sent: the sender's choice);
+superseded (never encoded: replaced by a newer capture).
+
+Exit status: 0 on success; 2 for a bad argument, a bad or unreadable input
 file (trace, Y4M, IVF) or an output that cannot be written, with one line on
 stderr naming it; 1 when the VP8 addon is missing or on an internal error.`,
 });
@@ -121,15 +126,7 @@ export function parseSimArgs(argv: string[]): { configs: Partial<SalsifySimConfi
 }
 
 function output(result: SalsifySimResult) {
-  return { config: result.config, summary: result.summary, counters: result.counters };
-}
-
-function writeOut(path: string, text: string): void {
-  try {
-    writeFileSync(path, text);
-  } catch (error) {
-    throw unwritableFile(path, error);
-  }
+  return runToJson(result, result.summary);
 }
 
 /** Opens the traces a run names, so that a bad one is reported as the input error it is before anything runs. */
@@ -146,13 +143,7 @@ export async function runSim(argv: string[]): Promise<number> {
     return 0;
   }
   checkTraces(args.configs);
-  if (args.logDir !== undefined) {
-    try {
-      mkdirSync(args.logDir, { recursive: true });
-    } catch (error) {
-      throw toolkitError('ERR_UNWRITABLE_FILE', `cannot create --log-dir ${args.logDir}: ${fileErrorReason(error)}`, error);
-    }
-  }
+  if (args.logDir !== undefined) makeResultsDirectory(args.logDir, '--log-dir');
   const runs: { result: SalsifySimResult; wallMs: number }[] = [];
   for (const config of args.configs as SalsifySimConfig[]) {
     const started = performance.now();
@@ -174,13 +165,15 @@ export async function runSim(argv: string[]): Promise<number> {
     const wallMs = performance.now() - started;
     runs.push({ result, wallMs });
     if (args.logDir !== undefined) {
-      writeOut(join(args.logDir, `${result.config.scheme}.frames.csv`), recordsToCsv(result.frames));
-      writeOut(join(args.logDir, `${result.config.scheme}.json`), JSON.stringify(output(result), null, 2) + '\n');
+      writeResultsFile(join(args.logDir, `${result.config.scheme}.frames.csv`), framesToCsv(result.frames));
+      writeResultsFile(join(args.logDir, `${result.config.scheme}.json`), jsonText(output(result)));
     }
   }
+  const rows = runs.map(({ result, wallMs }) => ({ label: result.label, summary: result.summary, wallMs }));
+  if (args.logDir !== undefined) writeResultsFile(join(args.logDir, 'summary.csv'), summariesToCsv(rows));
   if (args.json !== undefined) {
     const body = runs.length === 1 ? output(runs[0].result) : runs.map((r) => output(r.result));
-    writeOut(args.json, JSON.stringify(body, null, 2) + '\n');
+    writeResultsFile(args.json, jsonText(body));
   }
   const first = runs[0].result.config;
   const describe = (l: SalsifySimConfig['downlink']) => (typeof l === 'string' ? l : `const:${l.constantMbps}`);
@@ -188,7 +181,7 @@ export async function runSim(argv: string[]): Promise<number> {
     `downlink ${describe(first.downlink)}, uplink ${describe(first.uplink)}, queue ${first.queue} [${first.queueArgs}], ` +
       `delay ${first.delayMs} ms, video ${first.video}, codec ${first.codec}, ${first.durationS} s, seed ${first.seed}\n`,
   );
-  await writeStdout(formatResultsTable(runs) + '\n');
+  await writeStdout(formatResultsTable(rows) + '\n');
   return 0;
 }
 

@@ -1,5 +1,6 @@
 // Public entry point of the Salsify implementation: endpoints, wire format,
-// model codec, metrics and the simulator runner.
+// model codec, its result records (the schema, summary, table, JSON and CSV
+// are src/results/) and the simulator runner.
 export { SalsifySender, SCHEMES, type Scheme, type SenderOptions, type SenderEvent, type SenderCounters } from './sender.ts';
 export { SalsifyReceiver, type ReceiverOptions, type ReceiverCounters, type ShownFrame } from './receiver.ts';
 export {
@@ -11,6 +12,7 @@ export { modelledEncodeMs, modelledDecodeMs, modelledDecodeMsForFrame } from './
 export { chooseEncoding, type Choice } from './choose-encoding.ts';
 export { candidateQuantizers, adjustConventionalQuantizer } from './quantizer.ts';
 export { Pacer, pacingIntervalMs } from './pacer.ts';
-export { frameRecords, summarize, recordsToCsv, ssimToDb, percentile, type FrameRecord, type Summary } from './metrics.ts';
-export { runSalsifySim, DEFAULT_SIM_CONFIG, opportunitiesUntil, type SalsifySimConfig, type SalsifySimResult } from './sim-runner.ts';
+export { salsifyFrameRecords, senderView, type SenderView, type ReceiverView, type SentFrame } from './metrics.ts';
+export { FrameArrivals, type FrameArrival } from './frame-arrivals.ts';
+export { runSalsifySim, DEFAULT_SIM_CONFIG, type SalsifySimConfig, type SalsifySimResult, type SalsifySimCounters } from './sim-runner.ts';
 export { openCodec, openVideo } from './open-inputs.ts';

@@ -53,6 +53,8 @@ export interface ReceiverOptions {
   /** Modelled time of one decode (default: timing-model.ts). */
   readonly decodeMs?: (width: number, height: number, frame: Uint8Array) => number;
   readonly onShown?: (shown: ShownFrame) => void;
+  /** Every fragment of this connection as it arrives (duplicates and stale ones too), with the arrival time: for records. */
+  readonly onFragment?: (fragment: FragmentDatagram, at: number) => void;
 }
 
 export interface ReceiverCounters {
@@ -169,6 +171,7 @@ export class SalsifyReceiver {
       this.counters.foreignDatagrams++;
       return;
     }
+    this.#o.onFragment?.(d, this.#ctx.now());
     if (d.frameNumber <= this.#done) {
       this.counters.staleDatagrams++;
       return;

@@ -6,14 +6,18 @@
 import type { FunctionalCodec } from '../codec-bridge/types.ts';
 import type { VideoSource } from '../codec-bridge/video/video-source.ts';
 import type { ChainCounters, StageSpec } from '../link-emu/chain.ts';
-import { DEFAULT_MTU } from '../link-emu/link.ts';
 import { pathStages, type PathDirectionName } from '../link-emu/path.ts';
 import { openTrace } from '../link-emu/trace-files.ts';
 import { constantRateTrace } from '../link-emu/trace-generators.ts';
 import type { Trace } from '../link-emu/trace.ts';
 import { createSimNetwork } from '../net/sim-network.ts';
 import { Simulator } from '../net/simulator.ts';
-import { frameRecords, summarize, type FrameRecord, type Summary } from './metrics.ts';
+import type { RunRecord } from '../results/frame-record.ts';
+import { LinkUseMeter } from '../results/link-use.ts';
+import { summarize, type Summary } from '../results/summary.ts';
+import { checkRun } from '../results/validate.ts';
+import { FrameArrivals } from './frame-arrivals.ts';
+import { salsifyFrameRecords, senderView } from './metrics.ts';
 import type { ModelCodec } from './model-codec.ts';
 import { openCodec, openVideo } from './open-inputs.ts';
 import { SalsifyReceiver, type ReceiverCounters } from './receiver.ts';
@@ -69,16 +73,16 @@ export const DEFAULT_SIM_CONFIG: Omit<SalsifySimConfig, 'downlink' | 'uplink'> =
   connectionId: 0x5a15f1f1,
 };
 
-export interface SalsifySimResult {
-  readonly config: SalsifySimConfig;
+export interface SalsifySimCounters {
+  readonly sender: SenderCounters & { readonly maxStatesKept: number };
+  readonly receiver: ReceiverCounters;
+  readonly downlink: ChainCounters;
+  readonly uplink: ChainCounters;
+}
+
+/** The run's record in the one results schema (src/results), its summary, and every sender event. */
+export interface SalsifySimResult extends RunRecord<SalsifySimConfig, SalsifySimCounters> {
   readonly summary: Summary;
-  readonly frames: readonly FrameRecord[];
-  readonly counters: {
-    readonly sender: SenderCounters & { readonly maxStatesKept: number };
-    readonly receiver: ReceiverCounters;
-    readonly downlink: ChainCounters;
-    readonly uplink: ChainCounters;
-  };
   /** Every sender event, in order (captures, frames sent, skips, losses, recoveries). */
   readonly senderEvents: readonly SenderEvent[];
 }
@@ -110,20 +114,6 @@ function checkConfig(c: SalsifySimConfig): void {
   if (c.downlinkOnOff && !(c.downlinkOnOff.meanOnMs > 0 && c.downlinkOnOff.meanOffMs > 0)) fail('downlinkOnOff', c.downlinkOnOff, '{ meanOnMs > 0, meanOffMs > 0 }');
 }
 
-/** Delivery opportunities of `trace` (repeating) in (0, untilMs]. */
-export function opportunitiesUntil(trace: Trace, untilMs: number): number {
-  const { times, period } = trace;
-  const full = Math.floor(untilMs / period);
-  const rest = untilMs - full * period;
-  let lo = 0, hi = times.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (times[mid] <= rest) lo = mid + 1;
-    else hi = mid;
-  }
-  return full * times.length + lo;
-}
-
 export async function runSalsifySim(partial: Partial<SalsifySimConfig> & Pick<SalsifySimConfig, 'downlink' | 'uplink'>, hooks: RunHooks = {}): Promise<SalsifySimResult> {
   const config: SalsifySimConfig = { ...DEFAULT_SIM_CONFIG, ...partial };
   checkConfig(config);
@@ -150,10 +140,19 @@ function stages(direction: PathDirectionName, trace: Trace, c: SalsifySimConfig,
   return pathStages(direction, { trace, queue: c.queue, queueArgs: c.queueArgs, delayMs: c.delayMs, loss, onOff });
 }
 
+/** The stages with `meter` listening to the link's events (the stages themselves are stages()'s). */
+function metered(list: readonly StageSpec[], meter: LinkUseMeter): StageSpec[] {
+  return list.map((stage) => (stage.kind === 'link' ? { ...stage, events: meter } : stage));
+}
+
 async function simulate(config: SalsifySimConfig, downTrace: Trace, upTrace: Trace, codec: FunctionalCodec, source: VideoSource): Promise<SalsifySimResult> {
+  const frames = Math.round(config.durationS * source.fps);
+  const durationMs = frames * (1000 / source.fps);
+  // Link utilisation while frames are captured, counted from the downlink's own events.
+  const linkUse = new LinkUseMeter(0, durationMs);
   const sim = new Simulator();
   const net = createSimNetwork(sim, {
-    downlink: stages('downlink', downTrace, config, config.downlinkLoss, config.downlinkOnOff),
+    downlink: metered(stages('downlink', downTrace, config, config.downlinkLoss, config.downlinkOnOff), linkUse),
     uplink: stages('uplink', upTrace, config, config.uplinkLoss, null),
     seed: config.seed,
   });
@@ -166,7 +165,6 @@ async function simulate(config: SalsifySimConfig, downTrace: Trace, upTrace: Tra
     },
   };
 
-  const frames = Math.round(config.durationS * source.fps);
   const events: SenderEvent[] = [];
   const frameToSource = new Map<number, number>();
   let maxStatesKept = 0;
@@ -185,9 +183,11 @@ async function simulate(config: SalsifySimConfig, downTrace: Trace, upTrace: Tra
   });
   const modelled = codec.name === 'model' ? (codec as ModelCodec) : undefined;
   const shown = new Map<number, { shownMs: number; ssim: number }>();
+  const arrivals = new FrameArrivals();
   const pendingSsim: Promise<void>[] = [];
   const receiver = new SalsifyReceiver({
     ctx: net.inside, codec, connectionId: config.connectionId, grace: config.grace,
+    onFragment: (d, at) => arrivals.fragment(d, at),
     onShown: (s) => {
       if (modelled) {
         shown.set(s.frameNumber, { shownMs: s.shownAt, ssim: modelled.modelledSsim(s.frame) });
@@ -202,36 +202,23 @@ async function simulate(config: SalsifySimConfig, downTrace: Trace, upTrace: Tra
     },
   });
 
-  const durationMs = frames * (1000 / source.fps);
-  let linkAtEnd: { departureBytes: number } | undefined;
-  sim.at(durationMs, () => {
-    const link = net.downlink.links()[0];
-    linkAtEnd = link.counters();
-  });
+  const endMs = durationMs + config.drainMs;
   sender.start();
-  await sim.run({ until: durationMs + config.drainMs });
+  await sim.run({ until: endMs });
   sender.stop();
   await Promise.all(pendingSsim);
   if (sender.failure) throw sender.failure;
   if (receiver.failure) throw receiver.failure;
 
-  const captures = new Map<number, number>();
-  const sent = new Map<number, { frameNumber: number; bytes: number; quantizer: number; keyFrame: boolean }>();
-  const skipped = new Set<number>();
-  for (const e of events) {
-    if (e.kind === 'capture') captures.set(e.sourceIndex, e.time);
-    else if (e.kind === 'sent') sent.set(e.sourceIndex, e);
-    else if (e.kind === 'skip') skipped.add(e.sourceIndex);
-  }
-  const records = frameRecords({ captures, sent, skipped }, shown, durationMs + config.drainMs);
-  const capacityBytes = opportunitiesUntil(downTrace, durationMs) * DEFAULT_MTU;
-  const utilization = capacityBytes > 0 && linkAtEnd ? linkAtEnd.departureBytes / capacityBytes : 0;
   const stats = net.stats();
-  return {
+  const run: RunRecord<SalsifySimConfig, SalsifySimCounters> = checkRun({
+    label: config.scheme,
     config,
-    summary: summarize(records, sender.counters.bytesSent, utilization),
-    frames: records,
     counters: { sender: { ...sender.counters, maxStatesKept }, receiver: { ...receiver.counters }, downlink: stats.downlink, uplink: stats.uplink },
-    senderEvents: events,
-  };
+    bytesSent: sender.counters.bytesSent,
+    link: linkUse.result(),
+    endMs,
+    frames: salsifyFrameRecords(senderView(events), { arrivals: arrivals.toMap(), shown }, endMs),
+  });
+  return { ...run, summary: summarize(run), senderEvents: events };
 }

@@ -13,7 +13,7 @@ import { analyzeLiveRun } from '../../src/salsify/live/analyze.ts';
 import { readReceiverRecords, readSenderRecords, runIdOf } from '../../src/salsify/live/records.ts';
 import { parseReceiveArgs } from '../../src/salsify/live/receive.ts';
 import { parseSendArgs } from '../../src/salsify/live/send.ts';
-import { ssimToDb } from '../../src/salsify/metrics.ts';
+import { ssimToDb } from '../../src/codec-bridge/ssim-db.ts';
 import { rejects } from '../helpers/rejects.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -27,13 +27,13 @@ const STATE = ['0000000000000000', '1111111111111111', '2222222222222222'];
 
 function senderHeader(overrides: Record<string, unknown> = {}) {
   return {
-    type: 'sender', version: 1, runId: runIdOf(CONNECTION), connectionId: CONNECTION, startMs: START - 20, captureStartMs: START, video: 'synthetic:64x64@10', seed: 1,
+    type: 'sender', version: 2, runId: runIdOf(CONNECTION), connectionId: CONNECTION, startMs: START - 20, captureStartMs: START, video: 'synthetic:64x64@10', seed: 1,
     scheme: 'salsify-1', codec: 'model', budgetMs: 100, width: 64, height: 64, fps: 10, durationS: 0.4, to: '127.0.0.1:9', ...overrides,
   };
 }
 
 function receiverHeader(overrides: Record<string, unknown> = {}) {
-  return { type: 'receiver', version: 1, startMs: START - 500, codec: 'model', listen: '127.0.0.1:9', video: null, frames: null, ...overrides };
+  return { type: 'receiver', version: 2, startMs: START - 500, codec: 'model', listen: '127.0.0.1:9', video: null, frames: null, ...overrides };
 }
 
 const jsonl = (lines: object[]) => lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
@@ -41,7 +41,7 @@ const jsonl = (lines: object[]) => lines.map((l) => JSON.stringify(l)).join('\n'
 /**
  * A run of 4 source frames captured 100 ms apart: frame 0 sent (frame number 0)
  * and shown at 50 ms; frame 1 skipped; frame 2 sent (1) and shown at 250 ms;
- * frame 3 sent (2) and never shown; the run ends at 500 ms.
+ * frame 3 sent (2), one of its two datagrams arrived (lost); the run ends at 500 ms.
  */
 function sampleRun() {
   const t = (ms: number) => START + ms;
@@ -60,8 +60,11 @@ function sampleRun() {
   const receiver = [
     receiverHeader(),
     { type: 'run', t: t(10), runId: runIdOf(CONNECTION), connectionId: CONNECTION, peer: '127.0.0.1:1234' },
+    { type: 'arrival', t: t(12), frame: 0, first: t(10), fragments: 1, of: 1 },
     { type: 'shown', t: t(50), frame: 0, bytes: 1000, src: STATE[0], dst: STATE[1], ssim: 0.9 },
+    { type: 'arrival', t: t(210), frame: 1, first: t(208), fragments: 2, of: 2 },
     { type: 'shown', t: t(250), frame: 1, bytes: 500, src: STATE[1], dst: STATE[2], ssim: 0.99 },
+    { type: 'arrival', t: t(310), frame: 2, first: t(310), fragments: 1, of: 2 },
     { type: 'end', t: t(500), reason: 'idle', counters: { framesShown: 2 } },
   ];
   return { sender, receiver };
@@ -82,11 +85,17 @@ test('a hand-made run gives the figures of the reference definitions', async () 
   // Delays: frame 0 shown at 50; frames 1 and 2 caught up by frame 2's show at 250;
   // frame 3 never caught up: the end of the run (500) - 300, a lower bound.
   assert.equal(a.frames.map((f) => f.signalDelayMs), [50, 150, 50, 200]);
-  assert.equal(a.frames.map((f) => f.fate), ['sent', 'skipped', 'sent', 'sent']);
+  assert.equal(a.frames.map((f) => f.fate), ['shown', 'skipped', 'shown', 'lost']);
+  assert.equal(a.frames.map((f) => f.sendMs), [25, undefined, 225, 325], 'relative to the sender start');
+  assert.equal(a.frames.map((f) => [f.firstArrivalMs, f.lastArrivalMs]), [[30, 32], [undefined, undefined], [228, 230], [330, undefined]]);
   assert.is(a.summary.framesCaptured, 4);
+  assert.is(a.summary.framesSent, 3);
   assert.is(a.summary.framesShown, 2);
   assert.is(a.summary.framesSkipped, 1);
-  assert.is(a.summary.framesNeverDisplayed, 1);
+  assert.is(a.summary.framesLost, 1);
+  assert.is(a.summary.framesNeverShown, 0);
+  assert.is(a.summary.framesSuperseded, 0);
+  assert.is(a.summary.framesNotCaughtUp, 1);
   assert.is(a.summary.bytesSent, 2000);
   assert.is(a.summary.signalDelayMs.mean, 112.5);
   assert.ok(Math.abs(a.summary.ssimDb.mean - ssimToDb((0.9 + 0.99) / 2)) < 1e-9);
@@ -95,6 +104,14 @@ test('a hand-made run gives the figures of the reference definitions', async () 
   assert.is(a.config.runId, '0badcafe');
   assert.equal(a.notes, []);
   assert.equal(a.captureLatenessMs, { mean: 0, max: 0 });
+});
+
+test('a frame whose datagrams all arrived but that was not shown is never-shown, not lost', async () => {
+  const { sender, receiver } = sampleRun();
+  const whole = receiver.map((r) => (r.type === 'arrival' && (r as { frame: number }).frame === 2 ? { ...r, fragments: 2 } : r));
+  const a = await analyzeLiveRun(runDir(sender, whole));
+  assert.equal(a.frames.map((f) => f.fate), ['shown', 'skipped', 'shown', 'never-shown']);
+  assert.equal([a.summary.framesLost, a.summary.framesNeverShown], [0, 1]);
 });
 
 test('frames count as captured at their nominal instants; late capture timers are reported', async () => {
@@ -114,7 +131,7 @@ test('analyze refuses records of different runs, codecs, or a receiver that saw 
   const vp8 = [receiverHeader({ codec: 'vp8' }), ...receiver.slice(1)];
   await rejects(analyzeLiveRun(runDir(sender, vp8)), /decoded with the vp8 codec but the sender encoded with model/);
   await rejects(analyzeLiveRun(runDir(sender, [receiverHeader()])), /recorded no run .* cannot be matched with run 0badcafe/);
-  const phantom = [...receiver.slice(0, 2), { type: 'shown', t: START + 60, frame: 7, bytes: 10, src: STATE[0], dst: STATE[1] }];
+  const phantom = [...receiver.slice(0, 2), { type: 'arrival', t: START + 55, frame: 7, first: START + 55, fragments: 1, of: 1 }, { type: 'shown', t: START + 60, frame: 7, bytes: 10, src: STATE[0], dst: STATE[1] }];
   await rejects(analyzeLiveRun(runDir(sender, phantom)), /frame 7 was shown, but .*sender\.jsonl records no such frame sent/);
   const dir = join(work, `run-${dirs++}`);
   mkdirSync(dir);
@@ -129,8 +146,8 @@ test('a sender or receiver that did not stop cleanly is noted, not fatal', async
   assert.is(a.notes.length, 2);
   assert.match(a.notes[0], /no end record with bytesSent/);
   assert.match(a.notes[1], /receiver\.jsonl has no end record/);
-  // The run then ends at the latest record: frame 3 waits until 305.
-  assert.is(a.frames[3].signalDelayMs, 5);
+  // The run then ends at the latest record (the receiver's arrival record at 310): frame 3 waits until then.
+  assert.is(a.frames[3].signalDelayMs, 10);
 });
 
 test('link utilisation from a link log, over the capture window only', async () => {
@@ -165,7 +182,7 @@ test('malformed records: the error names the file, the line and the field', () =
     [[sender[0], sender[1], { type: 'sent', t: START, i: 0, frame: 0, bytes: 10, q: 300, key: true }], /sender\.jsonl:3: field "q" must be an integer from 0 to 127, got 300/],
     [[sender[0], { type: 'teleport', t: START }], /sender\.jsonl:2: unknown record type "teleport"/],
     [[sender[0], sender[9], sender[1]], /sender\.jsonl:3: a record after the end record/],
-    [[senderHeader({ version: 2 })], /sender\.jsonl:1: records of version 2/],
+    [[senderHeader({ version: 1 })], /sender\.jsonl:1: records of version 1; this salsify reads version 2/],
     [[senderHeader({ scheme: 'webrtc' })], /sender\.jsonl:1: field "scheme" must be one of salsify-1, salsify-2, conventional, got "webrtc"/],
     [[senderHeader({ runId: 'abcdef01' })], /sender\.jsonl:1: field "runId" abcdef01 is not connection id/],
     [[receiver[0]], /sender\.jsonl:1: expected the sender's header/],
@@ -176,14 +193,20 @@ test('malformed records: the error names the file, the line and the field', () =
     assert.throws(() => readSenderRecords(join(dir, 'sender.jsonl')), pattern, String(pattern));
   }
   const receiverCases: [object[], RegExp][] = [
-    [[receiver[0], receiver[2]], /receiver\.jsonl:2: a shown frame before the run record/],
+    [[receiver[0], receiver[3]], /receiver\.jsonl:2: a shown frame before the run record/],
+    [[receiver[0], receiver[2]], /receiver\.jsonl:2: an arrival before the run record/],
+    [[receiver[0], receiver[1], receiver[3]], /receiver\.jsonl:3: frame number 0 is shown, but no earlier arrival record says all of it arrived/],
+    [[receiver[0], receiver[1], receiver[6], receiver[5]], /receiver\.jsonl:4: frame number 1 is shown, but no earlier arrival record/],
+    [[receiver[0], receiver[1], receiver[2], receiver[2]], /receiver\.jsonl:4: a second arrival record of frame number 0/],
+    [[receiver[0], receiver[1], { ...receiver[2], first: START + 13 }], /receiver\.jsonl:3: field "first" \d+ is after the last arrival/],
+    [[receiver[0], receiver[1], { ...receiver[2], fragments: 2 }], /receiver\.jsonl:3: field "fragments" must be an integer from 1 to 1, got 2/],
     [[receiver[0], receiver[1], receiver[1]], /receiver\.jsonl:3: a second run record/],
-    [[receiver[0], receiver[1], receiver[2], receiver[2]], /receiver\.jsonl:4: frame number 0 is shown twice/],
-    [[receiver[0], receiver[1], { ...receiver[2], ssim: 3 }], /receiver\.jsonl:3: field "ssim" must be a number from -1 to 1, got 3/],
-    [[receiver[0], receiver[1], { ...receiver[2], picture: 4 }], /receiver\.jsonl:3: field "picture" is 4, expected 0/],
+    [[receiver[0], receiver[1], receiver[2], receiver[3], receiver[3]], /receiver\.jsonl:5: frame number 0 is shown twice/],
+    [[receiver[0], receiver[1], receiver[2], { ...receiver[3], ssim: 3 }], /receiver\.jsonl:4: field "ssim" must be a number from -1 to 1, got 3/],
+    [[receiver[0], receiver[1], receiver[2], { ...receiver[3], picture: 4 }], /receiver\.jsonl:4: field "picture" is 4, expected 0/],
     [[receiverHeader({ video: 7 })], /receiver\.jsonl:1: field "video" must be null or a file name, got 7/],
     [[receiverHeader({ frames: '../../etc/passwd' })], /receiver\.jsonl:1: field "frames" must be null or a file name, got "..\/..\/etc\/passwd"/],
-    [[receiver[0], receiver[1], { ...receiver[2], dst: 'xyz' }], /receiver\.jsonl:3: field "dst" must be a string matching/],
+    [[receiver[0], receiver[1], receiver[2], { ...receiver[3], dst: 'xyz' }], /receiver\.jsonl:4: field "dst" must be a string matching/],
   ];
   for (const [lines, pattern] of receiverCases) {
     const dir = runDir(sender, lines);

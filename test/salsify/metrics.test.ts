@@ -1,70 +1,56 @@
+// Salsify's producer of result records: every source frame's fate from the
+// sender's events and what reached the receiver, and its signal delay.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { displayTimes, distribution, frameRecords, percentile, recordsToCsv, ssimToDb, summarize } from '../../src/salsify/metrics.ts';
+import { FrameArrivals } from '../../src/salsify/frame-arrivals.ts';
+import { salsifyFrameRecords, senderView } from '../../src/salsify/metrics.ts';
+import type { SenderEvent } from '../../src/salsify/sender.ts';
+import { summarize } from '../../src/results/summary.ts';
+import { checkRun } from '../../src/results/validate.ts';
 
-test('percentiles interpolate between ranks', () => {
-  const s = Float64Array.from([10, 20, 30, 40, 50]);
-  assert.is(percentile(s, 0), 10);
-  assert.is(percentile(s, 50), 30);
-  assert.is(percentile(s, 100), 50);
-  assert.is(percentile(s, 5), 12);
-  assert.is(percentile(s, 95), 48);
-  assert.equal(distribution([1, 2, 3]), { mean: 2, p5: 1.1, p95: 2.9 });
+const sentEvent = (time: number, sourceIndex: number, frameNumber: number): SenderEvent => ({
+  kind: 'sent', time, sourceIndex, frameNumber, bytes: 100, fragments: 1, quantizer: 40, keyFrame: frameNumber === 0, choice: 'better',
+  targetBytes: 200, sourceStateId: '0', targetStateId: '1', encodeMs: 1,
+} as SenderEvent);
+
+test('each fate named: shown, never shown, lost, skipped by choice, superseded', () => {
+  // Source frames 0..6 captured every 10 ms. 0 shown; 1 superseded (never encoded); 2 skipped;
+  // 3 sent, arrived whole, never shown; 4 sent, half of it arrived; 5 sent, nothing arrived; 6 shown.
+  const events: SenderEvent[] = [];
+  for (let i = 0; i < 7; i++) events.push({ kind: 'capture', time: i * 10, sourceIndex: i });
+  events.push(sentEvent(5, 0, 0));
+  events.push({ kind: 'skip', time: 25, sourceIndex: 2, targetBytes: 1, betterBytes: 5, worseBytes: 4 });
+  events.push(sentEvent(35, 3, 1), sentEvent(45, 4, 2), sentEvent(55, 5, 3), sentEvent(65, 6, 4));
+  const arrivals = new FrameArrivals();
+  arrivals.fragment({ frameNumber: 0, fragmentIndex: 0, fragmentCount: 1 }, 20);
+  arrivals.fragment({ frameNumber: 1, fragmentIndex: 1, fragmentCount: 2 }, 40);
+  arrivals.fragment({ frameNumber: 1, fragmentIndex: 1, fragmentCount: 2 }, 41); // a duplicate counts once
+  assert.is(arrivals.get(1)?.lastMs, undefined);
+  arrivals.fragment({ frameNumber: 1, fragmentIndex: 0, fragmentCount: 2 }, 42);
+  arrivals.fragment({ frameNumber: 2, fragmentIndex: 0, fragmentCount: 2 }, 50);
+  arrivals.fragment({ frameNumber: 4, fragmentIndex: 0, fragmentCount: 1 }, 70);
+  const shown = new Map([[0, { shownMs: 30, ssim: 0.9 }], [4, { shownMs: 80, ssim: 0.95 }]]);
+  const frames = salsifyFrameRecords(senderView(events), { arrivals: arrivals.toMap(), shown }, 200);
+  assert.equal(frames.map((f) => f.fate), ['shown', 'superseded', 'skipped', 'never-shown', 'lost', 'lost', 'shown']);
+  assert.equal(frames.map((f) => f.signalDelayMs), [30, 70, 60, 50, 40, 30, 20]);
+  assert.equal([frames[3].firstArrivalMs, frames[3].lastArrivalMs], [40, 42]);
+  assert.equal([frames[4].firstArrivalMs, frames[4].lastArrivalMs], [50, undefined]);
+  assert.is(frames[3].sendMs, 35);
+  assert.is(frames[1].frameNumber, undefined);
+  assert.equal(arrivals.incomplete(), [[2, { firstMs: 50, lastMs: undefined, latestMs: 50, fragments: 1, fragmentCount: 2 }]]);
+  const s = summarize(checkRun({ label: 'x', config: {}, counters: {}, bytesSent: 500, link: null, endMs: 200, frames }));
+  assert.equal(
+    [s.framesCaptured, s.framesSent, s.framesShown, s.framesNeverShown, s.framesLost, s.framesSkipped, s.framesSuperseded],
+    [7, 5, 2, 1, 2, 1, 1],
+  );
 });
 
-test('signal delay: a skipped or lost frame counts until a later frame is shown', () => {
-  // frames 0..5 captured every 10 ms; 0, 2 and 5 shown; 1 skipped; 3, 4 lost.
-  const captures = new Map([0, 1, 2, 3, 4, 5].map((i) => [i, i * 10] as [number, number]));
-  const sent = new Map([
-    [0, { frameNumber: 0, bytes: 100, quantizer: 40, keyFrame: true }],
-    [2, { frameNumber: 1, bytes: 100, quantizer: 40, keyFrame: false }],
-    [3, { frameNumber: 2, bytes: 100, quantizer: 40, keyFrame: false }],
-    [4, { frameNumber: 3, bytes: 100, quantizer: 40, keyFrame: false }],
-    [5, { frameNumber: 4, bytes: 100, quantizer: 40, keyFrame: false }],
-  ]);
-  const shown = new Map([
-    [0, { shownMs: 50, ssim: 0.9 }],
-    [1, { shownMs: 70, ssim: 0.99 }],
-    [4, { shownMs: 120, ssim: 0.95 }],
-  ]);
-  const records = frameRecords({ captures, sent, skipped: new Set([1]) }, shown, 200);
-  assert.equal(records.map((r) => r.signalDelayMs), [50, 60, 50, 90, 80, 70]);
-  assert.equal(records.map((r) => r.fate), ['sent', 'skipped', 'sent', 'sent', 'sent', 'sent']);
-  const s = summarize(records, 500, 0.5);
-  assert.is(s.framesCaptured, 6);
-  assert.is(s.framesSent, 5);
-  assert.is(s.framesShown, 3);
-  assert.is(s.framesSkipped, 1);
-  assert.is(s.signalDelayMs.mean, 400 / 6);
-  // SSIM averaged linearly, then converted
-  assert.ok(Math.abs(s.ssimDb.mean - ssimToDb((0.9 + 0.99 + 0.95) / 3)) < 1e-9);
-  const csv = recordsToCsv(records).trim().split('\n');
-  assert.is(csv.length, 7);
-  assert.is(csv[0], 'source_index,capture_ms,fate,frame_number,bytes,quantizer,key_frame,shown_ms,ssim,ssim_db,displayed_ms,signal_delay_ms');
-  assert.is(csv[2], '1,10,skipped,,,,,,,,70,60');
-  assert.is(csv[1], '0,0,sent,0,100,40,1,50,0.9,10,50,50');
-});
-
-test('a frame never caught up counts until the end of the run, and is counted as such', () => {
-  const captures = new Map([[0, 0], [1, 10], [2, 20]]);
-  const sent = new Map([[0, { frameNumber: 0, bytes: 1, quantizer: 1, keyFrame: true }], [1, { frameNumber: 1, bytes: 1, quantizer: 1, keyFrame: false }]]);
-  const records = frameRecords({ captures, sent, skipped: new Set() }, new Map([[0, { shownMs: 40, ssim: 0.9 }]]), 100);
-  assert.equal(records.map((r) => r.signalDelayMs), [40, 90, 80]);
-  assert.equal(records.map((r) => r.displayedMs), [40, undefined, undefined]);
-  assert.equal(records.map((r) => r.fate), ['sent', 'sent', 'superseded']);
-  const s = summarize(records, 2, 0.1);
-  assert.is(s.framesNeverDisplayed, 2);
-  assert.is(s.signalDelayMs.mean, 70);
-});
-
-test('display times: earliest show of this or any later frame; none after the last show', () => {
-  assert.equal(displayTimes(5, new Map([[1, 30], [3, 25]])), [25, 25, 25, 25, undefined]);
-});
-
-test('SSIM in dB', () => {
-  assert.is(ssimToDb(0.9), 10);
-  assert.ok(Math.abs(ssimToDb(0.99) - 20) < 1e-9);
-  assert.is(ssimToDb(1), Infinity);
+test('a frame shown without all of its datagrams recorded as arrived is refused', () => {
+  const events: SenderEvent[] = [{ kind: 'capture', time: 0, sourceIndex: 0 }, sentEvent(1, 0, 0)];
+  assert.throws(
+    () => salsifyFrameRecords(senderView(events), { arrivals: new Map(), shown: new Map([[0, { shownMs: 5 }]]) }, 10),
+    /frame 0 \(source frame 0\) was shown, but not all of its datagrams are recorded as arrived/,
+  );
 });
 
 test.run();

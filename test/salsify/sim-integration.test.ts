@@ -2,15 +2,22 @@
 // and the synthetic scene at 640x360 (fast), on emulated links.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { opportunitiesUntil, runSalsifySim, type SalsifySimResult } from '../../src/salsify/sim-runner.ts';
+import { DEFAULT_SIM_CONFIG, runSalsifySim, type SalsifySimResult } from '../../src/salsify/sim-runner.ts';
 import type { SenderEvent } from '../../src/salsify/sender.ts';
 import { candidateQuantizers } from '../../src/salsify/quantizer.ts';
 import { modelledEncodeMs } from '../../src/salsify/timing-model.ts';
+import { framesToCsv } from '../../src/results/csv.ts';
+import { readFramesCsv } from '../../src/results/read-csv.ts';
+import { summarize } from '../../src/results/summary.ts';
+import { checkRun } from '../../src/results/validate.ts';
+import { rejects } from '../helpers/rejects.ts';
 
 const VIDEO = 'synthetic:640x360';
 
+/** One letter per source frame: K/. shown (key frame or not), x lost, n never shown, s skipped, - superseded. */
 function fates(r: SalsifySimResult): string {
-  return r.frames.map((f) => (f.fate === 'sent' ? (f.shownMs !== undefined ? (f.keyFrame ? 'K' : '.') : 'x') : f.fate === 'skipped' ? 's' : '-')).join('');
+  const letter = { lost: 'x', 'never-shown': 'n', skipped: 's', superseded: '-' } as const;
+  return r.frames.map((f) => (f.fate === 'shown' ? (f.keyFrame ? 'K' : '.') : letter[f.fate])).join('');
 }
 
 test('steady 2 Mbit/s link: most of the capacity used, p95 signal delay under 200 ms, nothing lost', async () => {
@@ -22,9 +29,10 @@ test('steady 2 Mbit/s link: most of the capacity used, p95 signal delay under 20
   assert.is(s.framesCaptured, 600);
   assert.is(s.framesShown, s.framesSent);
   // Nothing sent goes undisplayed; only frames the sender skips at the very end, with no later frame to catch them up, may.
-  const undisplayed = r.frames.filter((f) => f.displayedMs === undefined);
-  assert.is(s.framesNeverDisplayed, undisplayed.length);
+  const undisplayed = r.frames.filter((f) => f.displayMs === undefined);
+  assert.is(s.framesNotCaughtUp, undisplayed.length);
   assert.ok(undisplayed.every((f) => f.fate === 'skipped' && f.sourceIndex >= 595), JSON.stringify(undisplayed.map((f) => f.sourceIndex)));
+  assert.is(s.framesLost + s.framesNeverShown, 0);
   assert.is(r.counters.downlink.drops.queue, 0);
   assert.is(r.counters.sender.keyFrames, 1);
   // the sender keeps only the states from the receiver's on: about the frames in flight
@@ -32,6 +40,10 @@ test('steady 2 Mbit/s link: most of the capacity used, p95 signal delay under 20
   assert.ok(s.ssimDb.mean > 10 && s.ssimDb.mean < 30, `SSIM ${s.ssimDb.mean} dB`);
   assert.ok(s.ssimDb.p5 <= s.ssimDb.mean && s.ssimDb.mean <= s.ssimDb.p95);
   assert.ok(s.bytesSent > 0.8 * (2e6 / 8) * 10 * (1472 / 1504) * 0.8);
+  // The per-frame CSV reads back into valid records with the same counts and, to its 6 decimals, the same delays.
+  const back = summarize(checkRun({ ...r, frames: readFramesCsv(framesToCsv(r.frames), 'frames.csv') }));
+  assert.equal({ ...back, signalDelayMs: undefined, ssimDb: undefined }, { ...s, signalDelayMs: undefined, ssimDb: undefined });
+  assert.ok(Math.abs(back.signalDelayMs.mean - s.signalDelayMs.mean) < 1e-6 && Math.abs(back.ssimDb.mean - s.ssimDb.mean) < 1e-3);
 });
 
 test('encode time in the delay: salsify-1 pays for both encodings in turn, salsify-2 for the slower one', async () => {
@@ -65,7 +77,7 @@ test('on/off link: skips while the link is out, recovers within a few frames of 
   assert.ok(r.counters.downlink.drops.onoff > 0, 'the link never went off');
   assert.ok(/s{3}/.test(line), `no run of skips during an outage: ${line}`);
   // After every stretch of lost or skipped frames, frames are shown again within a few frames...
-  const stalls = [...line.matchAll(/[xs-]+/g)];
+  const stalls = [...line.matchAll(/[xns-]+/g)];
   assert.ok(stalls.length >= 2);
   for (const m of stalls) {
     const end = m.index! + m[0].length;
@@ -77,7 +89,7 @@ test('on/off link: skips while the link is out, recovers within a few frames of 
   assert.ok(recoveries.every((e) => !e.keyFrame));
   // Once the link is back the picture catches up: in the last second nothing is lost, at most a skip by choice.
   assert.ok(/^\.+s?\.+$/.test(line.slice(-60)), line.slice(-60));
-  assert.is(r.summary.framesNeverDisplayed, 0);
+  assert.is(r.summary.framesNotCaughtUp, 0);
 });
 
 test('a single lost datagram is recovered within a few frames, without a key frame', async () => {
@@ -86,15 +98,19 @@ test('a single lost datagram is recovered within a few frames, without a key fra
   const line = fates(r);
   assert.is(r.counters.sender.lossesDetected, 1);
   assert.is(r.counters.sender.keyFrames, 1); // the first frame only
+  // The frame whose datagram was dropped is lost; frames after it that arrived but
+  // referred to its state are never shown.
   const firstLost = line.indexOf('x');
   assert.ok(firstLost > 0, line);
+  assert.is(r.summary.framesLost, 1, line);
+  assert.ok(r.summary.framesNeverShown >= 1, line);
   const after = line.slice(firstLost);
   const recoveredAt = after.indexOf('.');
   // Frames sent before the loss is known are undecodable: the loss shows in the
   // acknowledgement of the next frame, which waits behind up to the 100 ms delay
   // budget of queue plus 2 x 10 ms of propagation, i.e. about 8 frames at 60 fps.
   assert.ok(recoveredAt > 0 && recoveredAt <= 10, `recovered ${recoveredAt} frames after the loss: ${line}`);
-  assert.ok(/^\.+$/.test(after.slice(recoveredAt).replace(/s/g, '.')), line);
+  assert.ok(/^\.+$/.test(after.slice(recoveredAt).replace(/[s-]/g, '.')), line);
   const rec = r.senderEvents.filter((e) => e.kind === 'recovery');
   assert.is(rec.length, 1);
   // Compared with the same run without the loss, only a handful of frames are never shown.
@@ -118,33 +134,50 @@ test('conventional: one encoding per frame, never skips', async () => {
   assert.is(r.frames.filter((f) => f.fate === 'skipped').length, 0);
 });
 
-test('link capacity counts every delivery opportunity of the repeating trace up to the time asked', () => {
-  const trace = { source: 'test', times: Float64Array.from([1, 1, 4, 10]), period: 10 };
-  assert.is(opportunitiesUntil(trace, 0.5), 0);
-  assert.is(opportunitiesUntil(trace, 1), 2);
-  assert.is(opportunitiesUntil(trace, 9.9), 3);
-  assert.is(opportunitiesUntil(trace, 10), 4);
-  assert.is(opportunitiesUntil(trace, 25), 4 + 4 + 3);
+test('link utilisation counts the downlink\'s departures over its opportunities while frames are captured', async () => {
+  const r = await runSalsifySim({ scheme: 'salsify-1', downlink: { constantMbps: 2 }, uplink: { constantMbps: 2 }, durationS: 2, video: VIDEO, delayMs: 10 });
+  // 2 Mbit/s is one 1504-byte opportunity every 6.016 ms (on whole milliseconds): 332 or 333 of them in [0, 2000).
+  const link = r.link!;
+  assert.is(link.fromMs, 0);
+  assert.ok(Math.abs(link.toMs - 2000) < 1e-9, `window ends at ${link.toMs}`);
+  assert.ok(link.capacityBytes === 332 * 1504 || link.capacityBytes === 333 * 1504, `capacity ${link.capacityBytes} bytes`);
+  assert.ok(link.departedBytes > 0.8 * link.capacityBytes && link.departedBytes <= r.counters.downlink.bytesOut, `departed ${link.departedBytes} bytes`);
+  assert.is(r.summary.linkUtilization, link.departedBytes / link.capacityBytes);
 });
 
-test('bad configurations are rejected with the field named', async () => {
-  const base = { downlink: { constantMbps: 2 }, uplink: { constantMbps: 2 } };
-  await assert.not.throws(() => undefined);
-  for (const [bad, field] of [
-    [{ scheme: 'salsify-3' }, /scheme/],
-    [{ durationS: 0 }, /durationS/],
-    [{ downlinkLoss: 1.5 }, /downlinkLoss/],
-    [{ codec: 'h264' }, /codec/],
-    [{ downlink: 'no-such-trace-file' }, /no-such-trace-file/],
+test('"skipped" is the sender\'s choice only: frames superseded while the encoder was busy are counted apart', async () => {
+  // 1080p at 120 fps: salsify-1's two encodings take longer than a frame interval, so captures supersede each other.
+  const r = await runSalsifySim({ scheme: 'salsify-1', downlink: { constantMbps: 4 }, uplink: { constantMbps: 4 }, durationS: 1, video: 'synthetic:1920x1080@120', delayMs: 10 });
+  const s = r.summary;
+  const sender = r.counters.sender;
+  assert.ok(sender.superseded > 0 && sender.skipped > 0, JSON.stringify(sender));
+  assert.is(s.framesSkipped, sender.skipped);
+  assert.is(s.framesSuperseded, sender.superseded);
+  assert.is(s.framesSent, sender.sent);
+  assert.is(s.framesCaptured - s.framesSent, s.framesSkipped + s.framesSuperseded);
+  assert.is(r.frames.filter((f) => f.fate === 'superseded' && f.frameNumber !== undefined).length, 0, 'a superseded frame was never encoded');
+});
+
+test('bad configurations are rejected with a RangeError or TypeError naming the field and the value', async () => {
+  const base = { downlink: { constantMbps: 2 }, uplink: { constantMbps: 2 }, durationS: 0.2, video: VIDEO };
+  // The base itself is a good configuration: each case fails because of its one bad field.
+  const ok = await runSalsifySim(base);
+  assert.is(ok.summary.framesCaptured, 12);
+  assert.is(ok.config.queueArgs, DEFAULT_SIM_CONFIG.queueArgs);
+  for (const [bad, kind, pattern] of [
+    [{ scheme: 'salsify-3' }, RangeError, /config: scheme must be salsify-1 \| salsify-2 \| conventional, got "salsify-3"/],
+    [{ durationS: 0 }, RangeError, /config: durationS must be a number of seconds > 0, got 0/],
+    [{ downlinkLoss: 1.5 }, RangeError, /config: downlinkLoss must be a probability in \[0, 1\], got 1\.5/],
+    [{ codec: 'h264' }, RangeError, /config: codec must be "model" or "vp8", got "h264"/],
+    [{ downlink: 42 }, TypeError, /downlink must be a trace name\/path or \{ constantMbps \}, got 42/],
+    [{ downlink: 'no-such-trace-file' }, Error, /no-such-trace-file/],
   ] as const) {
-    let message = '';
-    try {
-      await runSalsifySim({ ...base, ...(bad as object) } as never);
-    } catch (e) {
-      message = (e as Error).message;
-    }
-    assert.match(message, field);
+    let error: unknown;
+    await runSalsifySim({ ...base, ...(bad as object) } as never).catch((e) => (error = e));
+    assert.instance(error, kind, `${JSON.stringify(bad)}: ${error}`);
+    assert.match((error as Error).message, pattern);
   }
+  await rejects(runSalsifySim({ ...base, downlink: 'no-such-trace-file' }), /no-such-trace-file.*(not found|no such)/i);
 });
 
 test.run();

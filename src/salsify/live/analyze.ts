@@ -1,7 +1,7 @@
 // `salsify analyze DIR`: the figures of a live run, from the sender's and the
-// receiver's records (records.ts), computed by the same code as `salsify sim`
-// (metrics.ts: frameRecords, summarize, recordsToCsv) and printed as the same
-// table. Times are taken relative to the sender's start; source frame i counts
+// receiver's records (records.ts), turned into the one results schema by the
+// same code as `salsify sim` (metrics.ts, then src/results: summary, table,
+// JSON, CSV). Times are taken relative to the sender's start; source frame i counts
 // as captured at its nominal instant, captureStartMs + i / fps (as in the
 // simulator, where the capture timers are exact). SSIM per shown frame
 // comes from the receiver's records (model codec), or is computed here from
@@ -11,7 +11,7 @@
 // and seed, or the same clip file): luma SSIM, as in the simulator. Link
 // utilisation needs linkshell's log of the direction the video crossed
 // (--link-log); without one it is not known.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ssim as pictureSsim } from '../../codec-bridge/ssim.ts';
 import type { VideoSource } from '../../codec-bridge/video/video-source.ts';
@@ -19,7 +19,15 @@ import { openY4mReader } from '../../codec-bridge/video/y4m.ts';
 import { usageError } from '../../common/errors.ts';
 import { formatHelp, parseCommandLine } from '../../common/validate.ts';
 import { LogEventKind, parseLinkLog } from '../../link-emu/link-log.ts';
-import { frameRecords, recordsToCsv, summarize, type FrameRecord, type Summary } from '../metrics.ts';
+import { framesToCsv } from '../../results/csv.ts';
+import type { LinkUse, RunRecord } from '../../results/frame-record.ts';
+import { jsonText, runToJson } from '../../results/json.ts';
+import { LinkUseMeter } from '../../results/link-use.ts';
+import { summarize, type Summary } from '../../results/summary.ts';
+import { formatResultsTable } from '../../results/table.ts';
+import { checkRun } from '../../results/validate.ts';
+import { writeResultsFile } from '../../results/writer.ts';
+import { salsifyFrameRecords, type SentFrame } from '../metrics.ts';
 import { openCodec, openVideo } from '../open-inputs.ts';
 import type { CodecState } from '../../codec-bridge/types.ts';
 import { openIvfReader, type IvfReader } from '../../codec-bridge/video/ivf.ts';
@@ -32,8 +40,8 @@ DIR/sender.jsonl and DIR/receiver.jsonl, which must be records of the same run
 (the same run id): signal delay per source frame, SSIM per shown frame, frames
 shown and skipped, bytes sent; prints the same table as salsify sim.`,
   options: [
-    ['--json OUT.json', 'write {config, summary, counters}'],
-    ['--csv OUT.csv', 'write the per-frame records (one line per source frame)'],
+    ['--json OUT.json', 'write {label, config, counters, bytesSent, link, endMs,\nsummary, ssimFrom, captureLatenessMs, notes}'],
+    ['--csv OUT.csv', 'write the per-frame records (one line per source frame:\nits fate, send, arrival and display times, size,\nquantizer, SSIM)'],
     ['--link-log FILE', 'linkshell\'s log of the link the video crossed (its\n--uplink-log when the sender ran inside linkshell), for\nthe link utilisation while video was captured'],
     ['-h, --help', 'this text'],
   ],
@@ -43,14 +51,18 @@ malformed records, 1 otherwise.`,
 
 export type SsimSource = 'model' | 'saved pictures' | 'saved frames' | 'none';
 
-export interface LiveAnalysis {
-  readonly config: SenderHeader & { readonly receiverListen: string; readonly receiverCodec: string; readonly linkLog: string | null };
+export type LiveConfig = SenderHeader & { readonly receiverListen: string; readonly receiverCodec: string; readonly linkLog: string | null };
+export interface LiveCounters {
+  readonly sender: Record<string, unknown> | null;
+  readonly receiver: Record<string, unknown> | null;
+}
+
+/** A live run in the one results schema (times in ms since the sender started), with how its figures were obtained. */
+export interface LiveAnalysis extends RunRecord<LiveConfig, LiveCounters> {
   readonly summary: Summary;
-  readonly frames: readonly FrameRecord[];
   readonly ssimFrom: SsimSource;
   /** How late the sender's capture timers ran against the nominal instants (ms). */
   readonly captureLatenessMs: { readonly mean: number; readonly max: number } | null;
-  readonly counters: { readonly sender: Record<string, unknown> | null; readonly receiver: Record<string, unknown> | null };
   /** Things the figures could not include (a missing end record, no SSIM). */
   readonly notes: readonly string[];
 }
@@ -149,13 +161,12 @@ async function ssimFromSavedFrames(dir: string, sender: SenderRecords, receiver:
 }
 
 /**
- * The share of the link's capacity the run used while it captured video, as the
- * simulator counts it: bytes departed / bytes of delivery opportunities, both
- * between the first capture instant and the end of the captures. The log's
- * times count from its init timestamp (wall-clock ms since the epoch), which
- * places them on the run's clock (to about a millisecond).
+ * How much of the link the run used while it captured video (link-use.ts, as
+ * the simulator counts it), from linkshell's log of that link. The log's times
+ * count from its init timestamp (wall-clock ms since the epoch), which places
+ * them on the run's clock (to about a millisecond); `origin` is the run's zero.
  */
-function linkUtilization(path: string, fromMs: number, toMs: number): number {
+function linkUseFromLog(path: string, origin: number, fromMs: number, toMs: number): LinkUse {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -165,18 +176,16 @@ function linkUtilization(path: string, fromMs: number, toMs: number): number {
   const log = parseLinkLog(text, path);
   const init = log.header.initTimestamp;
   if (init === undefined) throw new Error(`--link-log ${path}: no "# init timestamp" line, so its times cannot be placed on the run's clock`);
-  const from = fromMs - init, to = toMs - init;
-  if (log.count === 0 || log.time[log.count - 1] < from || log.time[0] > to) {
-    throw new Error(`--link-log ${path}: its events (init timestamp ${init}) do not cover the run's captures (${Math.round(fromMs)} to ${Math.round(toMs)} ms since the epoch): a log of another run?`);
+  const shift = init - origin;
+  if (log.count === 0 || log.time[log.count - 1] + shift < fromMs || log.time[0] + shift > toMs) {
+    throw new Error(`--link-log ${path}: its events (init timestamp ${init}) do not cover the run's captures (${Math.round(fromMs + origin)} to ${Math.round(toMs + origin)} ms since the epoch): a log of another run?`);
   }
-  let capacity = 0, departed = 0;
+  const meter = new LinkUseMeter(fromMs, toMs);
   for (let i = 0; i < log.count; i++) {
-    const t = log.time[i];
-    if (t < from || t >= to) continue;
-    if (log.kind[i] === LogEventKind.Opportunity) capacity += log.a[i];
-    else if (log.kind[i] === LogEventKind.Departure) departed += log.a[i];
+    if (log.kind[i] === LogEventKind.Opportunity) meter.opportunity(log.time[i] + shift, log.a[i]);
+    else if (log.kind[i] === LogEventKind.Departure) meter.departure(log.time[i] + shift, log.a[i]);
   }
-  return capacity > 0 ? departed / capacity : 0;
+  return meter.result();
 }
 
 export async function analyzeLiveRun(dir: string, options: { linkLog?: string } = {}): Promise<LiveAnalysis> {
@@ -209,17 +218,18 @@ export async function analyzeLiveRun(dir: string, options: { linkLog?: string } 
     if (receiver.shown.length > 0) notes.push(`no SSIM: the receiver's saved frames or pictures are missing`);
   }
 
-  const shown = new Map<number, { shownMs: number; ssim: number }>();
-  for (const s of receiver.shown) shown.set(s.frameNumber, { shownMs: s.t - start, ssim: ssimOf.get(s.frameNumber) ?? NaN });
+  const shown = new Map<number, { shownMs: number; ssim?: number }>();
+  for (const s of receiver.shown) shown.set(s.frameNumber, { shownMs: s.t - start, ssim: ssimOf.get(s.frameNumber) });
+  const arrivals = new Map([...receiver.arrivals].map(([n, a]) => [n, { ...a, firstMs: a.firstMs - start, latestMs: a.latestMs - start, lastMs: a.lastMs === undefined ? undefined : a.lastMs - start }]));
   // Frame i's capture instant is its nominal one (the sender's timers run a little late; how late is reported).
   const interval = 1000 / sender.header.fps;
   const nominal = (i: number) => sender.header.captureStartMs + i * interval;
-  const captures = new Map<number, number>(sender.captures.map((_, i) => [i, nominal(i) - start]));
+  const captureMs = sender.captures.map((_, i) => nominal(i) - start);
   const lateness = sender.captures.map((t, i) => t - nominal(i));
-  const sent = new Map<number, { frameNumber: number; bytes: number; quantizer: number; keyFrame: boolean }>();
-  for (const [i, s] of sender.sent) sent.set(i, s);
+  const sent = new Map<number, SentFrame>();
+  for (const [i, s] of sender.sent) sent.set(i, { frameNumber: s.frameNumber, sendMs: s.t - start, bytes: s.bytes, quantizer: s.quantizer, keyFrame: s.keyFrame });
   const endMs = Math.max(sender.lastMs, receiver.lastMs) - start;
-  const frames = frameRecords({ captures, sent, skipped: sender.skipped }, shown, endMs);
+  const frames = salsifyFrameRecords({ captureMs, sent, skipped: sender.skipped }, { arrivals, shown }, endMs);
 
   let bytesSent: number;
   const counted = sender.end?.counters.bytesSent;
@@ -229,25 +239,24 @@ export async function analyzeLiveRun(dir: string, options: { linkLog?: string } 
     notes.push(`${sender.file} has no end record with bytesSent (did the sender stop cleanly?): bytes sent are the frames' sizes, without datagram headers`);
   }
   if (!receiver.end) notes.push(`${receiver.file} has no end record (did the receiver stop cleanly?)`);
-  const captureEnd = nominal(sender.captures.length);
-  const utilization = options.linkLog === undefined ? NaN : linkUtilization(options.linkLog, sender.header.captureStartMs, captureEnd);
-  return {
+  const captureEnd = nominal(sender.captures.length) - start;
+  const link = options.linkLog === undefined ? null : linkUseFromLog(options.linkLog, start, sender.header.captureStartMs - start, captureEnd);
+  const run = checkRun<RunRecord<LiveConfig, LiveCounters>>({
+    label: `${sender.header.scheme} (live)`,
     config: { ...sender.header, receiverListen: receiver.header.listen, receiverCodec: receiver.header.codec, linkLog: options.linkLog ?? null },
-    summary: summarize(frames, bytesSent, utilization),
+    counters: { sender: sender.end?.counters ?? null, receiver: receiver.end?.counters ?? null },
+    bytesSent,
+    link,
+    endMs,
     frames,
+  });
+  return {
+    ...run,
+    summary: summarize(run),
     ssimFrom,
     captureLatenessMs: lateness.length === 0 ? null : { mean: lateness.reduce((a, b) => a + b, 0) / lateness.length, max: lateness.reduce((a, b) => Math.max(a, b), -Infinity) },
-    counters: { sender: sender.end?.counters ?? null, receiver: receiver.end?.counters ?? null },
     notes,
   };
-}
-
-function writeOut(path: string, text: string): void {
-  try {
-    writeFileSync(path, text);
-  } catch (error) {
-    throw usageError(`cannot write ${path}: ${(error as Error).message}`);
-  }
 }
 
 export async function runAnalyze(argv: string[]): Promise<number> {
@@ -270,21 +279,19 @@ export async function runAnalyze(argv: string[]): Promise<number> {
     // Missing, mismatched or malformed records and inputs are the caller's to fix.
     throw usageError((error as Error).message);
   }
-  const { formatResultsTable } = await import('../results-table.ts');
   const c = analysis.config;
   const s = analysis.summary;
   if (values.json !== undefined) {
-    writeOut(values.json, JSON.stringify({ config: c, summary: s, ssimFrom: analysis.ssimFrom, captureLatenessMs: analysis.captureLatenessMs, counters: analysis.counters, notes: analysis.notes }, null, 2) + '\n');
+    const extra = { ssimFrom: analysis.ssimFrom, captureLatenessMs: analysis.captureLatenessMs, notes: analysis.notes };
+    writeResultsFile(values.json, jsonText(runToJson(analysis, s, { extra })));
   }
-  if (values.csv !== undefined) writeOut(values.csv, recordsToCsv(analysis.frames));
+  if (values.csv !== undefined) writeResultsFile(values.csv, framesToCsv(analysis.frames));
   const seconds = s.framesCaptured / c.fps;
   process.stdout.write(
     `run ${c.runId}: ${c.scheme}, ${c.codec} codec, video ${c.video} (${c.width}x${c.height} at ${c.fps} fps), ${seconds.toFixed(1)} s captured, ` +
       `budget ${c.budgetMs} ms, seed ${c.seed}; SSIM from ${analysis.ssimFrom}${c.linkLog ? `; link log ${c.linkLog}` : ''}\n`,
   );
-  // The table reads only the scheme and the summary of each row.
-  const row = { result: { config: { scheme: `${c.scheme} (live)` }, summary: s } } as unknown as Parameters<typeof formatResultsTable>[0][number];
-  process.stdout.write(formatResultsTable([row]) + '\n');
+  process.stdout.write(formatResultsTable([{ label: analysis.label, summary: s }]) + '\n');
   for (const note of analysis.notes) process.stdout.write(`note: ${note}\n`);
   return 0;
 }

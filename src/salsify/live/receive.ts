@@ -1,7 +1,8 @@
 // `salsify receive`: the Salsify receiver over a real UDP socket. It waits for
 // a sender; the first Salsify datagram names the run (its connection id, the
 // run id) and the receiver of that run is created then, the same
-// SalsifyReceiver as in the simulator. Per shown frame it records the show
+// SalsifyReceiver as in the simulator (receive-session.ts). Per frame it
+// records when its datagrams arrived; per shown frame it records the show
 // time on the shared clock (shared-clock.ts) and the frame number, which the
 // sender's records map to the source frame; with the model codec also the
 // modelled SSIM; otherwise every shown frame's compressed bytes go to
@@ -9,28 +10,23 @@
 // compute SSIM against the source; with --save-video also the shown pictures
 // (OUT/received.y4m).
 // Ends after --idle-timeout seconds without a datagram (once a run started),
-// or on SIGINT/SIGTERM/SIGHUP; always flushes its records.
+// on SIGINT/SIGTERM/SIGHUP, or on an error; its records always end with an
+// end record.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FunctionalCodec } from '../../codec-bridge/types.ts';
-import { createIvfWriter, type IvfWriter } from '../../codec-bridge/video/ivf.ts';
-import { createY4mWriter, type Y4mWriter } from '../../codec-bridge/video/y4m.ts';
 import { usageError } from '../../common/errors.ts';
 import { formatAddress } from '../../net/address.ts';
-import type { EndpointContext } from '../../net/endpoint.ts';
 import { createUdpEndpoint, type UdpEndpoint } from '../../net/udp-endpoint.ts';
-import { decodeDatagram } from '../datagram.ts';
-import type { ModelCodec } from '../model-codec.ts';
 import { CODECS, openCodec } from '../open-inputs.ts';
-import { SalsifyReceiver, type ShownFrame } from '../receiver.ts';
-import { JsonlWriter } from './jsonl.ts';
 import { durationMsValue, formatHelp, LIMITS, nameValue, noPositionals, optional, parseCommandLine, portValue, required } from '../../common/validate.ts';
-import { RECEIVER_RECORDS, RECORDS_VERSION, runIdOf, SAVED_FRAMES, SAVED_VIDEO, type ReceiverHeader } from './records.ts';
+import { FirstFailure } from './first-failure.ts';
+import { ReceiveSession } from './receive-session.ts';
+import { RecordsFile } from './records-file.ts';
+import { RECEIVER_RECORDS, RECORDS_VERSION, type ReceiverHeader } from './records.ts';
+import { SavedOutput } from './saved-output.ts';
 import { sharedClockNow, sharedClockOffset } from './shared-clock.ts';
-import { countingWork } from './counting-work.ts';
-import { cpuMs } from './cpu-time.ts';
-import { withModelledWorkTime } from './modelled-work.ts';
-import { onStopSignal } from './stop-signals.ts';
+import { watchStopSignals, type StopSignals } from './stop-signals.ts';
 
 export const RECEIVE_HELP = formatHelp({
   usage: ['salsify receive --port P --out DIR [options]'],
@@ -48,8 +44,11 @@ first address it hears from; start it before the sender.`,
     ['--idle-timeout S', 'stop once no datagram came for S seconds (> 0, at most\n3600) after a run started (default 3)'],
     ['-h, --help', 'this text'],
   ],
-  notes: `SIGINT, SIGTERM or SIGHUP stops it cleanly (records flushed, exit 0); a second
-one exits at once. Exit status: 0 on success, 2 for a bad argument, 1 otherwise.`,
+  notes: `SIGINT, SIGTERM or SIGHUP, at any moment (even while the program loads), stops
+it cleanly (records ended, exit 0); a second one ends the records and exits at
+once. Exit status: 0 on success, 2 for a bad argument or records that cannot
+be written, 1 otherwise. Once created, receiver.jsonl ends with an end record
+however the run ends (SIGKILL aside: then the records up to it, whole).`,
 });
 
 export interface ReceiveArgs {
@@ -90,167 +89,78 @@ export function parseReceiveArgs(argv: string[]): { help: true } | { help: false
   };
 }
 
-/** The endpoint as the receiver sees it: datagrams are handed over by the run's gatekeeper below. */
-function forwardingContext(endpoint: UdpEndpoint): EndpointContext & { deliver(bytes: Uint8Array): void } {
-  let handler: ((bytes: Uint8Array) => void) | undefined;
-  return {
-    now: () => endpoint.now(),
-    setTimer: (ms, callback) => endpoint.setTimer(ms, callback),
-    send: (bytes) => endpoint.send(bytes),
-    work: (task, ms) => endpoint.work(task, ms),
-    onReceive: (h) => {
-      handler = h;
-    },
-    deliver: (bytes) => handler?.(bytes),
-  };
+export async function runReceive(argv: string[]): Promise<number> {
+  // First of all, so that a signal at any later moment ends the run with its records complete.
+  const stop = watchStopSignals('salsify receive');
+  try {
+    const parsed = parseReceiveArgs(argv);
+    if (parsed.help) {
+      process.stdout.write(RECEIVE_HELP);
+      return 0;
+    }
+    const args = parsed.args;
+    try {
+      mkdirSync(args.out, { recursive: true });
+    } catch (error) {
+      throw usageError(`cannot create --out ${args.out}: ${(error as Error).message}`);
+    }
+    const endpoint = await bindReceiver(args);
+    try {
+      const codec = await openCodec(args.codec);
+      try {
+        return await receiveRun(args, endpoint, codec, stop);
+      } finally {
+        await codec.close();
+      }
+    } finally {
+      await endpoint.close();
+    }
+  } finally {
+    stop.remove();
+  }
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-export async function runReceive(argv: string[]): Promise<number> {
-  const parsed = parseReceiveArgs(argv);
-  if (parsed.help) {
-    process.stdout.write(RECEIVE_HELP);
-    return 0;
-  }
-  const args = parsed.args;
-  try {
-    mkdirSync(args.out, { recursive: true });
-  } catch (error) {
-    throw usageError(`cannot create --out ${args.out}: ${(error as Error).message}`);
-  }
-  let endpoint: UdpEndpoint;
+async function bindReceiver(args: ReceiveArgs): Promise<UdpEndpoint> {
   try {
     const host = args.bind.includes(':') ? `[${args.bind}]` : args.bind;
-    endpoint = await createUdpEndpoint({ bind: `${host}:${args.port}` });
+    return await createUdpEndpoint({ bind: `${host}:${args.port}` });
   } catch (error) {
     throw usageError(`--bind ${args.bind} --port ${args.port}: ${(error as Error).message}`);
   }
-  let codec: FunctionalCodec | undefined;
-  let records: JsonlWriter | undefined;
-  let video: Y4mWriter | undefined;
-  let frames: IvfWriter | undefined;
-  let removeSignals = () => {};
+}
+
+async function receiveRun(args: ReceiveArgs, endpoint: UdpEndpoint, codec: FunctionalCodec, stop: StopSignals): Promise<number> {
+  const offset = sharedClockOffset(() => endpoint.now());
+  const listen = formatAddress(endpoint.localAddress);
+  const failure = new FirstFailure();
+  // Without the model codec's own SSIM, every shown frame's compressed bytes are kept (about the
+  // video's bit rate), so that analyze can decode them again and compare with the source.
+  const saved = new SavedOutput(args.out, { frames: codec.name !== 'model', pictures: args.saveVideo }, failure.report);
+  const header: ReceiverHeader = {
+    type: 'receiver', version: RECORDS_VERSION, startMs: sharedClockNow(), codec: args.codec, listen, ...saved.names,
+  };
+  const records = new RecordsFile(join(args.out, RECEIVER_RECORDS), header, () => endpoint.now(), (t) => t + offset);
+  const session = new ReceiveSession({ endpoint, codec, records, saved, failure, offset });
+  stop.beforeForcedExit((reason, error) => session.end(reason, error));
+  process.stderr.write(`salsify receive: listening on ${listen} (${args.codec} codec), records in ${records.path}\n`);
   try {
-    codec = await openCodec(args.codec);
-    const offset = sharedClockOffset(() => endpoint.now());
-    records = new JsonlWriter(join(args.out, RECEIVER_RECORDS));
-    const log = records;
-    const listen = formatAddress(endpoint.localAddress);
-    const modelled = codec.name === 'model' ? (codec as ModelCodec) : undefined;
-    // Without the model codec's own SSIM, every shown frame's compressed bytes are kept (about the
-    // video's bit rate), so that analyze can decode them again and compare with the source.
-    const saveFrames = !modelled;
-    const header: ReceiverHeader = {
-      type: 'receiver', version: RECORDS_VERSION, startMs: sharedClockNow(), codec: args.codec, listen,
-      video: args.saveVideo ? SAVED_VIDEO : null, frames: saveFrames ? SAVED_FRAMES : null,
-    };
-    log.write(header);
-    const framesPath = join(args.out, SAVED_FRAMES);
-    const videoPath = join(args.out, SAVED_VIDEO);
-    let pictures = 0;
-    let saveFailure: Error | undefined;
-    let ignoredBeforeRun = 0;
-    let ended = false;
-    const onShown = (s: ShownFrame) => {
-      if (ended) return; // a decode that outlived the drain: after the end record
-      const record: Record<string, unknown> = {
-        type: 'shown', t: s.shownAt + offset, frame: s.frameNumber, bytes: s.frame.length, src: s.sourceStateId, dst: s.targetStateId,
-      };
-      if (modelled) record.ssim = modelled.modelledSsim(s.frame);
-      if (saveFrames && !saveFailure) {
-        try {
-          frames ??= createIvfWriter(framesPath, { width: s.picture.width, height: s.picture.height, fps: 60, fourcc: 'VP80' });
-          frames.write({ data: s.frame, timestamp: s.frameNumber }).catch((error: Error) => {
-            saveFailure ??= error;
-          });
-        } catch (error) {
-          saveFailure = error as Error;
-        }
-      }
-      if (args.saveVideo && !saveFailure) {
-        try {
-          // The first picture fixes the file's size; the frame rate in its header is nominal (pictures come when shown).
-          video ??= createY4mWriter(videoPath, { width: s.picture.width, height: s.picture.height, fps: 60 });
-          // write() copies the picture before it returns, so decoder buffers may be reused.
-          video.write(s.picture).catch((error: Error) => {
-            saveFailure ??= error;
-          });
-          record.picture = pictures++;
-        } catch (error) {
-          saveFailure = error as Error;
-        }
-      }
-      log.write(record);
-    };
-
-    const ctx = forwardingContext(endpoint);
-    const decoding = countingWork(modelled ? withModelledWorkTime(ctx) : ctx);
-    let receiver: SalsifyReceiver | undefined;
-    let runId: string | undefined;
-    let lastDatagram = 0;
-    endpoint.onReceive((bytes) => {
-      lastDatagram = endpoint.now();
-      if (!receiver) {
-        // The run starts with its first Salsify fragment; anything else before it is ignored.
-        let connectionId: number;
-        try {
-          const d = decodeDatagram(bytes);
-          if (d.type !== 'fragment') throw new Error('not a fragment');
-          connectionId = d.connectionId;
-        } catch {
-          ignoredBeforeRun++;
-          return;
-        }
-        runId = runIdOf(connectionId);
-        const peer = endpoint.peer();
-        log.write({ type: 'run', t: lastDatagram + offset, runId, connectionId, peer: peer ? formatAddress(peer) : '?' });
-        process.stderr.write(`salsify receive: run ${runId} from ${peer ? formatAddress(peer) : '?'}\n`);
-        receiver = new SalsifyReceiver({ ctx: decoding, codec: codec!, connectionId, onShown });
-      }
-      ctx.deliver(bytes);
-    });
-    let stopSignal: NodeJS.Signals | undefined;
-    removeSignals = onStopSignal((signal) => {
-      stopSignal = signal;
-    });
-    process.stderr.write(`salsify receive: listening on ${listen} (${args.codec} codec), records in ${log.path}\n`);
-
-    let reason: string;
-    for (;;) {
-      await sleep(20);
-      const failure = receiver?.failure ?? saveFailure;
-      if (failure) {
-        ended = true;
-        log.write({ type: 'end', t: endpoint.now() + offset, reason: 'error', error: failure.message, counters: { ...receiver?.counters } });
-        throw failure;
-      }
-      if (stopSignal !== undefined) {
-        reason = `signal ${stopSignal}`;
-        break;
-      }
-      if (receiver && endpoint.now() - lastDatagram >= args.idleTimeoutMs) {
-        reason = 'idle';
-        break;
-      }
-    }
+    const reason = await Promise.race([stop.first.then((signal) => `signal ${signal}`), session.idle(args.idleTimeoutMs), failure.thrown()]);
     // Let the frames already complete finish decoding (bounded).
-    const drainUntil = endpoint.now() + 2000;
-    while (receiver && (receiver.decodeQueueLength > 0 || decoding.busy() > 0) && endpoint.now() < drainUntil) await sleep(10);
-    ended = true;
-    const counters = { ...(receiver?.counters ?? {}), picturesSaved: pictures, ignoredBeforeRun, foreignUdpDatagrams: endpoint.foreignDatagrams(), cpuMs: cpuMs() };
-    log.write({ type: 'end', t: endpoint.now() + offset, reason, counters });
-    const shown = receiver?.counters.framesShown ?? 0;
-    process.stderr.write(
-      `salsify receive: ${runId === undefined ? 'no run' : `run ${runId}`} ended (${reason}): ${shown} frames shown; records in ${log.path}\n`,
-    );
+    await Promise.race([session.drain(2000), failure.thrown()]);
+    failure.report(records.failure);
+    if (failure.error) throw failure.error;
+    session.end(reason);
+    const runId = session.runId;
+    process.stderr.write(`salsify receive: ${runId === undefined ? 'no run' : `run ${runId}`} ended (${reason}): ${session.framesShown} frames shown; records in ${records.path}\n`);
     return 0;
+  } catch (error) {
+    session.end('error', error);
+    throw error;
   } finally {
-    removeSignals();
-    await endpoint.close();
-    await codec?.close();
-    await video?.close();
-    await frames?.close();
-    await records?.close();
+    try {
+      await saved.close();
+    } finally {
+      records.close();
+    }
   }
 }

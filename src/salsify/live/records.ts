@@ -11,6 +11,9 @@
 // DIR/receiver.jsonl
 //   {"type":"receiver","version":1,"startMs","codec","listen","video","frames"}
 //   {"type":"run","t","runId","connectionId","peer"}  the first datagram of a run
+//   {"type":"arrival","t","frame","first","fragments","of"}  the datagrams of a frame number: the first
+//        arrived at "first"; "fragments" of its "of" arrived, the latest at t. Written once all arrived
+//        (before the frame is shown), and for frames still incomplete just before the end record.
 //   {"type":"shown","t","frame","bytes","src","dst","ssim"?,"picture"?}  frame number shown at t,
 //        decoded from state src to state dst (ssim: the model codec's; picture: its index in the saved Y4M)
 // "video" names the saved Y4M of shown pictures (or null); "frames" the saved IVF of
@@ -19,10 +22,12 @@
 // All times ("t", "startMs") are shared-clock readings (shared-clock.ts): ms
 // since the Unix epoch. A run is identified by its run id, the connection id
 // of its datagrams in 8 hex digits: the receiver learns it from them.
+import type { FrameArrival } from '../frame-arrivals.ts';
 import { SCHEMES, type Scheme } from '../sender.ts';
 import { readJsonl, type JsonlLine } from './jsonl.ts';
 
-export const RECORDS_VERSION = 1;
+// Version 2 added the receiver's arrival records (lost and never-shown frames are told apart by them).
+export const RECORDS_VERSION = 2;
 export const SENDER_RECORDS = 'sender.jsonl';
 export const RECEIVER_RECORDS = 'receiver.jsonl';
 export const SAVED_VIDEO = 'received.y4m';
@@ -108,6 +113,8 @@ export interface ReceiverRecords {
   readonly file: string;
   readonly header: ReceiverHeader;
   readonly run: { readonly t: number; readonly runId: string; readonly connectionId: number; readonly peer: string } | undefined;
+  /** By frame number (lastMs set when every fragment arrived). */
+  readonly arrivals: Map<number, FrameArrival>;
   readonly shown: ShownRecord[];
   readonly end: EndRecord | undefined;
   readonly lastMs: number;
@@ -204,6 +211,7 @@ export function readReceiverRecords(file: string): ReceiverRecords {
   };
   let run: ReceiverRecords['run'];
   const shown: ShownRecord[] = [];
+  const arrivals = new Map<number, FrameArrival>();
   const seen = new Set<number>();
   let saved = 0;
   let end: EndRecord | undefined;
@@ -219,10 +227,22 @@ export function readReceiverRecords(file: string): ReceiverRecords {
         run = { t, runId: line.string('runId', RUN_ID), connectionId: line.integer('connectionId', 0, 0xffffffff), peer: line.string('peer') };
         if (runIdOf(run.connectionId) !== run.runId) line.fail(`field "runId" ${run.runId} is not connection id ${run.connectionId} in hex`);
         break;
+      case 'arrival': {
+        if (!run) line.fail('an arrival before the run record');
+        const frameNumber = line.integer('frame');
+        if (arrivals.has(frameNumber)) line.fail(`a second arrival record of frame number ${frameNumber}`);
+        const first = line.number('first');
+        if (first > t) line.fail(`field "first" ${first} is after the last arrival, t ${t}`);
+        const of = line.integer('of', 1);
+        const fragments = line.integer('fragments', 1, of);
+        arrivals.set(frameNumber, { firstMs: first, lastMs: fragments === of ? t : undefined, latestMs: t, fragments, fragmentCount: of });
+        break;
+      }
       case 'shown': {
         if (!run) line.fail('a shown frame before the run record');
         const frameNumber = line.integer('frame');
         if (seen.has(frameNumber)) line.fail(`frame number ${frameNumber} is shown twice`);
+        if (arrivals.get(frameNumber)?.lastMs === undefined) line.fail(`frame number ${frameNumber} is shown, but no earlier arrival record says all of it arrived`);
         seen.add(frameNumber);
         const picture = line.optionalInteger('picture');
         // Pictures are saved in the order frames are shown: their indices count up from 0.
@@ -237,8 +257,8 @@ export function readReceiverRecords(file: string): ReceiverRecords {
         end = endRecord(line);
         break;
       default:
-        line.fail(`unknown record type ${JSON.stringify(type)} (expected run, shown or end)`);
+        line.fail(`unknown record type ${JSON.stringify(type)} (expected run, arrival, shown or end)`);
     }
   }
-  return { file, header, run, shown, end, lastMs };
+  return { file, header, run, arrivals, shown, end, lastMs };
 }

@@ -4,26 +4,30 @@
 // simulator runs over createUdpEndpoint. Every sender event goes to
 // OUT/sender.jsonl (records.ts) on the shared clock (shared-clock.ts). The run
 // ends after --duration (then waits up to --drain for the last frames to be
-// acknowledged) or on SIGINT/SIGTERM/SIGHUP, and always flushes its records.
+// acknowledged), on SIGINT/SIGTERM/SIGHUP, or on an error; its records always
+// end with an end record.
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { FunctionalCodec } from '../../codec-bridge/types.ts';
 import type { VideoSource } from '../../codec-bridge/video/video-source.ts';
 import { inContext, usageError } from '../../common/errors.ts';
 import { formatAddress, isLoopback, parseHostPort, resolveHostPort, type UdpAddress } from '../../net/address.ts';
+import type { EndpointContext } from '../../net/endpoint.ts';
 import { createUdpEndpoint, type UdpEndpoint } from '../../net/udp-endpoint.ts';
 import { TIMER_KINDS, WallClockScheduler, type TimerKind } from '../../net/wall-clock.ts';
 import { CODECS, openCodec, openVideo } from '../open-inputs.ts';
-import { SalsifySender, SCHEMES, type Scheme, type SenderEvent } from '../sender.ts';
-import { JsonlWriter } from './jsonl.ts';
+import { SalsifySender, SCHEMES, type Scheme, type SenderCounters, type SenderEvent } from '../sender.ts';
 import { durationMsValue, formatHelp, LIMITS, nameValue, noPositionals, optional, parseCommandLine, seedValue } from '../../common/validate.ts';
 import { RECORDS_VERSION, runIdOf, SENDER_RECORDS, type SenderHeader } from './records.ts';
 import { liveConnectionId } from './run-id.ts';
 import { sharedClockNow, sharedClockOffset } from './shared-clock.ts';
-import { countingWork } from './counting-work.ts';
+import { countingWork, type CountingWork } from './counting-work.ts';
 import { cpuMs } from './cpu-time.ts';
+import { FirstFailure } from './first-failure.ts';
 import { withModelledWorkTime } from './modelled-work.ts';
-import { onStopSignal } from './stop-signals.ts';
+import { RecordsFile } from './records-file.ts';
+import { watchStopSignals, type StopSignals } from './stop-signals.ts';
+import { waitUntil } from './wait-until.ts';
 
 export const SEND_HELP = formatHelp({
   usage: ['salsify send --to HOST:PORT [options]'],
@@ -47,9 +51,12 @@ machine, or on one whose clock is synchronised with this one.`,
     ['--timer thread|timeout', 'how datagram pacing is timed (default thread)'],
     ['-h, --help', 'this text'],
   ],
-  notes: `SIGINT, SIGTERM or SIGHUP stops the run cleanly (records flushed, exit 0); a
-second one exits at once. Exit status: 0 on success, 2 for a bad argument or
-input file, 1 otherwise.`,
+  notes: `SIGINT, SIGTERM or SIGHUP, at any moment (even while the program loads), stops
+the run cleanly (records ended, exit 0); a second one ends the records and
+exits at once. Exit status: 0 on success, 2 for a bad argument or input file
+or records that cannot be written, 1 otherwise. Once created (when the inputs
+are open), sender.jsonl ends with an end record however the run ends (SIGKILL
+aside: then the records up to it, whole).`,
 });
 
 export interface SendArgs {
@@ -136,15 +143,15 @@ async function resolvePeer(to: string): Promise<UdpAddress> {
   }
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** What `salsify send` opens before a run: the receiver's address, the video and the codec. */
+interface SendInputs {
+  readonly peer: UdpAddress;
+  readonly source: VideoSource;
+  readonly codec: FunctionalCodec;
+  close(): Promise<void>;
+}
 
-export async function runSend(argv: string[]): Promise<number> {
-  const parsed = parseSendArgs(argv);
-  if (parsed.help) {
-    process.stdout.write(SEND_HELP);
-    return 0;
-  }
-  const args = parsed.args;
+async function openSendInputs(args: SendArgs): Promise<SendInputs> {
   const peer = await resolvePeer(args.to);
   if (peer.port === 0) throw usageError(`--to: port 0 is not a receiver's port (${args.to})`);
   try {
@@ -158,102 +165,168 @@ export async function runSend(argv: string[]): Promise<number> {
   } catch (error) {
     throw inContext('--video', error);
   }
-  let codec: FunctionalCodec | undefined;
-  let endpoint: UdpEndpoint | undefined;
-  let scheduler: WallClockScheduler | undefined;
-  let records: JsonlWriter | undefined;
-  let removeSignals = () => {};
+  let codec: FunctionalCodec;
   try {
     codec = await openCodec(args.codec);
-    let timerFailure: Error | undefined;
-    scheduler = new WallClockScheduler({
-      timer: args.timer,
-      onError: (error) => {
-        timerFailure ??= error instanceof Error ? error : new Error(String(error));
-      },
-    });
+  } catch (error) {
+    await source.close();
+    throw error;
+  }
+  return {
+    peer, source, codec,
+    close: async () => {
+      await source.close();
+      await codec.close();
+    },
+  };
+}
+
+export async function runSend(argv: string[]): Promise<number> {
+  // First of all, so that a signal at any later moment ends the run with its records complete.
+  const stop = watchStopSignals('salsify send');
+  try {
+    const parsed = parseSendArgs(argv);
+    if (parsed.help) {
+      process.stdout.write(SEND_HELP);
+      return 0;
+    }
+    const inputs = await openSendInputs(parsed.args);
+    try {
+      return await sendOverUdp(parsed.args, inputs, stop);
+    } finally {
+      await inputs.close();
+    }
+  } finally {
+    stop.remove();
+  }
+}
+
+async function sendOverUdp(args: SendArgs, inputs: SendInputs, stop: StopSignals): Promise<number> {
+  const failure = new FirstFailure();
+  const scheduler = new WallClockScheduler({ timer: args.timer, onError: failure.report });
+  let endpoint: UdpEndpoint | undefined;
+  try {
+    const { peer } = inputs;
     // Loopback receivers get a loopback socket; others the wildcard address of the peer's IP version.
     const bind = isLoopback(peer.address) ? (peer.family === 6 ? '[::1]:0' : '127.0.0.1:0') : peer.family === 6 ? '[::]:0' : '0.0.0.0:0';
     endpoint = await createUdpEndpoint({ bind, peer: { address: peer.address, port: peer.port }, scheduler });
-    const ctx = endpoint;
-    const offset = sharedClockOffset(() => ctx.now());
-    const startMs = sharedClockNow();
-    const connectionId = args.connectionId ?? liveConnectionId(args.seed, startMs);
-    const runId = runIdOf(connectionId);
-    records = new JsonlWriter(join(args.out, SENDER_RECORDS));
-    const log = records;
-    let ended = false;
-    const frames = args.durationS === null ? undefined : Math.max(1, Math.round(args.durationS * source.fps));
-    const working = countingWork(args.codec === 'model' ? withModelledWorkTime(ctx) : ctx);
-    const sender = new SalsifySender({
-      ctx: working, codec, source, scheme: args.scheme, connectionId, frames, budgetMs: args.budgetMs,
-      log: (e) => {
-        if (!ended) log.write(eventRecord(e, offset));
-      },
-    });
-    let stopSignal: NodeJS.Signals | undefined;
-    removeSignals = onStopSignal((signal) => {
-      stopSignal = signal;
-    });
-    process.stderr.write(
-      `salsify send: run ${runId}: ${args.scheme}, ${args.codec} codec, ${source.description}, ` +
-        `to ${formatAddress(peer)} from ${formatAddress(endpoint.localAddress)}\n`,
-    );
-    // Source frame i is captured at captureStartMs + i / fps (the sender's timers may run a little late:
-    // the capture records say when; the frame is the one of its nominal instant, as a webcam's).
-    const header: SenderHeader = {
-      type: 'sender', version: RECORDS_VERSION, runId, connectionId, startMs, captureStartMs: ctx.now() + offset,
-      // A clip's absolute path, so that analyze (from another directory) can reopen it.
-      video: /\.(y4m|ivf)$/i.test(args.video) ? resolve(args.video) : args.video, seed: args.seed,
-      scheme: args.scheme, codec: args.codec, budgetMs: args.budgetMs, width: source.width, height: source.height,
-      fps: source.fps, durationS: args.durationS, to: formatAddress(peer),
-    };
-    sender.start();
-    log.write(header);
-
-    // Wait for the end of the captures, a signal or a failure, then for the frames in flight.
-    let stopAt: number | undefined;
-    let reason = 'duration';
-    for (;;) {
-      await sleep(20);
-      const now = ctx.now();
-      const failure = sender.failure ?? timerFailure;
-      if (failure) {
-        reason = 'error';
-        sender.stop();
-        ended = true;
-        log.write({ type: 'end', t: now + offset, reason, error: failure.message, counters: { ...sender.counters } });
-        throw failure;
-      }
-      if (stopAt === undefined) {
-        if (stopSignal !== undefined) reason = `signal ${stopSignal}`;
-        else if (frames === undefined || sender.counters.captured < frames) continue;
-        sender.stop();
-        stopAt = now;
-        continue;
-      }
-      // At least 5 frame intervals, then until the last encoding is done and everything sent is acknowledged.
-      const waited = now - stopAt;
-      if ((waited >= Math.min(args.drainMs, 5000 / source.fps) && working.busy() === 0 && sender.packetsInFlight === 0) || waited >= args.drainMs) break;
-    }
-    ended = true; // an encoding that outlived the drain is not recorded after the end record
-    const endMs = ctx.now() + offset;
-    const counters = { ...sender.counters, packetsInFlight: sender.packetsInFlight, foreignUdpDatagrams: endpoint.foreignDatagrams(), cpuMs: cpuMs() };
-    log.write({ type: 'end', t: endMs, reason, counters });
-    process.stderr.write(
-      `salsify send: run ${runId} ended (${reason}): ${counters.captured} frames captured, ${counters.sent} sent, ${counters.skipped} skipped, ` +
-        `${counters.datagramsSent} datagrams (${(counters.bytesSent / 1e6).toFixed(2)} MB), ${counters.acks} acknowledged; records in ${log.path}\n`,
-    );
-    if (counters.datagramsSent > 0 && counters.acks === 0) {
-      process.stderr.write(`salsify send: warning: no datagram was acknowledged: is \`salsify receive\` listening at ${formatAddress(peer)}?\n`);
-    }
-    return 0;
+    return await sendRun(args, inputs, endpoint, failure, stop);
   } finally {
-    removeSignals();
     await endpoint?.close();
-    scheduler?.close();
-    await source.close();
-    await codec?.close();
-    await records?.close();
+    scheduler.close();
   }
+}
+
+/** `ctx` with `afterReceive` called after each datagram the endpoint handles (the sender reads acknowledgements). */
+function notifyingReceives(ctx: EndpointContext, afterReceive: () => void): EndpointContext {
+  return {
+    ...ctx,
+    onReceive: (handler) => ctx.onReceive((bytes) => {
+      handler(bytes);
+      afterReceive();
+    }),
+  };
+}
+
+/** A sender started over `endpoint`, its records file opened with the header. */
+interface LiveSender {
+  readonly sender: SalsifySender;
+  readonly working: CountingWork;
+  readonly records: RecordsFile;
+  readonly runId: string;
+  /** Resolves with 'duration' once the last frame of --duration was captured. */
+  readonly captured: Promise<string>;
+  /** Sets what to call on the events that may end the drain (a datagram handled, a task ended). */
+  onEvent(listener: () => void): void;
+  counters(): SenderCounters & Record<string, number>;
+}
+
+function startSender(args: SendArgs, inputs: SendInputs, endpoint: UdpEndpoint, failure: FirstFailure, stop: StopSignals): LiveSender {
+  const { source, codec, peer } = inputs;
+  const offset = sharedClockOffset(() => endpoint.now());
+  const startMs = sharedClockNow();
+  const connectionId = args.connectionId ?? liveConnectionId(args.seed, startMs);
+  let listener = () => {};
+  const ctx = notifyingReceives(endpoint, () => listener());
+  const working = countingWork(args.codec === 'model' ? withModelledWorkTime(ctx) : ctx);
+  const frames = args.durationS === null ? undefined : Math.max(1, Math.round(args.durationS * source.fps));
+  let capturedAll!: () => void;
+  const captured = new Promise<string>((resolve) => {
+    capturedAll = () => resolve('duration');
+  });
+  let records: RecordsFile | undefined; // created just before the sender starts: its events go there
+  const sender = new SalsifySender({
+    ctx: working, codec, source, scheme: args.scheme, connectionId, frames, budgetMs: args.budgetMs,
+    log: (e) => {
+      records?.write(eventRecord(e, offset));
+      if (e.kind === 'capture' && frames !== undefined && e.sourceIndex === frames - 1) capturedAll();
+    },
+  });
+  // Source frame i is captured at captureStartMs + i / fps (the sender's timers may run a little late:
+  // the capture records say when; the frame is the one of its nominal instant, as a webcam's).
+  const header: SenderHeader = {
+    type: 'sender', version: RECORDS_VERSION, runId: runIdOf(connectionId), connectionId, startMs, captureStartMs: endpoint.now() + offset,
+    // A clip's absolute path, so that analyze (from another directory) can reopen it.
+    video: /\.(y4m|ivf)$/i.test(args.video) ? resolve(args.video) : args.video, seed: args.seed,
+    scheme: args.scheme, codec: args.codec, budgetMs: args.budgetMs, width: source.width, height: source.height,
+    fps: source.fps, durationS: args.durationS, to: formatAddress(peer),
+  };
+  const file = new RecordsFile(join(args.out, SENDER_RECORDS), header, () => endpoint.now(), (t) => t + offset);
+  records = file;
+  // A signal while the inputs were opened: the records of a run that captured nothing.
+  if (stop.received === undefined) sender.start();
+  working.onTaskEnd((error) => {
+    failure.report(error ?? sender.failure ?? file.failure);
+    listener();
+  });
+  const counters = () => ({ ...sender.counters, packetsInFlight: sender.packetsInFlight, foreignUdpDatagrams: endpoint.foreignDatagrams(), cpuMs: cpuMs() });
+  stop.beforeForcedExit((reason, error) => file.end(reason, counters(), error));
+  return {
+    sender, working, records: file, runId: header.runId, captured, counters,
+    onEvent: (l) => {
+      listener = l;
+    },
+  };
+}
+
+async function sendRun(args: SendArgs, inputs: SendInputs, endpoint: UdpEndpoint, failure: FirstFailure, stop: StopSignals): Promise<number> {
+  const live = startSender(args, inputs, endpoint, failure, stop);
+  const { sender, records, runId } = live;
+  const to = formatAddress(inputs.peer);
+  process.stderr.write(
+    `salsify send: run ${runId}: ${args.scheme}, ${args.codec} codec, ${inputs.source.description}, to ${to} from ${formatAddress(endpoint.localAddress)}\n`,
+  );
+  try {
+    const reason = await Promise.race([live.captured, stop.first.then((signal) => `signal ${signal}`), failure.thrown()]);
+    sender.stop();
+    await Promise.race([drain(live, endpoint, args.drainMs, 5000 / inputs.source.fps), failure.thrown()]);
+    failure.report(records.failure);
+    if (failure.error) throw failure.error;
+    const end = live.counters();
+    records.end(reason, end);
+    process.stderr.write(
+      `salsify send: run ${runId} ended (${reason}): ${end.captured} frames captured, ${end.sent} sent, ${end.skipped} skipped by choice, ` +
+        `${end.superseded} superseded, ${end.datagramsSent} datagrams (${(end.bytesSent / 1e6).toFixed(2)} MB), ${end.acks} acknowledged; records in ${records.path}\n`,
+    );
+    if (end.datagramsSent > 0 && end.acks === 0) process.stderr.write(`salsify send: warning: no datagram was acknowledged: is \`salsify receive\` listening at ${to}?\n`);
+    return 0;
+  } catch (error) {
+    sender.stop();
+    records.end('error', live.counters(), error);
+    throw error;
+  } finally {
+    records.close();
+  }
+}
+
+/**
+ * After the last capture: at least `minMs` (a few frame intervals), then until
+ * the last encoding is done and everything sent is acknowledged, at most `drainMs` in all.
+ */
+async function drain(live: LiveSender, ctx: EndpointContext, drainMs: number, minMs: number): Promise<void> {
+  const first = Math.min(drainMs, minMs);
+  await new Promise<void>((resolve) => ctx.setTimer(first, resolve));
+  const quiet = waitUntil(() => live.working.busy() === 0 && live.sender.packetsInFlight === 0, ctx, drainMs - first);
+  live.onEvent(quiet.check);
+  await quiet.done;
 }
