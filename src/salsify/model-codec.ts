@@ -2,7 +2,8 @@
 // coded, but frame sizes, state chaining and quality behave like VP8's.
 //
 // - Each picture is summarised by a grid of 16 x 9 luma samples (the pixel at
-//   the centre of each cell). Spatial complexity s is the mean absolute
+//   the centre of each cell), read one by one from a picture that offers
+//   lumaAt (the synthetic scene's), so that its full frame is never rendered. Spatial complexity s is the mean absolute
 //   difference between neighbouring samples, temporal complexity t the mean
 //   absolute difference from the reference state's samples (both / 255).
 // - Frame sizes follow tables measured with the real VP8 codec (libvpx through
@@ -28,6 +29,7 @@
 // The decoded Picture is a shared all-zero buffer of the right size (no pixels
 // are reconstructed): measure quality with `modelledSsim(frame)`.
 import type { CodecState, DecodeResult, EncodeResult, FunctionalCodec, Picture } from '../codec-bridge/types.ts';
+import { isSampledPicture } from '../codec-bridge/video/sampled-picture.ts';
 import { hash64Hex } from './hash64.ts';
 
 const GRID_W = 16;
@@ -59,16 +61,30 @@ class ModelState implements CodecState {
   }
 }
 
+/** The grid's sample positions for a width x height picture: x of each column, y of each row. */
+function gridPositions(width: number, height: number): { xs: Int32Array; ys: Int32Array } {
+  const xs = new Int32Array(GRID_W);
+  const ys = new Int32Array(GRID_H);
+  for (let gx = 0; gx < GRID_W; gx++) xs[gx] = Math.min(width - 1, Math.floor(((gx + 0.5) * width) / GRID_W));
+  for (let gy = 0; gy < GRID_H; gy++) ys[gy] = Math.min(height - 1, Math.floor(((gy + 0.5) * height) / GRID_H));
+  return { xs, ys };
+}
+
+/**
+ * The picture's luma at the centre of each grid cell. A SampledPicture is
+ * read sample by sample (its full frame is never produced); any other
+ * picture from its data.
+ */
 export function sampleGrid(picture: Picture): Uint8Array {
-  const { width, height, data } = picture;
+  const { width, height } = picture;
+  const { xs, ys } = gridPositions(width, height);
   const out = new Uint8Array(SAMPLES);
-  for (let gy = 0; gy < GRID_H; gy++) {
-    const y = Math.min(height - 1, Math.floor(((gy + 0.5) * height) / GRID_H));
-    for (let gx = 0; gx < GRID_W; gx++) {
-      const x = Math.min(width - 1, Math.floor(((gx + 0.5) * width) / GRID_W));
-      out[gy * GRID_W + gx] = data[y * width + x];
-    }
+  if (isSampledPicture(picture)) {
+    for (let gy = 0; gy < GRID_H; gy++) for (let gx = 0; gx < GRID_W; gx++) out[gy * GRID_W + gx] = picture.lumaAt(xs[gx], ys[gy]);
+    return out;
   }
+  const data = picture.data;
+  for (let gy = 0; gy < GRID_H; gy++) for (let gx = 0; gx < GRID_W; gx++) out[gy * GRID_W + gx] = data[ys[gy] * width + xs[gx]];
   return out;
 }
 
@@ -203,8 +219,11 @@ export function createModelCodec(): ModelCodec {
       if (picture.width !== s.width || picture.height !== s.height) {
         throw new RangeError(`picture is ${picture.width}x${picture.height} but the codec state is ${s.width}x${s.height}`);
       }
+      // A sampled picture is read sample by sample: its data (rendered on first access) is not needed.
       const expectedBytes = picture.width * picture.height + 2 * Math.ceil(picture.width / 2) * Math.ceil(picture.height / 2);
-      if (picture.data.length < expectedBytes) throw new RangeError(`I420 picture ${picture.width}x${picture.height} needs ${expectedBytes} bytes, got ${picture.data.length}`);
+      if (!isSampledPicture(picture) && picture.data.length < expectedBytes) {
+        throw new RangeError(`I420 picture ${picture.width}x${picture.height} needs ${expectedBytes} bytes, got ${picture.data.length}`);
+      }
       const samples = sampleGrid(picture);
       const keyFrame = s.samples.length === 0;
       const spatial = spatialComplexity(samples);
