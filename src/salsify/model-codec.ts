@@ -144,6 +144,33 @@ function childId(parentId: string, quantizer: number, samples: Uint8Array): stri
   return hash64Hex(buf);
 }
 
+/** Pseudo-random bytes (xorshift32), generated once: the model's stand-in for coded residual. */
+const FILLER = (() => {
+  const bytes = new Uint8Array(1 << 16);
+  let x = 0x9e3779b9 | 0;
+  for (let i = 0; i < bytes.length; i++) {
+    x ^= x << 13; x ^= x >>> 17; x ^= x << 5;
+    bytes[i] = x & 0xff;
+  }
+  return bytes;
+})();
+
+/**
+ * Fills frame[from..] with deterministic filler standing in for the coded
+ * residual: FILLER from an offset chosen by `key`, repeated. Copying it costs
+ * far less than generating bytes one by one, and nothing reads the filler
+ * but the checksums.
+ */
+function fillResidual(frame: Uint8Array, from: number, key: number): void {
+  let offset = (key >>> 0) % FILLER.length;
+  for (let i = from; i < frame.length; ) {
+    const n = Math.min(FILLER.length - offset, frame.length - i);
+    frame.set(FILLER.subarray(offset, offset + n), i);
+    i += n;
+    offset = 0;
+  }
+}
+
 function checkIdBytes(view: DataView, offset: number): string {
   return view.getUint32(offset).toString(16).padStart(8, '0') + view.getUint32(offset + 4).toString(16).padStart(8, '0');
 }
@@ -243,12 +270,7 @@ export function createModelCodec(): ModelCodec {
       view.setUint32(22, parseInt(target.id.slice(8), 16));
       view.setUint16(26, SAMPLES);
       frame.set(samples, 28);
-      // Deterministic filler standing in for the coded residual.
-      let x = parseInt(target.id.slice(8), 16) | 1;
-      for (let i = HEADER_BYTES; i < size; i++) {
-        x ^= x << 13; x ^= x >>> 17; x ^= x << 5;
-        frame[i] = x & 0xff;
-      }
+      fillResidual(frame, HEADER_BYTES, parseInt(target.id.slice(8), 16));
       const result: EncodeResult = { frame, state: target, quantizer, keyFrame };
       return result;
     },
