@@ -85,6 +85,7 @@ test('synthetic scene: lumaAt gives the rendered luma at every position, without
   assert.is(picture.data, picture.data, 'rendered once and kept');
   picture.data[0] ^= 0xff;
   assert.is(picture.data[0], scene.render(10).data[0] ^ 0xff, 'the caller may modify its picture');
+  assert.is(picture.lumaAt(0, 0), picture.data[0], 'and lumaAt then reads the modified pixels');
   const copy = { ...(await scene.frame(10)) };
   assert.ok(same(copy.data, scene.render(10).data), 'spreading a picture copies its pixels');
 });

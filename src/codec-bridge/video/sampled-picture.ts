@@ -18,12 +18,14 @@ export function isSampledPicture(picture: Picture): picture is SampledPicture {
 
 /**
  * A SampledPicture of width x height whose `data` comes from `render()` on
- * first access. `data` is an own, enumerable property, so that spreading or
+ * first access; until then lumaAt(x, y) computes single samples with
+ * `lumaAt`, afterwards it reads them from `data`. `data` is an own, enumerable property, so that spreading or
  * cloning the picture copies the pixels like any other Picture's.
  */
 export function lazyPicture(width: number, height: number, render: () => Uint8Array, lumaAt: (x: number, y: number) => number): SampledPicture {
   let data: Uint8Array | undefined;
-  const picture = { width, height, lumaAt } as SampledPicture;
+  // Once the pixels exist (and the caller may have changed them), samples come from them.
+  const picture = { width, height, lumaAt: (x: number, y: number) => (data === undefined ? lumaAt(x, y) : data[y * width + x]) } as SampledPicture;
   Object.defineProperty(picture, 'data', {
     enumerable: true,
     get: () => (data ??= render()),
