@@ -4,9 +4,9 @@
 // the whole process). Two baselines measured in the same command, so that the
 // ratios mean something on a noisy machine:
 // - "rendered": the same run for the first BASELINE_S seconds with every frame
-//   rendered in full before the codec sees it (what every model-codec run cost
-//   before the codec read the scene's grid samples one by one), CPU per
-//   second of video;
+//   rendered in full before the codec sees it (the old path's main cost: the
+//   codec used to sample rendered frames; the other, smaller savings, in the
+//   model's filler and the CRC, are in both runs), CPU per second of video;
 // - "render only": rendering the same number of frames and nothing else.
 //
 //   npx tsx bench/model-codec-speed.ts [--seconds 640] [--baseline-seconds 20] [--trace ../shared/traces/ATT-LTE-driving]
