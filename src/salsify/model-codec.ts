@@ -2,7 +2,8 @@
 // coded, but frame sizes, state chaining and quality behave like VP8's.
 //
 // - Each picture is summarised by a grid of 16 x 9 luma samples (the pixel at
-//   the centre of each cell). Spatial complexity s is the mean absolute
+//   the centre of each cell), read one by one from a picture that offers
+//   lumaAt (the synthetic scene's), so that its full frame is never rendered. Spatial complexity s is the mean absolute
 //   difference between neighbouring samples, temporal complexity t the mean
 //   absolute difference from the reference state's samples (both / 255).
 // - Frame sizes follow tables measured with the real VP8 codec (libvpx through
@@ -28,6 +29,7 @@
 // The decoded Picture is a shared all-zero buffer of the right size (no pixels
 // are reconstructed): measure quality with `modelledSsim(frame)`.
 import type { CodecState, DecodeResult, EncodeResult, FunctionalCodec, Picture } from '../codec-bridge/types.ts';
+import { isSampledPicture } from '../codec-bridge/video/sampled-picture.ts';
 import { hash64Hex } from './hash64.ts';
 
 const GRID_W = 16;
@@ -59,16 +61,30 @@ class ModelState implements CodecState {
   }
 }
 
+/** The grid's sample positions for a width x height picture: x of each column, y of each row. */
+function gridPositions(width: number, height: number): { xs: Int32Array; ys: Int32Array } {
+  const xs = new Int32Array(GRID_W);
+  const ys = new Int32Array(GRID_H);
+  for (let gx = 0; gx < GRID_W; gx++) xs[gx] = Math.min(width - 1, Math.floor(((gx + 0.5) * width) / GRID_W));
+  for (let gy = 0; gy < GRID_H; gy++) ys[gy] = Math.min(height - 1, Math.floor(((gy + 0.5) * height) / GRID_H));
+  return { xs, ys };
+}
+
+/**
+ * The picture's luma at the centre of each grid cell. A SampledPicture is
+ * read sample by sample (its full frame is never produced); any other
+ * picture from its data.
+ */
 export function sampleGrid(picture: Picture): Uint8Array {
-  const { width, height, data } = picture;
+  const { width, height } = picture;
+  const { xs, ys } = gridPositions(width, height);
   const out = new Uint8Array(SAMPLES);
-  for (let gy = 0; gy < GRID_H; gy++) {
-    const y = Math.min(height - 1, Math.floor(((gy + 0.5) * height) / GRID_H));
-    for (let gx = 0; gx < GRID_W; gx++) {
-      const x = Math.min(width - 1, Math.floor(((gx + 0.5) * width) / GRID_W));
-      out[gy * GRID_W + gx] = data[y * width + x];
-    }
+  if (isSampledPicture(picture)) {
+    for (let gy = 0; gy < GRID_H; gy++) for (let gx = 0; gx < GRID_W; gx++) out[gy * GRID_W + gx] = picture.lumaAt(xs[gx], ys[gy]);
+    return out;
   }
+  const data = picture.data;
+  for (let gy = 0; gy < GRID_H; gy++) for (let gx = 0; gx < GRID_W; gx++) out[gy * GRID_W + gx] = data[ys[gy] * width + xs[gx]];
   return out;
 }
 
@@ -126,6 +142,33 @@ function childId(parentId: string, quantizer: number, samples: Uint8Array): stri
   buf[16] = quantizer;
   buf.set(samples, 17);
   return hash64Hex(buf);
+}
+
+/** Pseudo-random bytes (xorshift32), generated once: the model's stand-in for coded residual. */
+const FILLER = (() => {
+  const bytes = new Uint8Array(1 << 16);
+  let x = 0x9e3779b9 | 0;
+  for (let i = 0; i < bytes.length; i++) {
+    x ^= x << 13; x ^= x >>> 17; x ^= x << 5;
+    bytes[i] = x & 0xff;
+  }
+  return bytes;
+})();
+
+/**
+ * Fills frame[from..] with deterministic filler standing in for the coded
+ * residual: FILLER from an offset chosen by `key`, repeated. Copying it costs
+ * far less than generating bytes one by one, and nothing reads the filler
+ * but the checksums.
+ */
+function fillResidual(frame: Uint8Array, from: number, key: number): void {
+  let offset = (key >>> 0) % FILLER.length;
+  for (let i = from; i < frame.length; ) {
+    const n = Math.min(FILLER.length - offset, frame.length - i);
+    frame.set(FILLER.subarray(offset, offset + n), i);
+    i += n;
+    offset = 0;
+  }
 }
 
 function checkIdBytes(view: DataView, offset: number): string {
@@ -203,8 +246,11 @@ export function createModelCodec(): ModelCodec {
       if (picture.width !== s.width || picture.height !== s.height) {
         throw new RangeError(`picture is ${picture.width}x${picture.height} but the codec state is ${s.width}x${s.height}`);
       }
+      // A sampled picture is read sample by sample: its data (rendered on first access) is not needed.
       const expectedBytes = picture.width * picture.height + 2 * Math.ceil(picture.width / 2) * Math.ceil(picture.height / 2);
-      if (picture.data.length < expectedBytes) throw new RangeError(`I420 picture ${picture.width}x${picture.height} needs ${expectedBytes} bytes, got ${picture.data.length}`);
+      if (!isSampledPicture(picture) && picture.data.length < expectedBytes) {
+        throw new RangeError(`I420 picture ${picture.width}x${picture.height} needs ${expectedBytes} bytes, got ${picture.data.length}`);
+      }
       const samples = sampleGrid(picture);
       const keyFrame = s.samples.length === 0;
       const spatial = spatialComplexity(samples);
@@ -224,12 +270,7 @@ export function createModelCodec(): ModelCodec {
       view.setUint32(22, parseInt(target.id.slice(8), 16));
       view.setUint16(26, SAMPLES);
       frame.set(samples, 28);
-      // Deterministic filler standing in for the coded residual.
-      let x = parseInt(target.id.slice(8), 16) | 1;
-      for (let i = HEADER_BYTES; i < size; i++) {
-        x ^= x << 13; x ^= x >>> 17; x ^= x << 5;
-        frame[i] = x & 0xff;
-      }
+      fillResidual(frame, HEADER_BYTES, parseInt(target.id.slice(8), 16));
       const result: EncodeResult = { frame, state: target, quantizer, keyFrame };
       return result;
     },

@@ -67,6 +67,29 @@ test('synthetic scene: any size, including odd and tiny ones; frame() is the asy
   }
 });
 
+test('synthetic scene: lumaAt gives the rendered luma at every position, without rendering; data is rendered once, on first use', async () => {
+  for (const [width, height, index] of [[1, 1, 0], [3, 5, 7], [17, 9, 100], [96, 54, 3], [321, 181, 4000]]) {
+    const scene = new SyntheticScene({ width, height, fps: 30, seed: 'lumaAt' });
+    const picture = await scene.frame(index);
+    const rendered = scene.render(index).data;
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        if (picture.lumaAt(x, y) !== rendered[y * width + x]) assert.unreachable(`${width}x${height} frame ${index}: (${x}, ${y}) is ${picture.lumaAt(x, y)}, rendered ${rendered[y * width + x]}`);
+      }
+    }
+    assert.throws(() => picture.lumaAt(width, 0), /outside/);
+    assert.throws(() => picture.lumaAt(0, -1), /outside/);
+  }
+  const scene = new SyntheticScene({ width: 64, height: 36, seed: 1 });
+  const picture = await scene.frame(10);
+  assert.is(picture.data, picture.data, 'rendered once and kept');
+  picture.data[0] ^= 0xff;
+  assert.is(picture.data[0], scene.render(10).data[0] ^ 0xff, 'the caller may modify its picture');
+  assert.is(picture.lumaAt(0, 0), picture.data[0], 'and lumaAt then reads the modified pixels');
+  const copy = { ...(await scene.frame(10)) };
+  assert.ok(same(copy.data, scene.render(10).data), 'spreading a picture copies its pixels');
+});
+
 test('synthetic scene: bad options and indexes are rejected clearly', async () => {
   assert.throws(() => new SyntheticScene({ width: 0 }), /synthetic scene: width must be an integer in 1\.\.16384, got 0/);
   assert.throws(() => new SyntheticScene({ height: 1.5 }), /height must be an integer in 1\.\.16384, got 1\.5/);

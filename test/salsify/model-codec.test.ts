@@ -31,6 +31,23 @@ test('sizes fall with the quantizer, key frames are larger, and the same input g
   assert.ok(modelFrameBytes(1280, 720, 40, false, 0.1423, 0.02) > modelFrameBytes(1280, 720, 40, false, 0.1423, 0.0029));
 });
 
+test('a sampled picture (the synthetic scene\'s) is read only through lumaAt, and codes exactly as its rendered pixels', async () => {
+  const codec = createModelCodec();
+  let state = codec.initialState(320, 180);
+  let plainState = state;
+  for (const index of [0, 1, 2, 50]) {
+    const sampled = await scene.frame(index);
+    const untouchable = { width: 320, height: 180, lumaAt: sampled.lumaAt, get data(): Uint8Array { throw new Error('the model codec read the whole picture'); } };
+    const plain = { width: 320, height: 180, data: scene.render(index).data };
+    const a = await codec.encode(state, untouchable, 40);
+    const b = await codec.encode(plainState, plain, 40);
+    assert.equal(a.frame, b.frame, `frame ${index}`);
+    assert.is(a.state.id, b.state.id);
+    state = a.state;
+    plainState = b.state;
+  }
+});
+
 test('states chain: a frame decodes only from its source state, to its target state', async () => {
   const codec = createModelCodec();
   const s0 = codec.initialState(320, 180);

@@ -9,6 +9,7 @@
 import { createRng, type Rng } from '../../common/random.ts';
 import type { Picture } from '../types.ts';
 import { checkDimensions, chromaHeight, chromaWidth, i420Size } from './i420.ts';
+import { lazyPicture, type SampledPicture } from './sampled-picture.ts';
 import { checkFrameIndex, type VideoSource } from './video-source.ts';
 
 export interface SyntheticSceneOptions {
@@ -43,6 +44,22 @@ interface Shape {
   readonly phase: readonly [number, number];
   readonly wobble: number;
   readonly wobbleFrequency: number;
+}
+
+/** Where things are in one frame (see SyntheticScene.layout). */
+interface FrameLayout {
+  /** Seconds since frame 0. */
+  readonly t: number;
+  /** The frame's top-left corner in the background. */
+  readonly panX: number;
+  readonly panY: number;
+  /** Left and top of each shape's luma sprite, in drawing order. */
+  readonly corners: Int32Array;
+  /** Exposure: luma level before -> after (then noise is added and the sum clamped). */
+  readonly lut: Int16Array;
+  /** Row y's luma noise starts at table offset (noiseStart + y * noiseStep) mod table size. */
+  readonly noiseStart: number;
+  readonly noiseStep: number;
 }
 
 const TAU = 2 * Math.PI;
@@ -326,14 +343,43 @@ export class SyntheticScene implements VideoSource {
     return { width: this.width, height: this.height, data };
   }
 
+  /** Where everything is in frame `index`: the camera's pan, each shape's corner, the tone curve, the noise rows. */
+  private layout(index: number): FrameLayout {
+    checkFrameIndex(index, this.description);
+    const { global } = this;
+    const t = index / this.fps;
+    // The camera pans slowly across the larger background.
+    const [mx, my] = this.margin;
+    const panX = mx + Math.round((mx - 1) * Math.sin((TAU * t) / global.panPeriod[0] + global.panPhase[0]));
+    const panY = my + Math.round((my - 1) * Math.sin((TAU * t) / global.panPeriod[1] + global.panPhase[1]));
+    const corners = new Int32Array(2 * this.shapes.length);
+    for (const [k, shape] of this.shapes.entries()) {
+      const wob = shape.wobble * Math.sin(TAU * shape.wobbleFrequency * t);
+      const centreX = shape.centre[0] + shape.amplitude[0] * Math.sin(TAU * shape.frequency[0] * t + shape.phase[0]) + wob;
+      const centreY = shape.centre[1] + shape.amplitude[1] * Math.sin(TAU * shape.frequency[1] * t + shape.phase[1]) - wob;
+      // Even positions keep the chroma sprite aligned with the luma sprite.
+      corners[2 * k] = 2 * Math.round((centreX - shape.luma.width / 2) / 2);
+      corners[2 * k + 1] = 2 * Math.round((centreY - shape.luma.height / 2) / 2);
+    }
+    // Gentle global changes (exposure, white balance).
+    const gain = 1 + 0.06 * Math.sin((TAU * t) / 11 + global.lightPhase);
+    const offset = 5 * Math.sin((TAU * t) / 7 + global.lightPhase);
+    const lut = new Int16Array(256);
+    for (let i = 0; i < 256; i++) lut[i] = Math.round(i * gain + offset);
+    const frameRng = createRng(`synthetic-scene/${this.seed}/frame/${index}`);
+    const noiseStart = frameRng.int(1 << NOISE_TABLE_BITS);
+    const noiseStep = 2 * frameRng.int(1 << (NOISE_TABLE_BITS - 2)) + 1;
+    return { t, panX, panY, corners, lut, noiseStart, noiseStep };
+  }
+
   /** Writes frame `index` into `data` (an I420 buffer of this scene's size). */
   renderInto(index: number, data: Uint8Array): void {
-    checkFrameIndex(index, this.description);
+    const layout = this.layout(index);
     const { width, height, background: bg, global } = this;
     if (!(data instanceof Uint8Array) || data.length !== i420Size(width, height)) {
       throw new RangeError(`${this.description}: the output buffer must be a Uint8Array of ${i420Size(width, height)} bytes`);
     }
-    const t = index / this.fps;
+    const { t, panX, panY, corners, noiseStart: start, noiseStep: step } = layout;
     const cw = chromaWidth(width);
     const ch = chromaHeight(height);
     const bcw = chromaWidth(bg.width);
@@ -341,10 +387,6 @@ export class SyntheticScene implements VideoSource {
     const u = data.subarray(width * height, width * height + cw * ch);
     const v = data.subarray(width * height + cw * ch);
 
-    // The camera pans slowly across the larger background.
-    const [mx, my] = this.margin;
-    const panX = mx + Math.round((mx - 1) * Math.sin((TAU * t) / global.panPeriod[0] + global.panPhase[0]));
-    const panY = my + Math.round((my - 1) * Math.sin((TAU * t) / global.panPeriod[1] + global.panPhase[1]));
     for (let y = 0; y < height; y++) {
       const from = (y + panY) * bg.width + panX;
       luma.set(bg.luma.subarray(from, from + width), y * width);
@@ -358,27 +400,16 @@ export class SyntheticScene implements VideoSource {
     }
 
     // Shapes, largest (farthest) first, so the small fast ones pass in front.
-    for (const shape of this.shapes) {
-      const wob = shape.wobble * Math.sin(TAU * shape.wobbleFrequency * t);
-      const centreX = shape.centre[0] + shape.amplitude[0] * Math.sin(TAU * shape.frequency[0] * t + shape.phase[0]) + wob;
-      const centreY = shape.centre[1] + shape.amplitude[1] * Math.sin(TAU * shape.frequency[1] * t + shape.phase[1]) - wob;
-      // Even positions keep the chroma sprite aligned with the luma sprite.
-      const left = 2 * Math.round((centreX - shape.luma.width / 2) / 2);
-      const top = 2 * Math.round((centreY - shape.luma.height / 2) / 2);
+    for (const [k, shape] of this.shapes.entries()) {
+      const left = corners[2 * k];
+      const top = corners[2 * k + 1];
       drawSprite(luma, width, height, shape.luma, left, top);
       drawSprite(u, cw, ch, shape.u, left >> 1, top >> 1);
       drawSprite(v, cw, ch, shape.v, left >> 1, top >> 1);
     }
 
-    // Gentle global changes (exposure, white balance) and sensor noise, in one clamped pass per plane.
-    const gain = 1 + 0.06 * Math.sin((TAU * t) / 11 + global.lightPhase);
-    const offset = 5 * Math.sin((TAU * t) / 7 + global.lightPhase);
-    const lut = new Int16Array(256);
-    for (let i = 0; i < 256; i++) lut[i] = Math.round(i * gain + offset);
-    const frameRng = createRng(`synthetic-scene/${this.seed}/frame/${index}`);
-    const start = frameRng.int(1 << NOISE_TABLE_BITS);
-    const step = 2 * frameRng.int(1 << (NOISE_TABLE_BITS - 2)) + 1;
-    toneAndNoise(luma, width, height, lut, this.lumaNoise, start, step);
+    // Exposure and sensor noise, in one clamped pass per plane; then white balance.
+    toneAndNoise(luma, width, height, layout.lut, this.lumaNoise, start, step);
     const tints = [3 * Math.sin((TAU * t) / 13 + global.tintPhase[0]), 3 * Math.sin((TAU * t) / 17 + global.tintPhase[1])];
     for (const [k, plane] of [u, v].entries()) {
       const shift = Math.round(tints[k]);
@@ -388,9 +419,47 @@ export class SyntheticScene implements VideoSource {
     }
   }
 
-  async frame(index: number): Promise<Picture> {
+  /**
+   * The luma sample at (x, y) of the frame with `layout`, computed alone: the
+   * same background sample, sprite blends, tone curve and noise as renderInto
+   * applies to that position, so it equals renderInto's byte there.
+   */
+  private lumaAt(layout: FrameLayout, x: number, y: number): number {
+    const { width, height, background: bg } = this;
+    if (!(Number.isInteger(x) && Number.isInteger(y) && x >= 0 && x < width && y >= 0 && y < height)) {
+      throw new RangeError(`${this.description}: luma sample (${x}, ${y}) is outside the ${width}x${height} picture`);
+    }
+    let value = bg.luma[(y + layout.panY) * bg.width + x + layout.panX];
+    for (let k = 0; k < this.shapes.length; k++) {
+      const sprite = this.shapes[k].luma;
+      const sx = x - layout.corners[2 * k];
+      const sy = y - layout.corners[2 * k + 1];
+      if (sx < 0 || sy < 0 || sx >= sprite.width || sy >= sprite.height) continue;
+      const i = sy * sprite.width + sx;
+      const a = sprite.alpha[i];
+      // As drawSprite's store into a Uint8Array: modulo 256.
+      if (a === 255) value = sprite.texture[i];
+      else if (a !== 0) value = (value + (((sprite.texture[i] - value) * a + 128) >> 8)) & 0xff;
+    }
+    const mask = (1 << NOISE_TABLE_BITS) - 1;
+    const toned = layout.lut[value] + this.lumaNoise[((layout.noiseStart + y * layout.noiseStep) & mask) + x];
+    return toned < 0 ? 0 : toned > 255 ? 255 : toned;
+  }
+
+  /**
+   * Frame `index` as a fresh picture whose pixels are rendered when its `data`
+   * is first read; its lumaAt(x, y) computes single luma samples without
+   * rendering the frame (what the model codec reads).
+   */
+  async frame(index: number): Promise<SampledPicture> {
     if (this.closed) throw new Error(`${this.description}: the video source is closed`);
-    return this.render(index);
+    const layout = this.layout(index);
+    return lazyPicture(
+      this.width,
+      this.height,
+      () => this.render(index).data,
+      (x, y) => this.lumaAt(layout, x, y),
+    );
   }
 
   async close(): Promise<void> {
