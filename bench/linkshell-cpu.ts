@@ -12,11 +12,12 @@
 //
 // Usage:
 //   npx tsx bench/linkshell-cpu.ts [--seconds 10] [--loads 1000x1000,5000x200,20000x200]
-//       [--mm-link PATH --mm-user USER] [--relays floor,linkshell,linkshell-timeout,mm-link] [--linkshell-args "..."]
+//       [--mm-link PATH --mm-user USER] [--relays floor,linkshell,linkshell-thread,mm-link] [--linkshell-args "..."]
 //
-// Relays: floor (the Node forwarder), linkshell (its defaults: the thread
-// alarm), linkshell-timeout (--timer timeout: setTimeout, about a millisecond
-// late at worst, as mm-link's millisecond poll), mm-link.
+// Relays: floor (the Node forwarder), linkshell (its defaults: --timer
+// timeout, setTimeout, about a millisecond late at worst, as mm-link's
+// millisecond poll), linkshell-thread (--timer thread: the worker thread's
+// sub-millisecond alarm), mm-link.
 // --loads PPSxBYTES,...   offered loads (datagrams per second x payload bytes)
 // --mm-link PATH          an mm-link binary (setuid root, as Mahimahi installs it;
 //                         it wants net.ipv4.ip_forward=1); default: mm-link on PATH if any
@@ -43,7 +44,7 @@ const loads = option('loads', '1000x1000,5000x200,20000x200').split(',').map((te
   if (!(pps > 0 && size > 0)) throw new Error(`--loads: ${JSON.stringify(text)} is not PPSxBYTES`);
   return { pps, size };
 });
-const relays = option('relays', 'floor,linkshell,linkshell-timeout,mm-link').split(',');
+const relays = option('relays', 'floor,linkshell,linkshell-thread,mm-link').split(',');
 const linkshellArgs = option('linkshell-args', '').split(' ').filter((a) => a !== '');
 const mmUser = option('mm-user', '');
 const which = spawnSync('sh', ['-c', 'command -v mm-link'], { encoding: 'utf8' });
@@ -148,7 +149,7 @@ async function run(relay: string, pps: number, size: number): Promise<RunResult>
     const port = await freePort();
     const argv = relay === 'floor'
       ? [...tsx, here('./udp-forwarder.ts'), String(port), '127.0.0.1', String(sinkPort)]
-      : [here('../bin/linkshell.js'), '--trace', trace, '--listen', `127.0.0.1:${port}`, '--connect', `127.0.0.1:${sinkPort}`, ...linkshellArgs, ...(relay === 'linkshell-timeout' ? ['--timer', 'timeout'] : [])];
+      : [here('../bin/linkshell.js'), '--trace', trace, '--listen', `127.0.0.1:${port}`, '--connect', `127.0.0.1:${sinkPort}`, ...linkshellArgs, ...(relay === 'linkshell-thread' ? ['--timer', 'thread'] : [])];
     relayProcess = spawn('node', argv, { cwd: root, stdio: ['ignore', 'ignore', 'ignore'] }); // (linkshell's summary on stderr is not needed)
     sender = spawn('node', load('127.0.0.1', port), { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
     measured = () => [relayProcess.pid!];

@@ -3,8 +3,9 @@
 // on a constant 12 Mbit/s trace and on a cellular trace. Reports delivered
 // throughput against the capacity the trace offered during the run, and how
 // late departures were against their delivery opportunities, for each of
-// linkshell's timers: the default worker-thread alarm, setTimeout with the
-// last millisecond spun, and plain setTimeout (the same-process baseline).
+// linkshell's timers: the worker-thread alarm, setTimeout with the
+// last millisecond spun, and plain setTimeout (the default, and the
+// same-process baseline).
 //
 // Usage: npx tsx bench/linkshell-fidelity.ts [seconds=30]
 

@@ -75,9 +75,9 @@ export async function runLoad(options: LoadOptions): Promise<LoadRun> {
 
 /** The timers the benchmarks compare: plain setTimeout is the same-process baseline. */
 export const TIMERS = [
-  { label: 'setTimeout (baseline)', args: ['--timer', 'timeout'] },
+  { label: 'setTimeout (default, baseline)', args: ['--timer', 'timeout'] },
   { label: 'setTimeout + 1 ms spin', args: ['--timer', 'timeout', '--spin', '1'] },
-  { label: 'thread alarm (default)', args: ['--timer', 'thread'] },
+  { label: 'thread alarm', args: ['--timer', 'thread'] },
 ];
 
 export const fmt = (x: number, digits = 3) => (Number.isFinite(x) ? x.toFixed(digits) : '-');

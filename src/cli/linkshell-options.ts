@@ -43,7 +43,7 @@ the peer's answers cross the downlink (delay, loss, link) back to the sender.`,
     ['--overhead N', `link bytes a datagram takes beyond its payload, 0 to 4096\n(default ${DEFAULT_OVERHEAD_BYTES}: IPv4 + UDP headers and the TUN header\nMahimahi counts)`],
     ['--memory-cap MIB', `datagram bytes held per direction before arrivals are\ndropped, whatever the queue, 1 to ${1 << 20} (default ${DEFAULT_MEMORY_CAP_MIB})`],
     ['--max-sources N', `inside sources (address and port) served at once, 1 to\n65535 (default ${DEFAULT_MAX_FLOWS}); when full, a new one replaces\none idle for a minute`],
-    ['--timer thread|timeout', "how departures are timed: a worker thread's alarm\n(default; sub-millisecond, little CPU) or setTimeout"],
+    ['--timer timeout|thread', "how departures are timed: setTimeout (default;\nmillisecond precision, as mm-link's own poll, and\nabout mm-link's CPU per datagram) or a worker\nthread's alarm (sub-millisecond departures, about 1.3x\nthe CPU: a second wake-up per departure)"],
     ['--spin MS', `with --timer timeout, poll the last MS (0 to 100) before\neach departure instead of sleeping: more punctual,\nmore CPU (default ${DEFAULT_SPIN_MS})`],
     ['-h, --help', 'this text'],
   ],
@@ -195,7 +195,7 @@ function linkOptions(values: Values): Pick<LinkshellConfig, LinkFields> {
 }
 
 function timingOptions(values: Values): Pick<LinkshellConfig, 'timer' | 'spinMs'> {
-  const timer = nameValue('timer', values.timer ?? 'thread', TIMER_KINDS);
+  const timer = nameValue('timer', values.timer ?? 'timeout', TIMER_KINDS);
   const spinMs = optional(values.spin, (t) => numberValue('spin', t, { min: 0, max: 100 })) ?? DEFAULT_SPIN_MS;
   if (values.spin !== undefined && timer !== 'timeout') throw usageError('--spin applies to --timer timeout only');
   return { timer, spinMs };

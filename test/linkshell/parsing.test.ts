@@ -25,7 +25,7 @@ test('defaults, the two-trace form, "=" forms, and the command after --', () => 
   assert.is(c.seed, '1');
   assert.is(c.memoryCapBytes, 64 << 20);
   assert.is(c.once, false);
-  assert.is(c.timer, 'thread');
+  assert.is(c.timer, 'timeout');
   assert.is(c.spinMs, 0);
   assert.equal(c.command, ['app', '--flag', '--', 'x']);
   const d = config(['--trace', 't', '--connect', '[::1]:9', '--listen', '0.0.0.0:7000', '--delay', '30', '--uplink-loss', '0.05', '--downlink-loss', '1e-2', '--once', '--mtu', '9000', '--overhead', '0', '--memory-cap', '1']);
@@ -71,7 +71,7 @@ test('each bad argument is a bad-argument error naming it', () => {
     [[...base, '--seed', 'abc'], /--seed must be a non-negative integer/],
     [[...base, '--memory-cap', '0'], /--memory-cap must be an integer from 1/],
     [[...base, '--timer', 'timeout', '--spin=-1'], /--spin must be a number from 0 to 100/],
-    [[...base, '--spin', '1'], /--spin applies to --timer timeout only/],
+    [[...base, '--timer', 'thread', '--spin', '1'], /--spin applies to --timer timeout only/],
     [[...base, '--timer', 'hrtimer'], /--timer must be one of .*thread.*, got "hrtimer"/],
     [[...base, '--uplink-log', 'x.log', '--downlink-log', 'x.log'], /name the same file "x.log"/],
     [[...base, '--'], /"--" must be followed by a COMMAND/],
