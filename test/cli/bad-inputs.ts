@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ivfHeader as anyIvfHeader, type IvfHeaderFields } from '../helpers/ivf-header.ts';
 
 export interface BadInput {
   /** What is wrong with it. */
@@ -17,19 +18,8 @@ export interface BadInput {
 
 const REAL_IVF = join(import.meta.dirname, '../../../shared/video/FourPeople_1280x720_60.ivf');
 
-function ivfHeader(fields: { signature?: string; version?: number; headerSize?: number; fourcc?: string; width?: number; height?: number; rate?: number; scale?: number; frames?: number } = {}): Buffer {
-  const b = Buffer.alloc(32);
-  b.write(fields.signature ?? 'DKIF', 0, 'latin1');
-  b.writeUInt16LE(fields.version ?? 0, 4);
-  b.writeUInt16LE(fields.headerSize ?? 32, 6);
-  b.write(fields.fourcc ?? 'VP80', 8, 'latin1');
-  b.writeUInt16LE(fields.width ?? 64, 12);
-  b.writeUInt16LE(fields.height ?? 48, 14);
-  b.writeUInt32LE(fields.rate ?? 30, 16);
-  b.writeUInt32LE(fields.scale ?? 1, 20);
-  b.writeUInt32LE(fields.frames ?? 1, 24);
-  return b;
-}
+/** The header of a one-frame IVF file, with any field changed. */
+const ivfHeader = (fields: IvfHeaderFields = {}) => anyIvfHeader({ frames: 1, ...fields });
 
 function ivfFrame(size: number, timestamp: number, data: Buffer): Buffer {
   const head = Buffer.alloc(12);

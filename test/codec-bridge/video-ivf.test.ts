@@ -6,6 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createIvfWriter, formatIvfHeader, openIvfReader, parseIvfHeader, type IvfFrame, type IvfReadOptions } from '../../src/codec-bridge/video/ivf.ts';
 import { rejects } from '../helpers/rejects.ts';
+import { ivfHeader } from '../helpers/ivf-header.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'video-ivf-test-'));
 const FOUR_PEOPLE = '../shared/video/FourPeople_1280x720_60.ivf';
@@ -14,20 +15,6 @@ async function readAll(source: Uint8Array | string, options: IvfReadOptions = {}
   const out: IvfFrame[] = [];
   for await (const frame of await openIvfReader(source, options)) out.push(frame);
   return out;
-}
-
-function header(fields: { signature?: string; version?: number; size?: number; fourcc?: string; width?: number; height?: number; rate?: number; scale?: number; count?: number } = {}): Buffer {
-  const b = Buffer.alloc(32);
-  b.write(fields.signature ?? 'DKIF', 0, 'latin1');
-  b.writeUInt16LE(fields.version ?? 0, 4);
-  b.writeUInt16LE(fields.size ?? 32, 6);
-  b.write(fields.fourcc ?? 'VP80', 8, 'latin1');
-  b.writeUInt16LE(fields.width ?? 64, 12);
-  b.writeUInt16LE(fields.height ?? 48, 14);
-  b.writeUInt32LE(fields.rate ?? 30, 16);
-  b.writeUInt32LE(fields.scale ?? 1, 20);
-  b.writeUInt32LE(fields.count ?? 0, 24);
-  return b;
 }
 
 function frameBytes(size: number, timestampLow: number, timestampHigh = 0, fill = 7): Buffer {
@@ -77,15 +64,15 @@ test('IVF: a stream destination keeps the given frame count; an empty file has j
 
 test('IVF: header errors name the field and value', async () => {
   const cases: [Buffer, RegExp][] = [
-    [header({ signature: 'RIFF' }), /^h\.ivf: not an IVF file: signature "RIFF", expected "DKIF"/],
-    [header({ version: 1 }), /IVF header field version is 1, only version 0 is known/],
-    [header({ size: 48 }), /IVF header field header size is 48, expected 32/],
-    [header({ fourcc: 'VP90' }), /IVF header field fourcc is "VP90", expected "VP80"/],
-    [header({ width: 0 }), /IVF header field width must be in 1\.\.16384, got 0/],
-    [header({ height: 65535 }), /IVF header field height must be in 1\.\.16384, got 65535/],
-    [header({ rate: 0 }), /rate\/scale \(time base\) must both be positive, got 0\/1/],
-    [header({ scale: 0 }), /got 30\/0/],
-    [header().subarray(0, 20), /^h\.ivf: the IVF file header is truncated: 20 of 32 bytes/],
+    [ivfHeader({ signature: 'RIFF' }), /^h\.ivf: not an IVF file: signature "RIFF", expected "DKIF"/],
+    [ivfHeader({ version: 1 }), /IVF header field version is 1, only version 0 is known/],
+    [ivfHeader({ headerSize: 48 }), /IVF header field header size is 48, expected 32/],
+    [ivfHeader({ fourcc: 'VP90' }), /IVF header field fourcc is "VP90", expected "VP80"/],
+    [ivfHeader({ width: 0 }), /IVF header field width must be in 1\.\.16384, got 0/],
+    [ivfHeader({ height: 65535 }), /IVF header field height must be in 1\.\.16384, got 65535/],
+    [ivfHeader({ rate: 0 }), /rate\/scale \(time base\) must both be positive, got 0\/1/],
+    [ivfHeader({ scale: 0 }), /got 30\/0/],
+    [ivfHeader().subarray(0, 20), /^h\.ivf: the IVF file header is truncated: 20 of 32 bytes/],
     [Buffer.alloc(0), /^h\.ivf: not an IVF file: it is empty/],
   ];
   for (const [bytes, pattern] of cases) await rejects(readAll(bytes, { name: 'h.ivf' }), pattern);
@@ -93,15 +80,15 @@ test('IVF: header errors name the field and value', async () => {
 });
 
 test('IVF: truncated, oversized and out-of-range frames name the file and frame', async () => {
-  const good = Buffer.concat([header(), frameBytes(10, 0), frameBytes(20, 1)]);
+  const good = Buffer.concat([ivfHeader(), frameBytes(10, 0), frameBytes(20, 1)]);
   await rejects(readAll(good.subarray(0, good.length - 1), { name: 't.ivf' }), /^t\.ivf: frame 1 is truncated: 19 of 20 bytes/);
   await rejects(readAll(good.subarray(0, 32 + 22 + 5), { name: 't.ivf' }), /^t\.ivf: frame 1: the frame header at byte 54 is truncated: 5 of 12 bytes/);
-  const huge = Buffer.concat([header(), frameBytes(0, 0).subarray(0, 12)]);
+  const huge = Buffer.concat([ivfHeader(), frameBytes(0, 0).subarray(0, 12)]);
   huge.writeUInt32LE(0xfffffff0, 32);
   await rejects(readAll(huge, { name: 'big.ivf' }), /^big\.ivf: frame 0: frame size 4294967280 at byte 32 exceeds the cap of 74752 bytes/);
-  await rejects(readAll(Buffer.concat([header(), frameBytes(100, 0)]), { maxFrameBytes: 99 }), /frame size 100 at byte 32 exceeds the cap of 99 bytes/);
-  await rejects(readAll(Buffer.concat([header(), frameBytes(1, 0, 0x00200000)]), { name: 'ts.ivf' }), /^ts\.ivf: frame 0: timestamp 9007199254740992 at byte 36 is beyond 2\^53/);
-  assert.is((await readAll(Buffer.concat([header(), frameBytes(1, 0xffffffff, 0x001fffff)])))[0].timestamp, Number.MAX_SAFE_INTEGER);
+  await rejects(readAll(Buffer.concat([ivfHeader(), frameBytes(100, 0)]), { maxFrameBytes: 99 }), /frame size 100 at byte 32 exceeds the cap of 99 bytes/);
+  await rejects(readAll(Buffer.concat([ivfHeader(), frameBytes(1, 0, 0x00200000)]), { name: 'ts.ivf' }), /^ts\.ivf: frame 0: timestamp 9007199254740992 at byte 36 is beyond 2\^53/);
+  assert.is((await readAll(Buffer.concat([ivfHeader(), frameBytes(1, 0xffffffff, 0x001fffff)])))[0].timestamp, Number.MAX_SAFE_INTEGER);
   await rejects(openIvfReader(good, { maxFrameBytes: -1 }), /maxFrameBytes must be an integer >= 0, got -1/);
 });
 
@@ -148,7 +135,7 @@ test('IVF: copying the FourPeople clip through the reader and writer gives the s
 
 test('IVF: breaking out of iteration releases the file', async () => {
   const path = join(dir, 'many.ivf');
-  writeFileSync(path, Buffer.concat([header(), ...Array.from({ length: 50 }, (_, i) => frameBytes(100, i))]));
+  writeFileSync(path, Buffer.concat([ivfHeader(), ...Array.from({ length: 50 }, (_, i) => frameBytes(100, i))]));
   const reader = await openIvfReader(path);
   for await (const frame of reader) if (frame.index === 3) break;
   await rejects(reader.readFrame(), /the IVF reader is closed/);
