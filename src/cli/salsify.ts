@@ -197,9 +197,9 @@ Commands:
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === 'sim') return runCommand('salsify sim', () => runSim(rest));
-  if (command === 'send') return runCommand('salsify send', async () => (await import('../salsify/live/send.ts')).runSend(rest));
-  if (command === 'receive') return runCommand('salsify receive', async () => (await import('../salsify/live/receive.ts')).runReceive(rest));
-  if (command === 'analyze') return runCommand('salsify analyze', async () => (await import('../salsify/live/analyze.ts')).runAnalyze(rest));
+  if (command === 'send') return runCommand('salsify send', async () => (await import('./salsify-send.ts')).runSendCommand(rest));
+  if (command === 'receive') return runCommand('salsify receive', async () => (await import('./salsify-receive.ts')).runReceiveCommand(rest));
+  if (command === 'analyze') return runCommand('salsify analyze', async () => (await import('./salsify-analyze.ts')).runAnalyze(rest));
   if (command === '-h' || command === '--help' || command === 'help') {
     process.stdout.write(SALSIFY_COMMANDS);
     return 0;

@@ -14,9 +14,9 @@ import { parseLinkshellArgs } from '../../src/cli/linkshell-options.ts';
 import { runReplay } from '../../src/cli/replay-command.ts';
 import { parseSimArgs } from '../../src/cli/salsify.ts';
 import { runStats } from '../../src/cli/stats-command.ts';
-import { runAnalyze } from '../../src/salsify/live/analyze.ts';
-import { parseReceiveArgs } from '../../src/salsify/live/receive.ts';
-import { parseSendArgs } from '../../src/salsify/live/send.ts';
+import { runAnalyze } from '../../src/cli/salsify-analyze.ts';
+import { parseReceiveArgs } from '../../src/cli/salsify-receive.ts';
+import { parseSendArgs } from '../../src/cli/salsify-send.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'option-fuzz-'));
 const trace = join(dir, 'one.trace');

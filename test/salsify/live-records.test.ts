@@ -11,8 +11,8 @@ import * as assert from 'uvu/assert';
 import { createRng } from '../../src/common/random.ts';
 import { analyzeLiveRun } from '../../src/salsify/live/analyze.ts';
 import { readReceiverRecords, readSenderRecords, runIdOf } from '../../src/salsify/live/records.ts';
-import { parseReceiveArgs } from '../../src/salsify/live/receive.ts';
-import { parseSendArgs } from '../../src/salsify/live/send.ts';
+import { parseReceiveArgs } from '../../src/cli/salsify-receive.ts';
+import { parseSendArgs } from '../../src/cli/salsify-send.ts';
 import { ssimToDb } from '../../src/codec-bridge/ssim-db.ts';
 import { rejects } from '../helpers/rejects.ts';
 
