@@ -4,6 +4,7 @@ import { usageError } from '../common/errors.ts';
 import { durationMsValue, formatHelp, LIMITS, nameValue, noPositionals, optional, parseCommandLine, portValue, required } from '../common/validate.ts';
 import { runReceive, type ReceiveArgs } from '../salsify/live/receive.ts';
 import { CODECS } from '../salsify/open-inputs.ts';
+import { codecNames, DEFAULT_CODEC, wrapWords } from './help-names.ts';
 
 export const RECEIVE_HELP = formatHelp({
   usage: ['salsify receive --port P --out DIR [options]'],
@@ -16,7 +17,7 @@ first address it hears from; start it before the sender.`,
     ['--port P', 'UDP port to listen on, 0 to 65535 (0: any free port,\nprinted)'],
     ['--bind HOST', 'address to listen on (default 127.0.0.1; 0.0.0.0 for\nsenders on other machines)'],
     ['--out DIR', 'where receiver.jsonl (and received.ivf, received.y4m)\ngo (required; created if needed)'],
-    ['--codec NAME', 'model (the default; decodes take their modelled time)\nor vp8: the sender\'s codec'],
+    ['--codec NAME', wrapWords(`the sender's codec: ${codecNames()} (default ${DEFAULT_CODEC}, whose decodes take their modelled time)`)],
     ['--save-video', 'also write every shown picture to DIR/received.y4m\n(raw I420: 83 MB per second of 720p60). Not needed for\nSSIM: with vp8 the receiver keeps every shown frame\'s\ncompressed bytes (DIR/received.ivf), which salsify\nanalyze decodes again; the model codec\'s SSIM is\nrecorded as it goes'],
     ['--idle-timeout S', 'stop once no datagram came for S seconds (> 0, at most\n3600) after a run started (default 3)'],
     ['-h, --help', 'this text'],
@@ -50,7 +51,7 @@ export function parseReceiveArgs(argv: string[]): { help: true } | { help: false
       port,
       bind,
       out,
-      codec: nameValue('codec', values.codec ?? 'model', CODECS),
+      codec: nameValue('codec', values.codec ?? DEFAULT_CODEC, CODECS),
       saveVideo: values['save-video'] ?? false,
       idleTimeoutMs: optional(values['idle-timeout'], (t) => durationMsValue('idle-timeout', t, { unit: 's', minExclusive: true, maxMs: LIMITS.maxPeriodMs })) ?? 3000,
     },

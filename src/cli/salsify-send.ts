@@ -7,6 +7,7 @@ import { TIMER_KINDS } from '../net/wall-clock.ts';
 import { runSend, type SendArgs } from '../salsify/live/send.ts';
 import { CODECS } from '../salsify/open-inputs.ts';
 import { SCHEMES } from '../salsify/sender.ts';
+import { codecNames, DEFAULT_CODEC, DEFAULT_SCHEME, schemeNames, wrapWords } from './help-names.ts';
 
 export const SEND_HELP = formatHelp({
   usage: ['salsify send --to HOST:PORT [options]'],
@@ -19,8 +20,8 @@ machine, or on one whose clock is synchronised with this one.`,
   options: [
     ['--to HOST:PORT', 'the receiver (or linkshell\'s listen address); default\n$LINKSHELL_ADDR when run as linkshell\'s command'],
     ['--video SRC', 'synthetic (1280x720 at 60 fps, the default),\nsynthetic:WxH[@FPS], FILE.y4m, or FILE.ivf (VP8)'],
-    ['--scheme NAME', 'salsify-1 (default), salsify-2 or conventional'],
-    ['--codec NAME', 'model (the default: the simulator\'s modelled codec,\nits encodings taking their modelled time) or vp8'],
+    ['--scheme NAME', wrapWords(`one of ${schemeNames()} (default ${DEFAULT_SCHEME})`)],
+    ['--codec NAME', wrapWords(`${codecNames()} (default ${DEFAULT_CODEC}: the simulator's modelled codec, its encodings taking their modelled time)`)],
     ['--duration S', 'seconds of video to capture, > 0 and at most 86400\n(default: until a signal; 500ms, 2min also work)'],
     ['--drain MS', 'after the last capture, wait at most this long (0 to\n3600000 ms) for the frames in flight to be acknowledged\n(default 1000)'],
     ['--budget MS', 'the transport\'s delay budget, > 0 and at most 60000\n(default 100)'],
@@ -65,8 +66,8 @@ export function parseSendArgs(argv: string[], env: NodeJS.ProcessEnv = process.e
     args: {
       to,
       video: values.video ?? 'synthetic',
-      scheme: nameValue('scheme', values.scheme ?? 'salsify-1', SCHEMES),
-      codec: nameValue('codec', values.codec ?? 'model', CODECS),
+      scheme: nameValue('scheme', values.scheme ?? DEFAULT_SCHEME, SCHEMES),
+      codec: nameValue('codec', values.codec ?? DEFAULT_CODEC, CODECS),
       durationS: optional(values.duration, (t) => durationMsValue('duration', t, { unit: 's', minExclusive: true, maxMs: 1000 * LIMITS.maxRunS }) / 1000) ?? null,
       drainMs: optional(values.drain, (t) => durationMsValue('drain', t, { unit: 'ms', maxMs: LIMITS.maxPeriodMs })) ?? 1000,
       budgetMs: optional(values.budget, (t) => durationMsValue('budget', t, { unit: 'ms', minExclusive: true, maxMs: LIMITS.maxDelayMs })) ?? 100,

@@ -17,6 +17,7 @@ import { CODECS, openCodec, openVideo } from '../salsify/open-inputs.ts';
 import { SCHEMES } from '../salsify/sender.ts';
 import { DEFAULT_SIM_CONFIG, runSalsifySim, type SalsifySimConfig, type SalsifySimResult } from '../salsify/sim-runner.ts';
 import { writeStdout } from './files.ts';
+import { codecNames, DEFAULT_CODEC, DEFAULT_SCHEME, schemeNames, wrapWords } from './help-names.ts';
 
 export const SALSIFY_HELP = formatHelp({
   usage: ['salsify sim --downlink TRACE --uplink TRACE [options]'],
@@ -27,7 +28,7 @@ signal delay, SSIM, frames shown/skipped, bytes sent and link utilisation.`,
   options: [
     ['--downlink TRACE', 'downlink trace: a file or a name found in ./traces,\n$LINKSHELL_TRACES or /usr/share/mahimahi/traces;\nor const:MBPS for a constant rate (e.g. const:2;\nMBPS > 0, at most 100000)'],
     ['--uplink TRACE', 'uplink trace (same forms)'],
-    ['--scheme LIST', 'salsify-1, salsify-2, conventional, or several joined\nby commas to compare them (default salsify-1)'],
+    ['--scheme LIST', wrapWords(`${schemeNames()}, or several joined by commas to compare them (default ${DEFAULT_SCHEME})`)],
     ['--queue KIND', 'mm-link queue of both links: infinite, droptail,\ndrophead, codel, pie (default droptail)'],
     ['--queue-args ARGS', "its arguments (default packets=256, the paper's setting)"],
     ['--delay MS', 'one-way propagation delay of each direction,\n0 to 60000 ms (default 0)'],
@@ -35,7 +36,7 @@ signal delay, SSIM, frames shown/skipped, bytes sent and link utilisation.`,
     ['--uplink-loss P', 'the same on the uplink (default 0)'],
     ['--downlink-onoff ON,OFF', 'an intermittent downlink: mean on and off periods in\nms, each > 0 and at most 3600000 (exponential;\npackets sent while off are lost)'],
     ['--video SRC', 'synthetic (1280x720 at 60 fps, the default),\nsynthetic:WxH[@FPS], FILE.y4m, or FILE.ivf (VP8,\nread with the native decoder)'],
-    ['--codec NAME', 'model (fast modelled codec, the default) or vp8'],
+    ['--codec NAME', wrapWords(`${codecNames()} (default ${DEFAULT_CODEC}: the fast modelled codec)`)],
     ['--duration S', 'seconds of video captured, > 0 and at most 86400\n(default 10; 500ms, 2min also work)'],
     ['--drain MS', 'simulated time after the last capture, 0 to 3600000\n(default 2000)'],
     ['--budget MS', "the transport's delay budget, > 0 and at most 60000\n(default 100)"],
@@ -96,7 +97,7 @@ export function parseSimArgs(argv: string[]): { configs: Partial<SalsifySimConfi
   });
   if (values.help) return { configs: [], help: true };
   noPositionals(positionals, SIM_HELP_REF);
-  const schemes = nameListValue('scheme', values.scheme ?? 'salsify-1', SCHEMES);
+  const schemes = nameListValue('scheme', values.scheme ?? DEFAULT_SCHEME, SCHEMES);
   const queue = values.queue ?? DEFAULT_SIM_CONFIG.queue;
   const queueArgs = values['queue-args'] ?? (values.queue === undefined || values.queue === 'droptail' ? DEFAULT_SIM_CONFIG.queueArgs : '');
   queueOption('queue', queue, queueArgs);
@@ -110,7 +111,7 @@ export function parseSimArgs(argv: string[]): { configs: Partial<SalsifySimConfi
     uplinkLoss: optional(values['uplink-loss'], (t) => probabilityValue('uplink-loss', t)) ?? 0,
     downlinkOnOff: optional(values['downlink-onoff'], onOffOption) ?? null,
     video: optional(values.video, (t) => pathValue('video', t)) ?? 'synthetic',
-    codec: nameValue('codec', values.codec ?? 'model', CODECS),
+    codec: nameValue('codec', values.codec ?? DEFAULT_CODEC, CODECS),
     durationS: (optional(values.duration, (t) => durationMsValue('duration', t, { unit: 's', minExclusive: true, maxMs: 1000 * LIMITS.maxRunS })) ?? 1000 * DEFAULT_SIM_CONFIG.durationS) / 1000,
     drainMs: optional(values.drain, (t) => durationMsValue('drain', t, { unit: 'ms', maxMs: LIMITS.maxPeriodMs })) ?? DEFAULT_SIM_CONFIG.drainMs,
     budgetMs: optional(values.budget, (t) => durationMsValue('budget', t, { unit: 'ms', minExclusive: true, maxMs: LIMITS.maxDelayMs })) ?? DEFAULT_SIM_CONFIG.budgetMs,
