@@ -1,7 +1,7 @@
 // `salsify send`'s front end: its options and help, turned into the typed
 // SendArgs that src/salsify/live/send.ts runs.
 import { usageError } from '../common/errors.ts';
-import { durationMsValue, formatHelp, LIMITS, nameValue, noPositionals, optional, parseCommandLine, seedValue } from '../common/validate.ts';
+import { durationMsValue, formatHelp, frameRateValue, LIMITS, nameValue, noPositionals, optional, parseCommandLine, seedValue } from '../common/validate.ts';
 import { parseHostPort } from '../net/address.ts';
 import { TIMER_KINDS } from '../net/wall-clock.ts';
 import { runSend, type SendArgs } from '../salsify/live/send.ts';
@@ -20,6 +20,7 @@ machine, or on one whose clock is synchronised with this one.`,
   options: [
     ['--to HOST:PORT', 'the receiver (or linkshell\'s listen address); default\n$LINKSHELL_ADDR when run as linkshell\'s command'],
     ['--video SRC', 'synthetic (1280x720 at 60 fps, the default),\nsynthetic:WxH[@FPS], FILE.y4m, or FILE.ivf (VP8)'],
+    ['--fps N', 'frames per second of the video, > 0 and at most 1000,\noverriding its own rate (an IVF file\'s is derived from\nits frame timestamps)'],
     ['--scheme NAME', wrapWords(`one of ${schemeNames()} (default ${DEFAULT_SCHEME})`)],
     ['--codec NAME', wrapWords(`${codecNames()} (default ${DEFAULT_CODEC}: the simulator's modelled codec, its encodings taking their modelled time)`)],
     ['--duration S', 'seconds of video to capture, > 0 and at most 86400\n(default: until a signal; 500ms, 2min also work)'],
@@ -43,7 +44,7 @@ export function parseSendArgs(argv: string[], env: NodeJS.ProcessEnv = process.e
   const { values, positionals } = parseCommandLine('salsify send --help', {
     args: argv,
     options: {
-      to: { type: 'string' }, video: { type: 'string' }, scheme: { type: 'string' }, codec: { type: 'string' },
+      to: { type: 'string' }, video: { type: 'string' }, fps: { type: 'string' }, scheme: { type: 'string' }, codec: { type: 'string' },
       duration: { type: 'string' }, drain: { type: 'string' }, budget: { type: 'string' }, seed: { type: 'string' },
       out: { type: 'string' }, 'run-id': { type: 'string' }, timer: { type: 'string' }, help: { type: 'boolean', short: 'h' },
     },
@@ -66,6 +67,7 @@ export function parseSendArgs(argv: string[], env: NodeJS.ProcessEnv = process.e
     args: {
       to,
       video: values.video ?? 'synthetic',
+      fps: optional(values.fps, (t) => frameRateValue('fps', t)),
       scheme: nameValue('scheme', values.scheme ?? DEFAULT_SCHEME, SCHEMES),
       codec: nameValue('codec', values.codec ?? DEFAULT_CODEC, CODECS),
       durationS: optional(values.duration, (t) => durationMsValue('duration', t, { unit: 's', minExclusive: true, maxMs: 1000 * LIMITS.maxRunS }) / 1000) ?? null,

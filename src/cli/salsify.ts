@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { duringSetup, inContext, runCommand, usageError } from '../common/errors.ts';
 import { createRng } from '../common/random.ts';
 import {
-  durationMsValue, formatHelp, LIMITS, nameListValue, nameValue, noPositionals, optional, outputFileValue, parseCommandLine, pathValue, probabilityValue, rateValue, required, seedValue,
+  durationMsValue, formatHelp, frameRateValue, LIMITS, nameListValue, nameValue, noPositionals, optional, outputFileValue, parseCommandLine, pathValue, probabilityValue, rateValue, required, seedValue,
 } from '../common/validate.ts';
 import { createQueue } from '../link-emu/queue-factory.ts';
 import { openTrace } from '../link-emu/trace-files.ts';
@@ -36,6 +36,7 @@ signal delay, SSIM, frames shown/skipped, bytes sent and link utilisation.`,
     ['--uplink-loss P', 'the same on the uplink (default 0)'],
     ['--downlink-onoff ON,OFF', 'an intermittent downlink: mean on and off periods in\nms, each > 0 and at most 3600000 (exponential;\npackets sent while off are lost)'],
     ['--video SRC', 'synthetic (1280x720 at 60 fps, the default),\nsynthetic:WxH[@FPS], FILE.y4m, or FILE.ivf (VP8,\nread with the native decoder)'],
+    ['--fps N', 'frames per second of the video, > 0 and at most 1000,\noverriding its own rate (an IVF file\'s is derived from\nits frame timestamps)'],
     ['--codec NAME', wrapWords(`${codecNames()} (default ${DEFAULT_CODEC}: the fast modelled codec)`)],
     ['--duration S', 'seconds of video captured, > 0 and at most 86400\n(default 10; 500ms, 2min also work)'],
     ['--drain MS', 'simulated time after the last capture, 0 to 3600000\n(default 2000)'],
@@ -88,7 +89,7 @@ export function parseSimArgs(argv: string[]): { configs: Partial<SalsifySimConfi
       downlink: { type: 'string' }, uplink: { type: 'string' }, scheme: { type: 'string' },
       queue: { type: 'string' }, 'queue-args': { type: 'string' }, delay: { type: 'string' },
       'downlink-loss': { type: 'string' }, 'uplink-loss': { type: 'string' }, 'downlink-onoff': { type: 'string' },
-      video: { type: 'string' }, codec: { type: 'string' }, duration: { type: 'string' }, drain: { type: 'string' },
+      video: { type: 'string' }, fps: { type: 'string' }, codec: { type: 'string' }, duration: { type: 'string' }, drain: { type: 'string' },
       budget: { type: 'string' }, 'no-grace': { type: 'boolean' }, seed: { type: 'string' },
       json: { type: 'string' }, 'log-dir': { type: 'string' }, help: { type: 'boolean', short: 'h' },
     },
@@ -111,6 +112,7 @@ export function parseSimArgs(argv: string[]): { configs: Partial<SalsifySimConfi
     uplinkLoss: optional(values['uplink-loss'], (t) => probabilityValue('uplink-loss', t)) ?? 0,
     downlinkOnOff: optional(values['downlink-onoff'], onOffOption) ?? null,
     video: optional(values.video, (t) => pathValue('video', t)) ?? 'synthetic',
+    fps: optional(values.fps, (t) => frameRateValue('fps', t)) ?? null,
     codec: nameValue('codec', values.codec ?? DEFAULT_CODEC, CODECS),
     durationS: (optional(values.duration, (t) => durationMsValue('duration', t, { unit: 's', minExclusive: true, maxMs: 1000 * LIMITS.maxRunS })) ?? 1000 * DEFAULT_SIM_CONFIG.durationS) / 1000,
     drainMs: optional(values.drain, (t) => durationMsValue('drain', t, { unit: 'ms', maxMs: LIMITS.maxPeriodMs })) ?? DEFAULT_SIM_CONFIG.drainMs,
@@ -149,7 +151,7 @@ export async function runSim(argv: string[]): Promise<number> {
   for (const config of args.configs as SalsifySimConfig[]) {
     const started = performance.now();
     // The video is opened here (as runSalsifySim would), so that every failure of the named file is an input error.
-    const source = await openVideo(config.video, config.seed).catch((error: unknown) => {
+    const source = await openVideo(config.video, config.seed, { fps: config.fps ?? undefined }).catch((error: unknown) => {
       throw inContext('--video', error);
     });
     let result: SalsifySimResult;

@@ -56,10 +56,10 @@ function checkSameRun(sender: SenderRecords, receiver: ReceiverRecords): void {
   }
 }
 
-/** The sender's video source again (the same file, or the same seeded synthetic scene). */
+/** The sender's video source again (the same file, or the same seeded synthetic scene, at the rate it ran: --fps may have set it). */
 async function reopenSenderVideo(sender: SenderRecords): Promise<VideoSource> {
   try {
-    return await openVideo(sender.header.video, sender.header.seed);
+    return await openVideo(sender.header.video, sender.header.seed, { fps: sender.header.fps });
   } catch (error) {
     throw new Error(`cannot reopen the sender's video ${JSON.stringify(sender.header.video)} (seed ${sender.header.seed}) to compute SSIM: ${(error as Error).message}`);
   }

@@ -32,6 +32,8 @@ import { waitUntil } from './wait-until.ts';
 export interface SendArgs {
   readonly to: string;
   readonly video: string;
+  /** Frames per second overriding the video's own rate (undefined: its own). */
+  readonly fps?: number;
   readonly scheme: Scheme;
   readonly codec: CodecName;
   readonly durationS: number | null;
@@ -89,7 +91,7 @@ async function openSendInputs(args: SendArgs): Promise<SendInputs> {
   }
   let source: VideoSource;
   try {
-    source = await openVideo(args.video, args.seed);
+    source = await openVideo(args.video, args.seed, { fps: args.fps });
   } catch (error) {
     throw inContext('--video', error);
   }
