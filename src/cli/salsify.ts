@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { duringSetup, inContext, runCommand, usageError } from '../common/errors.ts';
 import { createRng } from '../common/random.ts';
 import {
-  durationMsValue, formatHelp, LIMITS, nameListValue, nameValue, noPositionals, optional, outputFileValue, parseCommandLine, pathValue, probabilityValue, rateValue, required, seedValue,
+  durationMsValue, formatHelp, frameRateValue, LIMITS, nameListValue, nameValue, noPositionals, optional, outputFileValue, parseCommandLine, pathValue, probabilityValue, rateValue, required, seedValue,
 } from '../common/validate.ts';
 import { createQueue } from '../link-emu/queue-factory.ts';
 import { openTrace } from '../link-emu/trace-files.ts';
@@ -17,6 +17,7 @@ import { CODECS, openCodec, openVideo } from '../salsify/open-inputs.ts';
 import { SCHEMES } from '../salsify/sender.ts';
 import { DEFAULT_SIM_CONFIG, runSalsifySim, type SalsifySimConfig, type SalsifySimResult } from '../salsify/sim-runner.ts';
 import { writeStdout } from './files.ts';
+import { codecNames, DEFAULT_CODEC, DEFAULT_SCHEME, schemeNames, wrapWords } from './help-names.ts';
 
 export const SALSIFY_HELP = formatHelp({
   usage: ['salsify sim --downlink TRACE --uplink TRACE [options]'],
@@ -27,7 +28,7 @@ signal delay, SSIM, frames shown/skipped, bytes sent and link utilisation.`,
   options: [
     ['--downlink TRACE', 'downlink trace: a file or a name found in ./traces,\n$LINKSHELL_TRACES or /usr/share/mahimahi/traces;\nor const:MBPS for a constant rate (e.g. const:2;\nMBPS > 0, at most 100000)'],
     ['--uplink TRACE', 'uplink trace (same forms)'],
-    ['--scheme LIST', 'salsify-1, salsify-2, conventional, or several joined\nby commas to compare them (default salsify-1)'],
+    ['--scheme LIST', wrapWords(`${schemeNames()}, or several joined by commas to compare them (default ${DEFAULT_SCHEME})`)],
     ['--queue KIND', 'mm-link queue of both links: infinite, droptail,\ndrophead, codel, pie (default droptail)'],
     ['--queue-args ARGS', "its arguments (default packets=256, the paper's setting)"],
     ['--delay MS', 'one-way propagation delay of each direction,\n0 to 60000 ms (default 0)'],
@@ -35,7 +36,8 @@ signal delay, SSIM, frames shown/skipped, bytes sent and link utilisation.`,
     ['--uplink-loss P', 'the same on the uplink (default 0)'],
     ['--downlink-onoff ON,OFF', 'an intermittent downlink: mean on and off periods in\nms, each > 0 and at most 3600000 (exponential;\npackets sent while off are lost)'],
     ['--video SRC', 'synthetic (1280x720 at 60 fps, the default),\nsynthetic:WxH[@FPS], FILE.y4m, or FILE.ivf (VP8,\nread with the native decoder)'],
-    ['--codec NAME', 'model (fast modelled codec, the default) or vp8'],
+    ['--fps N', 'frames per second of the video, > 0 and at most 1000,\noverriding its own rate (an IVF file\'s is derived from\nits frame timestamps)'],
+    ['--codec NAME', wrapWords(`${codecNames()} (default ${DEFAULT_CODEC}: the fast modelled codec)`)],
     ['--duration S', 'seconds of video captured, > 0 and at most 86400\n(default 10; 500ms, 2min also work)'],
     ['--drain MS', 'simulated time after the last capture, 0 to 3600000\n(default 2000)'],
     ['--budget MS', "the transport's delay budget, > 0 and at most 60000\n(default 100)"],
@@ -87,7 +89,7 @@ export function parseSimArgs(argv: string[]): { configs: Partial<SalsifySimConfi
       downlink: { type: 'string' }, uplink: { type: 'string' }, scheme: { type: 'string' },
       queue: { type: 'string' }, 'queue-args': { type: 'string' }, delay: { type: 'string' },
       'downlink-loss': { type: 'string' }, 'uplink-loss': { type: 'string' }, 'downlink-onoff': { type: 'string' },
-      video: { type: 'string' }, codec: { type: 'string' }, duration: { type: 'string' }, drain: { type: 'string' },
+      video: { type: 'string' }, fps: { type: 'string' }, codec: { type: 'string' }, duration: { type: 'string' }, drain: { type: 'string' },
       budget: { type: 'string' }, 'no-grace': { type: 'boolean' }, seed: { type: 'string' },
       json: { type: 'string' }, 'log-dir': { type: 'string' }, help: { type: 'boolean', short: 'h' },
     },
@@ -96,7 +98,7 @@ export function parseSimArgs(argv: string[]): { configs: Partial<SalsifySimConfi
   });
   if (values.help) return { configs: [], help: true };
   noPositionals(positionals, SIM_HELP_REF);
-  const schemes = nameListValue('scheme', values.scheme ?? 'salsify-1', SCHEMES);
+  const schemes = nameListValue('scheme', values.scheme ?? DEFAULT_SCHEME, SCHEMES);
   const queue = values.queue ?? DEFAULT_SIM_CONFIG.queue;
   const queueArgs = values['queue-args'] ?? (values.queue === undefined || values.queue === 'droptail' ? DEFAULT_SIM_CONFIG.queueArgs : '');
   queueOption('queue', queue, queueArgs);
@@ -110,7 +112,8 @@ export function parseSimArgs(argv: string[]): { configs: Partial<SalsifySimConfi
     uplinkLoss: optional(values['uplink-loss'], (t) => probabilityValue('uplink-loss', t)) ?? 0,
     downlinkOnOff: optional(values['downlink-onoff'], onOffOption) ?? null,
     video: optional(values.video, (t) => pathValue('video', t)) ?? 'synthetic',
-    codec: nameValue('codec', values.codec ?? 'model', CODECS),
+    fps: optional(values.fps, (t) => frameRateValue('fps', t)) ?? null,
+    codec: nameValue('codec', values.codec ?? DEFAULT_CODEC, CODECS),
     durationS: (optional(values.duration, (t) => durationMsValue('duration', t, { unit: 's', minExclusive: true, maxMs: 1000 * LIMITS.maxRunS })) ?? 1000 * DEFAULT_SIM_CONFIG.durationS) / 1000,
     drainMs: optional(values.drain, (t) => durationMsValue('drain', t, { unit: 'ms', maxMs: LIMITS.maxPeriodMs })) ?? DEFAULT_SIM_CONFIG.drainMs,
     budgetMs: optional(values.budget, (t) => durationMsValue('budget', t, { unit: 'ms', minExclusive: true, maxMs: LIMITS.maxDelayMs })) ?? DEFAULT_SIM_CONFIG.budgetMs,
@@ -148,7 +151,7 @@ export async function runSim(argv: string[]): Promise<number> {
   for (const config of args.configs as SalsifySimConfig[]) {
     const started = performance.now();
     // The video is opened here (as runSalsifySim would), so that every failure of the named file is an input error.
-    const source = await openVideo(config.video, config.seed).catch((error: unknown) => {
+    const source = await openVideo(config.video, config.seed, { fps: config.fps ?? undefined }).catch((error: unknown) => {
       throw inContext('--video', error);
     });
     let result: SalsifySimResult;
@@ -197,9 +200,9 @@ Commands:
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === 'sim') return runCommand('salsify sim', () => runSim(rest));
-  if (command === 'send') return runCommand('salsify send', async () => (await import('../salsify/live/send.ts')).runSend(rest));
-  if (command === 'receive') return runCommand('salsify receive', async () => (await import('../salsify/live/receive.ts')).runReceive(rest));
-  if (command === 'analyze') return runCommand('salsify analyze', async () => (await import('../salsify/live/analyze.ts')).runAnalyze(rest));
+  if (command === 'send') return runCommand('salsify send', async () => (await import('./salsify-send.ts')).runSendCommand(rest));
+  if (command === 'receive') return runCommand('salsify receive', async () => (await import('./salsify-receive.ts')).runReceiveCommand(rest));
+  if (command === 'analyze') return runCommand('salsify analyze', async () => (await import('./salsify-analyze.ts')).runAnalyze(rest));
   if (command === '-h' || command === '--help' || command === 'help') {
     process.stdout.write(SALSIFY_COMMANDS);
     return 0;

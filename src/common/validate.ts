@@ -26,6 +26,8 @@ export const LIMITS = {
   maxRateMbps: 100_000,
   /** Largest generated trace, ms (one day). */
   maxTraceMs: 86_400_000,
+  /** Largest video frame rate, frames per second (as the video layer's). */
+  maxFps: 1000,
 } as const;
 
 function quote(text: string): string {
@@ -94,6 +96,11 @@ export function probabilityValue(name: string, text: string): number {
 /** A link rate in Mbit/s, > 0 and at most LIMITS.maxRateMbps. */
 export function rateValue(name: string, text: string): number {
   return numberValue(name, text, { min: 0, max: LIMITS.maxRateMbps, minExclusive: true }, 'Mbit/s');
+}
+
+/** A video frame rate in frames per second, > 0 and at most LIMITS.maxFps: `--fps 25`. */
+export function frameRateValue(name: string, text: string): number {
+  return numberValue(name, text, { min: 0, max: LIMITS.maxFps, minExclusive: true }, 'frames per second');
 }
 
 /**

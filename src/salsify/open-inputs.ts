@@ -40,18 +40,27 @@ function asInputSource(source: VideoSource): VideoSource {
   };
 }
 
+export interface OpenVideoOptions {
+  /**
+   * Frames per second, overriding the source's own rate: a .y4m header's F
+   * field, the rate an .ivf file's timestamps give (its header holds a time
+   * base, not a rate), the synthetic scene's 60 (a synthetic:WxH@FPS spec must agree).
+   */
+  readonly fps?: number;
+}
+
 /**
  * Opens "synthetic[:WxH[@FPS]]", a .y4m clip, or a .ivf clip (VP8, read with
  * the codec bridge's ordinary stream decoder: needs the native VP8 addon),
  * looped forward and backward. A bad name or file is an input error
  * (ERR_BAD_INPUT, ERR_UNREADABLE_FILE), now or when a frame is read.
  */
-export async function openVideo(spec: string, seed: string | number = 1): Promise<VideoSource> {
+export async function openVideo(spec: string, seed: string | number = 1, { fps }: OpenVideoOptions = {}): Promise<VideoSource> {
   try {
-    if (!spec.toLowerCase().endsWith('.ivf')) return asInputSource(await openVideoSource(spec, { seed }));
+    if (!spec.toLowerCase().endsWith('.ivf')) return asInputSource(await openVideoSource(spec, { seed, fps }));
     const { createStreamDecoder } = await import('../codec-bridge/stream-decoder.ts');
     const decoder = createStreamDecoder();
-    return asInputSource(await openVideoSource(spec, { decode: (frame) => decoder.decode(frame) }));
+    return asInputSource(await openVideoSource(spec, { decode: (frame) => decoder.decode(frame), fps }));
   } catch (error) {
     throw videoFileError(spec, error);
   }

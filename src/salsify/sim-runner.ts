@@ -49,6 +49,8 @@ export interface SalsifySimConfig {
   readonly dropDownlinkDatagrams?: readonly number[];
   /** "synthetic", "synthetic:WxH[@FPS]", or a .y4m / .ivf path. */
   readonly video: string;
+  /** Frames per second of the video, overriding its own rate (null: the rate of the clip or synthetic spec; see openVideo). */
+  readonly fps?: number | null;
   readonly codec: 'model' | 'vp8';
   readonly budgetMs: number;
   readonly grace: boolean;
@@ -67,6 +69,7 @@ export const DEFAULT_SIM_CONFIG: Omit<SalsifySimConfig, 'downlink' | 'uplink'> =
   uplinkLoss: 0,
   downlinkOnOff: null,
   video: 'synthetic',
+  fps: null,
   codec: 'model',
   budgetMs: 100,
   grace: true,
@@ -111,6 +114,7 @@ function checkConfig(c: SalsifySimConfig): void {
   for (const k of ['downlinkLoss', 'uplinkLoss'] as const) if (!(c[k] >= 0 && c[k] <= 1)) fail(k, c[k], 'a probability in [0, 1]');
   if (!(c.budgetMs > 0)) fail('budgetMs', c.budgetMs, 'a number of ms > 0');
   if (c.codec !== 'model' && c.codec !== 'vp8') fail('codec', c.codec, '"model" or "vp8"');
+  if (c.fps != null && !(c.fps > 0 && c.fps <= 1000)) fail('fps', c.fps, 'null or a number of frames per second in (0, 1000]');
   if (c.downlinkOnOff && !(c.downlinkOnOff.meanOnMs > 0 && c.downlinkOnOff.meanOffMs > 0)) fail('downlinkOnOff', c.downlinkOnOff, '{ meanOnMs > 0, meanOffMs > 0 }');
 }
 
@@ -122,7 +126,7 @@ export async function runSalsifySim(partial: Partial<SalsifySimConfig> & Pick<Sa
   const codec = hooks.codec ?? (await openCodec(config.codec));
   let source: VideoSource;
   try {
-    source = hooks.source ?? (await openVideo(config.video, config.seed));
+    source = hooks.source ?? (await openVideo(config.video, config.seed, { fps: config.fps ?? undefined }));
   } catch (error) {
     if (!hooks.codec) await codec.close();
     throw error;

@@ -7,9 +7,9 @@ import { LINKSHELL_HELP } from '../../src/cli/linkshell-options.ts';
 import { REPLAY_HELP } from '../../src/cli/replay-command.ts';
 import { SALSIFY_HELP } from '../../src/cli/salsify.ts';
 import { STATS_HELP } from '../../src/cli/stats-command.ts';
-import { ANALYZE_HELP } from '../../src/salsify/live/analyze.ts';
-import { RECEIVE_HELP } from '../../src/salsify/live/receive.ts';
-import { SEND_HELP } from '../../src/salsify/live/send.ts';
+import { ANALYZE_HELP } from '../../src/cli/salsify-analyze.ts';
+import { RECEIVE_HELP } from '../../src/cli/salsify-receive.ts';
+import { SEND_HELP } from '../../src/cli/salsify-send.ts';
 
 const COLUMN = 26;
 const HELPS = { LINKSHELL_HELP, REPLAY_HELP, STATS_HELP, TRACE_GEN_USAGE, SALSIFY_HELP, SEND_HELP, RECEIVE_HELP, ANALYZE_HELP };

@@ -1,6 +1,8 @@
 // The import graph of src/: no cycles, no library importing a command-line
 // front end (src/cli), and src/common a leaf (it imports only itself). Every
 // import counts: static, type-only, re-exports and dynamic import() of a literal.
+// Command lines are parsed by the front ends only: no library uses
+// node:util's parseArgs or the option layer's parseCommandLine and formatHelp.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -98,6 +100,49 @@ test('no library imports src/cli; src/common imports only src/common', () => {
     for (const to of targets) {
       if (LIBRARIES.includes(layerOf(from)) && layerOf(to) === 'cli') wrong.push(`${from} -> ${to} (a library importing a command-line front end)`);
       if (layerOf(from) === 'common' && layerOf(to) !== 'common') wrong.push(`${from} -> ${to} (src/common must be a leaf)`);
+    }
+  }
+  assert.equal(wrong, [], wrong.join('\n'));
+});
+
+/** Names a module imports from `module` (any import form with braces: `import { a, b as c } from 'module'`). */
+export function namesImportedFrom(text: string, module: RegExp): string[] {
+  const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1');
+  const names: string[] = [];
+  for (const m of code.matchAll(/^\s*(?:import|export)\s+(?:type\s+)?\{([^}]*)\}\s*from\s*['"]([^'"]+)['"]/gm)) {
+    if (!module.test(m[2]!)) continue;
+    for (const part of m[1]!.split(',')) {
+      const name = part.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]!;
+      if (name) names.push(name);
+    }
+  }
+  for (const m of code.matchAll(/\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g)) if (module.test(m[1]!)) names.push('*');
+  for (const m of code.matchAll(/^\s*import\s+(?:\*\s+as\s+)?\w+\s+from\s*['"]([^'"]+)['"]/gm)) if (module.test(m[1]!)) names.push('*');
+  return names;
+}
+
+test('the name scanner sees named, renamed, type and namespace imports', () => {
+  const text = [
+    "import { parseArgs, type ParseArgsConfig } from 'node:util';",
+    "import { inspect as show } from 'util';",
+    "import * as util from 'node:util';",
+    "// import { no } from 'node:util';",
+    "import { x } from './util.ts';",
+  ].join('\n');
+  assert.equal(namesImportedFrom(text, /^(node:)?util$/), ['parseArgs', 'ParseArgsConfig', 'inspect', '*']);
+});
+
+const PARSING = {
+  util: { module: /^(node:)?util$/, names: ['parseArgs', '*'] },
+  validate: { module: /(^|\/)common\/validate\.ts$/, names: ['parseCommandLine', 'formatHelp', '*'] },
+};
+
+test('command lines are parsed and helps formatted only in front ends (src/cli), not in src/salsify/live', () => {
+  const wrong: string[] = [];
+  for (const file of sourceFiles(join(src, 'salsify', 'live'))) {
+    const text = readFileSync(file, 'utf8');
+    for (const { module, names } of Object.values(PARSING)) {
+      for (const name of namesImportedFrom(text, module)) if (names.includes(name)) wrong.push(`${relative(src, file)} imports ${name} (${module.source})`);
     }
   }
   assert.equal(wrong, [], wrong.join('\n'));

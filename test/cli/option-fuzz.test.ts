@@ -14,9 +14,9 @@ import { parseLinkshellArgs } from '../../src/cli/linkshell-options.ts';
 import { runReplay } from '../../src/cli/replay-command.ts';
 import { parseSimArgs } from '../../src/cli/salsify.ts';
 import { runStats } from '../../src/cli/stats-command.ts';
-import { runAnalyze } from '../../src/salsify/live/analyze.ts';
-import { parseReceiveArgs } from '../../src/salsify/live/receive.ts';
-import { parseSendArgs } from '../../src/salsify/live/send.ts';
+import { runAnalyze } from '../../src/cli/salsify-analyze.ts';
+import { parseReceiveArgs } from '../../src/cli/salsify-receive.ts';
+import { parseSendArgs } from '../../src/cli/salsify-send.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'option-fuzz-'));
 const trace = join(dir, 'one.trace');
@@ -109,14 +109,14 @@ async function fuzzCommand(name: string, runs: number, run: (argv: string[]) => 
 
 test('salsify sim: parseSimArgs', () => {
   fuzzParser('salsify sim', 3000, parseSimArgs, ['--downlink', 'const:2', '--uplink', 'x.trace'],
-    ['--downlink', '--uplink', '--scheme', '--queue', '--queue-args', '--delay', '--downlink-loss', '--uplink-loss', '--downlink-onoff', '--video', '--codec',
+    ['--downlink', '--uplink', '--scheme', '--queue', '--queue-args', '--delay', '--downlink-loss', '--uplink-loss', '--downlink-onoff', '--video', '--fps', '--codec',
       '--duration', '--drain', '--budget', '--no-grace', '--seed', '--json', '--log-dir', '-h', '--x'],
     ['const:2', 'const:0', 'salsify-1', 'salsify-2,conventional', 'salsify-1,salsify-1', 'droptail', 'codel', 'packets=10', 'model', 'vp8', 'synthetic', '100,50', '10', '0.1']);
 });
 
 test('salsify send: parseSendArgs', () => {
   fuzzParser('salsify send', 3000, (argv) => parseSendArgs(argv, {}), ['--to', '127.0.0.1:9'],
-    ['--to', '--video', '--scheme', '--codec', '--duration', '--drain', '--budget', '--seed', '--out', '--run-id', '--timer', '-h', '--x'],
+    ['--to', '--video', '--fps', '--scheme', '--codec', '--duration', '--drain', '--budget', '--seed', '--out', '--run-id', '--timer', '-h', '--x'],
     ['127.0.0.1:9', 'localhost:0', 'salsify-2', 'conventional', 'model', 'vp8', 'thread', 'timeout', '0123abcd', 'xyz', 'out', '10', '0.1']);
 });
 

@@ -11,9 +11,11 @@ import * as assert from 'uvu/assert';
 import { createRng } from '../../src/common/random.ts';
 import { analyzeLiveRun } from '../../src/salsify/live/analyze.ts';
 import { readReceiverRecords, readSenderRecords, runIdOf } from '../../src/salsify/live/records.ts';
-import { parseReceiveArgs } from '../../src/salsify/live/receive.ts';
-import { parseSendArgs } from '../../src/salsify/live/send.ts';
+import { parseReceiveArgs } from '../../src/cli/salsify-receive.ts';
+import { parseSendArgs } from '../../src/cli/salsify-send.ts';
 import { ssimToDb } from '../../src/codec-bridge/ssim-db.ts';
+import { formatY4mHeader } from '../../src/codec-bridge/video/y4m.ts';
+import { openVideo } from '../../src/salsify/open-inputs.ts';
 import { rejects } from '../helpers/rejects.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -104,6 +106,28 @@ test('a hand-made run gives the figures of the reference definitions', async () 
   assert.is(a.config.runId, '0badcafe');
   assert.equal(a.notes, []);
   assert.equal(a.captureLatenessMs, { mean: 0, max: 0 });
+});
+
+test('SSIM from saved pictures compares with the source at the rate the sender ran it (--fps): a synthetic scene moves with time', async () => {
+  // The sender ran `--video synthetic:64x64 --fps 10`; the receiver saved exactly the pictures of source frames 0 and 2.
+  const { sender, receiver } = sampleRun();
+  const header = senderHeader({ video: 'synthetic:64x64' });
+  const saved = receiver.map((r) => (r.type === 'receiver' ? receiverHeader({ video: 'received.y4m' }) : r));
+  let picture = 0;
+  const unscored = saved.map((r) => {
+    if (r.type !== 'shown') return r;
+    const { ssim: _ssim, ...rest } = r as Record<string, unknown>;
+    return { ...rest, picture: picture++ };
+  });
+  const dir = runDir([header, ...sender.slice(1)], unscored);
+  const source = await openVideo('synthetic:64x64', 1, { fps: 10 });
+  const frames: Buffer[] = [Buffer.from(formatY4mHeader({ width: 64, height: 64, fps: 10 }))];
+  for (const index of [0, 2]) frames.push(Buffer.from('FRAME\n'), Buffer.from((await source.frame(index)).data));
+  await source.close();
+  writeFileSync(join(dir, 'received.y4m'), Buffer.concat(frames));
+  const a = await analyzeLiveRun(dir);
+  assert.is(a.ssimFrom, 'saved pictures');
+  assert.equal(a.frames.map((f) => f.ssim), [1, undefined, 1, undefined], 'the pictures are the source frames of the 10 fps scene');
 });
 
 test('a frame whose datagrams all arrived but that was not shown is never-shown, not lost', async () => {

@@ -16,38 +16,16 @@ import { join } from 'node:path';
 import { ssim as pictureSsim } from '../../codec-bridge/ssim.ts';
 import type { VideoSource } from '../../codec-bridge/video/video-source.ts';
 import { openY4mReader } from '../../codec-bridge/video/y4m.ts';
-import { usageError } from '../../common/errors.ts';
-import { formatHelp, parseCommandLine } from '../../common/validate.ts';
 import { LogEventKind, parseLinkLog } from '../../link-emu/link-log.ts';
-import { framesToCsv } from '../../results/csv.ts';
 import type { LinkUse, RunRecord } from '../../results/frame-record.ts';
-import { jsonText, runToJson } from '../../results/json.ts';
 import { LinkUseMeter } from '../../results/link-use.ts';
 import { summarize, type Summary } from '../../results/summary.ts';
-import { formatResultsTable } from '../../results/table.ts';
 import { checkRun } from '../../results/validate.ts';
-import { writeResultsFile } from '../../results/writer.ts';
 import { salsifyFrameRecords, type SentFrame } from '../metrics.ts';
 import { openCodec, openVideo } from '../open-inputs.ts';
 import type { CodecState } from '../../codec-bridge/types.ts';
 import { openIvfReader, type IvfReader } from '../../codec-bridge/video/ivf.ts';
 import { readReceiverRecords, readSenderRecords, RECEIVER_RECORDS, SENDER_RECORDS, type ReceiverRecords, type SenderHeader, type SenderRecords } from './records.ts';
-
-export const ANALYZE_HELP = formatHelp({
-  usage: ['salsify analyze DIR [options]'],
-  about: `Computes the figures of a live run (salsify send + salsify receive) from
-DIR/sender.jsonl and DIR/receiver.jsonl, which must be records of the same run
-(the same run id): signal delay per source frame, SSIM per shown frame, frames
-shown and skipped, bytes sent; prints the same table as salsify sim.`,
-  options: [
-    ['--json OUT.json', 'write {label, config, counters, bytesSent, link, endMs,\nsummary, ssimFrom, captureLatenessMs, notes}'],
-    ['--csv OUT.csv', 'write the per-frame records (one line per source frame:\nits fate, send, arrival and display times, size,\nquantizer, SSIM)'],
-    ['--link-log FILE', 'linkshell\'s log of the link the video crossed (its\n--uplink-log when the sender ran inside linkshell), for\nthe link utilisation while video was captured'],
-    ['-h, --help', 'this text'],
-  ],
-  notes: `Exit status: 0 on success, 2 for a bad argument or missing, mismatched or
-malformed records, 1 otherwise.`,
-});
 
 export type SsimSource = 'model' | 'saved pictures' | 'saved frames' | 'none';
 
@@ -78,10 +56,10 @@ function checkSameRun(sender: SenderRecords, receiver: ReceiverRecords): void {
   }
 }
 
-/** The sender's video source again (the same file, or the same seeded synthetic scene). */
+/** The sender's video source again (the same file, or the same seeded synthetic scene, at the rate it ran: --fps may have set it). */
 async function reopenSenderVideo(sender: SenderRecords): Promise<VideoSource> {
   try {
-    return await openVideo(sender.header.video, sender.header.seed);
+    return await openVideo(sender.header.video, sender.header.seed, { fps: sender.header.fps });
   } catch (error) {
     throw new Error(`cannot reopen the sender's video ${JSON.stringify(sender.header.video)} (seed ${sender.header.seed}) to compute SSIM: ${(error as Error).message}`);
   }
@@ -257,41 +235,4 @@ export async function analyzeLiveRun(dir: string, options: { linkLog?: string } 
     captureLatenessMs: lateness.length === 0 ? null : { mean: lateness.reduce((a, b) => a + b, 0) / lateness.length, max: lateness.reduce((a, b) => Math.max(a, b), -Infinity) },
     notes,
   };
-}
-
-export async function runAnalyze(argv: string[]): Promise<number> {
-  const { values, positionals } = parseCommandLine('salsify analyze --help', {
-    args: argv,
-    options: { json: { type: 'string' }, csv: { type: 'string' }, 'link-log': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    allowPositionals: true,
-    strict: true,
-  });
-  if (values.help) {
-    process.stdout.write(ANALYZE_HELP);
-    return 0;
-  }
-  if (positionals.length !== 1) throw usageError(positionals.length === 0 ? 'the run directory DIR is required' : `one run directory expected, got ${positionals.length}: ${positionals.join(' ')}`);
-  const dir = positionals[0];
-  let analysis: LiveAnalysis;
-  try {
-    analysis = await analyzeLiveRun(dir, { linkLog: values['link-log'] });
-  } catch (error) {
-    // Missing, mismatched or malformed records and inputs are the caller's to fix.
-    throw usageError((error as Error).message);
-  }
-  const c = analysis.config;
-  const s = analysis.summary;
-  if (values.json !== undefined) {
-    const extra = { ssimFrom: analysis.ssimFrom, captureLatenessMs: analysis.captureLatenessMs, notes: analysis.notes };
-    writeResultsFile(values.json, jsonText(runToJson(analysis, s, { extra })));
-  }
-  if (values.csv !== undefined) writeResultsFile(values.csv, framesToCsv(analysis.frames));
-  const seconds = s.framesCaptured / c.fps;
-  process.stdout.write(
-    `run ${c.runId}: ${c.scheme}, ${c.codec} codec, video ${c.video} (${c.width}x${c.height} at ${c.fps} fps), ${seconds.toFixed(1)} s captured, ` +
-      `budget ${c.budgetMs} ms, seed ${c.seed}; SSIM from ${analysis.ssimFrom}${c.linkLog ? `; link log ${c.linkLog}` : ''}\n`,
-  );
-  process.stdout.write(formatResultsTable([{ label: analysis.label, summary: s }]) + '\n');
-  for (const note of analysis.notes) process.stdout.write(`note: ${note}\n`);
-  return 0;
 }

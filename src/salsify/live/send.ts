@@ -14,10 +14,9 @@ import { inContext, usageError } from '../../common/errors.ts';
 import { formatAddress, isLoopback, parseHostPort, resolveHostPort, type UdpAddress } from '../../net/address.ts';
 import type { EndpointContext } from '../../net/endpoint.ts';
 import { createUdpEndpoint, type UdpEndpoint } from '../../net/udp-endpoint.ts';
-import { TIMER_KINDS, WallClockScheduler, type TimerKind } from '../../net/wall-clock.ts';
-import { CODECS, openCodec, openVideo } from '../open-inputs.ts';
-import { SalsifySender, SCHEMES, type Scheme, type SenderCounters, type SenderEvent } from '../sender.ts';
-import { durationMsValue, formatHelp, LIMITS, nameValue, noPositionals, optional, parseCommandLine, seedValue } from '../../common/validate.ts';
+import { WallClockScheduler, type TimerKind } from '../../net/wall-clock.ts';
+import { openCodec, openVideo, type CodecName } from '../open-inputs.ts';
+import { SalsifySender, type Scheme, type SenderCounters, type SenderEvent } from '../sender.ts';
 import { RECORDS_VERSION, runIdOf, SENDER_RECORDS, type SenderHeader } from './records.ts';
 import { liveConnectionId } from './run-id.ts';
 import { sharedClockNow, sharedClockOffset } from './shared-clock.ts';
@@ -29,41 +28,14 @@ import { RecordsFile } from './records-file.ts';
 import { watchStopSignals, type StopSignals } from './stop-signals.ts';
 import { waitUntil } from './wait-until.ts';
 
-export const SEND_HELP = formatHelp({
-  usage: ['salsify send --to HOST:PORT [options]'],
-  about: `Runs the Salsify sender over UDP towards a \`salsify receive\`: captures the
-video at its frame rate (like a webcam: the newest frame at each capture
-instant), encodes and sends it, and records every capture, frame sent or
-skipped, quantizer and size in OUT/sender.jsonl. Times are on a clock shared by
-processes on one machine (ms since the epoch): run the receiver on the same
-machine, or on one whose clock is synchronised with this one.`,
-  options: [
-    ['--to HOST:PORT', 'the receiver (or linkshell\'s listen address); default\n$LINKSHELL_ADDR when run as linkshell\'s command'],
-    ['--video SRC', 'synthetic (1280x720 at 60 fps, the default),\nsynthetic:WxH[@FPS], FILE.y4m, or FILE.ivf (VP8)'],
-    ['--scheme NAME', 'salsify-1 (default), salsify-2 or conventional'],
-    ['--codec NAME', 'model (the default: the simulator\'s modelled codec,\nits encodings taking their modelled time) or vp8'],
-    ['--duration S', 'seconds of video to capture, > 0 and at most 86400\n(default: until a signal; 500ms, 2min also work)'],
-    ['--drain MS', 'after the last capture, wait at most this long (0 to\n3600000 ms) for the frames in flight to be acknowledged\n(default 1000)'],
-    ['--budget MS', 'the transport\'s delay budget, > 0 and at most 60000\n(default 100)'],
-    ['--seed N', 'seed of the synthetic video: an integer from 0 to\n2^53-1 (default 1)'],
-    ['--out DIR', 'where sender.jsonl goes (default .; created if needed)'],
-    ['--run-id HEX', 'the run id (8 hex digits; default: derived from the\nseed, process id and start time)'],
-    ['--timer thread|timeout', 'how datagram pacing is timed (default thread)'],
-    ['-h, --help', 'this text'],
-  ],
-  notes: `SIGINT, SIGTERM or SIGHUP, at any moment (even while the program loads), stops
-the run cleanly (records ended, exit 0); a second one ends the records and
-exits at once. Exit status: 0 on success, 2 for a bad argument or input file
-or records that cannot be written, 1 otherwise. Once created (when the inputs
-are open), sender.jsonl ends with an end record however the run ends (SIGKILL
-aside: then the records up to it, whole).`,
-});
-
+/** What `salsify send` runs with (its command line is parsed by src/cli/salsify-send.ts). */
 export interface SendArgs {
   readonly to: string;
   readonly video: string;
+  /** Frames per second overriding the video's own rate (undefined: its own). */
+  readonly fps?: number;
   readonly scheme: Scheme;
-  readonly codec: 'model' | 'vp8';
+  readonly codec: CodecName;
   readonly durationS: number | null;
   readonly drainMs: number;
   readonly budgetMs: number;
@@ -71,48 +43,6 @@ export interface SendArgs {
   readonly out: string;
   readonly connectionId: number | undefined;
   readonly timer: TimerKind;
-}
-
-export function parseSendArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): { help: true } | { help: false; args: SendArgs } {
-  const { values, positionals } = parseCommandLine('salsify send --help', {
-    args: argv,
-    options: {
-      to: { type: 'string' }, video: { type: 'string' }, scheme: { type: 'string' }, codec: { type: 'string' },
-      duration: { type: 'string' }, drain: { type: 'string' }, budget: { type: 'string' }, seed: { type: 'string' },
-      out: { type: 'string' }, 'run-id': { type: 'string' }, timer: { type: 'string' }, help: { type: 'boolean', short: 'h' },
-    },
-    allowPositionals: true,
-    strict: true,
-  });
-  if (values.help) return { help: true };
-  noPositionals(positionals, 'salsify send --help');
-  const to = values.to ?? env.LINKSHELL_ADDR;
-  if (to === undefined || to === '') throw usageError('--to HOST:PORT is required (or run inside linkshell, which sets $LINKSHELL_ADDR)');
-  try {
-    parseHostPort(to, '--to');
-  } catch (error) {
-    throw usageError((error as Error).message);
-  }
-  const scheme = nameValue('scheme', values.scheme ?? 'salsify-1', SCHEMES);
-  const runId = values['run-id'];
-  if (runId !== undefined && !/^[0-9a-fA-F]{8}$/.test(runId)) throw usageError(`--run-id must be 8 hex digits, got ${JSON.stringify(runId)}`);
-  const timer = nameValue('timer', values.timer ?? 'thread', TIMER_KINDS);
-  return {
-    help: false,
-    args: {
-      to,
-      video: values.video ?? 'synthetic',
-      scheme: scheme as Scheme,
-      codec: nameValue('codec', values.codec ?? 'model', CODECS),
-      durationS: optional(values.duration, (t) => durationMsValue('duration', t, { unit: 's', minExclusive: true, maxMs: 1000 * LIMITS.maxRunS }) / 1000) ?? null,
-      drainMs: optional(values.drain, (t) => durationMsValue('drain', t, { unit: 'ms', maxMs: LIMITS.maxPeriodMs })) ?? 1000,
-      budgetMs: optional(values.budget, (t) => durationMsValue('budget', t, { unit: 'ms', minExclusive: true, maxMs: LIMITS.maxDelayMs })) ?? 100,
-      seed: seedValue('seed', values.seed ?? '1'),
-      out: values.out ?? '.',
-      connectionId: runId === undefined ? undefined : Number.parseInt(runId, 16),
-      timer: timer as TimerKind,
-    },
-  };
 }
 
 /** A sender event as a record line: shared-clock time, short field names. */
@@ -161,7 +91,7 @@ async function openSendInputs(args: SendArgs): Promise<SendInputs> {
   }
   let source: VideoSource;
   try {
-    source = await openVideo(args.video, args.seed);
+    source = await openVideo(args.video, args.seed, { fps: args.fps });
   } catch (error) {
     throw inContext('--video', error);
   }
@@ -181,18 +111,14 @@ async function openSendInputs(args: SendArgs): Promise<SendInputs> {
   };
 }
 
-export async function runSend(argv: string[]): Promise<number> {
+/** Runs `salsify send` with its arguments (parsed by src/cli/salsify-send.ts): 0 once the run ended cleanly. */
+export async function runSend(args: SendArgs): Promise<number> {
   // First of all, so that a signal at any later moment ends the run with its records complete.
   const stop = watchStopSignals('salsify send');
   try {
-    const parsed = parseSendArgs(argv);
-    if (parsed.help) {
-      process.stdout.write(SEND_HELP);
-      return 0;
-    }
-    const inputs = await openSendInputs(parsed.args);
+    const inputs = await openSendInputs(args);
     try {
-      return await sendOverUdp(parsed.args, inputs, stop);
+      return await sendOverUdp(args, inputs, stop);
     } finally {
       await inputs.close();
     }
