@@ -30,14 +30,8 @@ import { chmodSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { option } from './options.ts';
 
-function option(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  if (i < 0) return fallback;
-  const value = process.argv[i + 1];
-  if (value === undefined) throw new Error(`--${name} needs a value`);
-  return value;
-}
 const seconds = Number(option('seconds', '10'));
 const loads = option('loads', '1000x1000,5000x200,20000x200').split(',').map((text) => {
   const [pps, size] = text.split('x').map(Number);

@@ -17,14 +17,8 @@ import type { Picture } from '../src/codec-bridge/types.ts';
 import { SyntheticScene } from '../src/codec-bridge/video/synthetic-scene.ts';
 import type { VideoSource } from '../src/codec-bridge/video/video-source.ts';
 import { runSalsifySim, type SalsifySimResult } from '../src/salsify/sim-runner.ts';
+import { option } from './options.ts';
 
-function option(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  if (i < 0) return fallback;
-  const value = process.argv[i + 1];
-  if (value === undefined) throw new Error(`--${name} needs a value`);
-  return value;
-}
 const seconds = Number(option('seconds', '640'));
 const baselineSeconds = Number(option('baseline-seconds', '20'));
 const trace = option('trace', '../shared/traces/ATT-LTE-driving');
