@@ -4,6 +4,8 @@
 // the video's direction, its uplink twin for the acknowledgements, a drop-tail
 // queue of 256 packets), in the deterministic simulator. Extra arguments are
 // passed to `salsify sim` (e.g. `npm run demo -- --duration 30 --codec model`).
+// The report (per scheme: the run's JSON and per-frame CSV; summary.csv) goes
+// to demo-out/.
 import { main } from '../src/cli/salsify.ts';
 
 const args = [
@@ -14,8 +16,10 @@ const args = [
   '--codec', 'vp8',
   '--video', 'synthetic',
   '--duration', '10',
+  '--log-dir', 'demo-out',
   ...process.argv.slice(2),
 ];
 console.log(`Salsify demo: salsify ${args.join(' ')}`);
 console.log('(virtual time: the same command gives the same figures on any machine; "wall" is this machine\'s time)\n');
 process.exitCode = await main(args);
+if (process.exitCode === 0) console.log('\nreport: demo-out/summary.csv, demo-out/SCHEME.json (config, counters, summary), demo-out/SCHEME.frames.csv (every source frame)');
