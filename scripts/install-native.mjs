@@ -1,15 +1,16 @@
 #!/usr/bin/env node
-// Builds the native VP8 addon (native-vp8/) against the system libvpx; run by
-// `npm install` (package.json "install" script). When libvpx's headers are
-// missing it installs them on Debian/Ubuntu when running as root, otherwise it
-// stops with one line naming the command to run.
+// Builds the native addons; run by `npm install` (package.json "install"
+// script): the VP8 addon (native-vp8/) against the system libvpx, and on Linux
+// the TUN addon (native-tun/, for linkshell --netns; it needs only the kernel's
+// headers). When libvpx's headers are missing it installs them on
+// Debian/Ubuntu when running as root, otherwise it stops with one line naming
+// the command to run.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const addonDir = join(root, 'native-vp8');
 const APT_COMMAND = 'apt-get install -y libvpx-dev pkg-config';
 
 function haveLibvpx() {
@@ -50,9 +51,17 @@ if (!nodeGyp) fail('node-gyp not found (it ships with npm); run: npm install -g 
 const args = [nodeGyp, 'rebuild', '--silent'];
 const prefix = join(dirname(process.execPath), '..');
 if (existsSync(join(prefix, 'include', 'node', 'node_api.h'))) args.push(`--nodedir=${prefix}`);
-try {
-  execFileSync(process.execPath, args, { cwd: addonDir, stdio: 'inherit' });
-} catch {
-  fail(`building the addon failed (see the compiler output above); retry with: cd native-vp8 && node ${nodeGyp} rebuild`);
+
+function build(name, product) {
+  try {
+    execFileSync(process.execPath, args, { cwd: join(root, name), stdio: 'inherit' });
+  } catch {
+    console.error(`${name}: building the addon failed (see the compiler output above); retry with: cd ${name} && node ${nodeGyp} rebuild`);
+    process.exit(1);
+  }
+  console.log(`${name}: built ${join(name, 'build', 'Release', product)}`);
 }
-console.log(`native-vp8: built ${join('native-vp8', 'build', 'Release', 'vp8.node')}`);
+
+build('native-vp8', 'vp8.node');
+// TUN devices are Linux's; elsewhere linkshell has only its relay mode.
+if (process.platform === 'linux') build('native-tun', 'tun.node');

@@ -1,0 +1,110 @@
+// A TUN device (native-tun/, built by `npm install`): each read and each
+// write is one bare IP packet. Reading runs on the event loop without
+// blocking it (the addon polls the non-blocking fd through libuv and hands
+// over every packet ready at once); writing never blocks either: when the
+// device's queue is full the packet is dropped, as by a full interface, and
+// counted.
+
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+type ReaderHandle = { readonly __tunReader: unique symbol };
+
+interface NativeTun {
+  open(name: string): { fd: number; name: string };
+  startReading(fd: number, maxBytes: number, callback: (packets: Buffer[], errorCode?: string) => void): ReaderHandle;
+  stopReading(reader: ReaderHandle): void;
+  /** Bytes written, or -1 when the device's queue is full. */
+  write(fd: number, packet: Uint8Array): number;
+  close(fd: number): void;
+}
+
+const addonPath = fileURLToPath(new URL('../../native-tun/build/Release/tun.node', import.meta.url));
+let loaded: NativeTun | undefined;
+
+/** The addon, loaded on first use; throws one clear line when it has not been built. */
+export function nativeTun(): NativeTun {
+  if (loaded) return loaded;
+  if (!existsSync(addonPath)) throw new Error(`native TUN addon not built (${addonPath} missing): run \`npm install\` (Linux only)`);
+  loaded = createRequire(import.meta.url)(addonPath) as NativeTun;
+  return loaded;
+}
+
+export interface TunCounters {
+  /** Packets read from the device and handed on. */
+  readPackets: number;
+  /** Packets written to the device. */
+  writtenPackets: number;
+  /** Packets the device refused: its queue was full, or the kernel rejected the packet (not an IP packet). */
+  writeDrops: number;
+}
+
+export class TunDevice {
+  private reader: ReaderHandle | undefined;
+  private closed = false;
+  private readonly counters: TunCounters = { readPackets: 0, writtenPackets: 0, writeDrops: 0 };
+
+  private constructor(
+    readonly name: string,
+    private readonly fd: number,
+  ) {}
+
+  /**
+   * Creates a TUN device (IFF_TUN | IFF_NO_PI) named `name` ("" or a pattern
+   * with %d: the kernel numbers it). It lasts while this object is open (or
+   * the process lives): closing it, or the process's end, removes it.
+   * Throws an Error with the errno's `code` (EACCES/EPERM without
+   * CAP_NET_ADMIN, ENOENT without /dev/net/tun, EBUSY if the name is taken).
+   */
+  static open(name: string): TunDevice {
+    const { fd, name: actual } = nativeTun().open(name);
+    return new TunDevice(actual, fd);
+  }
+
+  /** Calls `onPacket` with each packet the kernel sends into the device (up to maxBytes; a longer one is dropped); `onError` once if reading fails. */
+  startReading(maxBytes: number, onPacket: (packet: Buffer) => void, onError: (error: Error) => void): void {
+    if (this.closed) throw new Error(`TUN device ${this.name} is closed`);
+    if (this.reader) throw new Error(`TUN device ${this.name} is being read already`);
+    this.reader = nativeTun().startReading(this.fd, maxBytes, (packets, errorCode) => {
+      for (const packet of packets) {
+        if (this.closed) return;
+        if (packet.length > maxBytes) continue;
+        this.counters.readPackets++;
+        onPacket(packet);
+      }
+      if (errorCode !== undefined && !this.closed) onError(Object.assign(new Error(`reading TUN device ${this.name} failed: ${errorCode}`), { code: errorCode }));
+    });
+  }
+
+  /** Sends one IP packet out of the device (into the kernel); false if it was dropped. */
+  write(packet: Uint8Array): boolean {
+    if (this.closed) return false;
+    let written: number;
+    try {
+      written = nativeTun().write(this.fd, packet);
+    } catch {
+      // EINVAL (not an IP packet the kernel takes), EIO (the device is down): the packet is lost, as on a wire.
+      written = -1;
+    }
+    if (written < 0) {
+      this.counters.writeDrops++;
+      return false;
+    }
+    this.counters.writtenPackets++;
+    return true;
+  }
+
+  stats(): TunCounters {
+    return { ...this.counters };
+  }
+
+  /** Stops reading and closes the device (which the kernel then removes). Idempotent. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.reader) nativeTun().stopReading(this.reader);
+    this.reader = undefined;
+    nativeTun().close(this.fd);
+  }
+}
