@@ -1,0 +1,248 @@
+// The network namespace of linkshell --netns and the two TUN devices that
+// join it to the host:
+//
+//        host namespace                          the run's namespace (COMMAND)
+//   +-------------------------+               +---------------------------------+
+//   | host services           |               | COMMAND, lo up                  |
+//   |   $MAHIMAHI_BASE        |               |   default route via             |
+//   |   (hostAddress/30)      |               |   $MAHIMAHI_BASE                |
+//   |  [hostDevice] <-- linkshell: downlink <---- [insideDevice] insideAddress/30 |
+//   |               --> linkshell: uplink   ----> (reads one, writes the other)   |
+//   +-------------------------+               +---------------------------------+
+//
+// Both devices are created here, by this process, so only it holds them: the
+// kernel removes them when it closes them or dies. The namespace is a mount
+// under /run/netns that outlives its creator, so a watchdog (a small shell
+// started before anything is created, in a session of its own, reading a pipe
+// that only linkshell writes) removes it, its processes and its
+// /etc/netns/NAME/resolv.conf as soon as linkshell ends however it ends,
+// SIGKILL included; on an orderly end linkshell does the same itself first.
+//
+// Names and addresses are chosen per run (process id and a counter; a free
+// /30 of 100.64.0.0/10, the shared address space Mahimahi uses too), so runs
+// side by side do not collide. IPv4 only (as Mahimahi): IPv6 is switched off
+// on both devices, so the kernel's own IPv6 chatter does not cross the link.
+// No qdisc and no kernel emulation: delay, loss and rate are linkshell's
+// stages.
+
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { TunDevice } from './tun.ts';
+import { tunOpenProblem } from './prerequisites.ts';
+
+export interface NetnsLayout {
+  /** The namespace's name (ip netns). */
+  readonly namespace: string;
+  /** The TUN device on the host's side and the one inside. */
+  readonly hostDevice: string;
+  readonly insideDevice: string;
+  /** The host's address on the link ($MAHIMAHI_BASE) and the inside address (COMMAND's). */
+  readonly hostAddress: string;
+  readonly insideAddress: string;
+  readonly prefixLength: number;
+  /** Largest IP packet the devices carry. */
+  readonly mtu: number;
+}
+
+const SHARED_SPACE = ipv4ToNumber('100.64.0.0');
+const SHARED_BLOCKS = 1 << 20; // /30 blocks in 100.64.0.0/10
+let runsInThisProcess = 0;
+
+/** Names and addresses for a new run: unique to this process and run, in a /30 no address on the host falls in. */
+export function planLayout(mtu: number, usedAddresses: ReadonlySet<string> = hostAddresses(), pid = process.pid, run = runsInThisProcess++): NetnsLayout {
+  const id = `${pid.toString(36)}${run.toString(36)}`;
+  const used = new Set([...usedAddresses].map((a) => Math.floor((ipv4ToNumber(a) - SHARED_SPACE) / 4)));
+  let block = (pid * 64 + run) % SHARED_BLOCKS;
+  for (let tries = 0; used.has(block); tries++) {
+    if (tries >= SHARED_BLOCKS) throw new Error('no free /30 in 100.64.0.0/10 on this host');
+    block = (block + 1) % SHARED_BLOCKS;
+  }
+  const base = SHARED_SPACE + block * 4;
+  return {
+    namespace: `linkshell-${id}`,
+    hostDevice: `ls-${id}-h`,
+    insideDevice: `ls-${id}-i`,
+    hostAddress: numberToIpv4(base + 1),
+    insideAddress: numberToIpv4(base + 2),
+    prefixLength: 30,
+    mtu,
+  };
+}
+
+/** The IPv4 addresses configured in the host's namespace. */
+export function hostAddresses(): Set<string> {
+  const r = spawnSync('ip', ['-4', '-o', 'addr', 'show'], { encoding: 'utf8' });
+  const found = new Set<string>();
+  for (const match of (r.stdout ?? '').matchAll(/\binet (\d+\.\d+\.\d+\.\d+)/g)) found.add(match[1]);
+  return found;
+}
+
+/** Thrown when a setup step fails: its message names the step and what the system said. */
+export class NetnsSetupError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'NetnsSetupError';
+  }
+}
+
+const WATCHDOG = `trap '' HUP INT QUIT TERM PIPE
+cat >/dev/null 2>&1
+ns=$1
+for sig in TERM KILL; do
+  pids=$(ip netns pids "$ns" 2>/dev/null)
+  [ -n "$pids" ] || break
+  kill -$sig $pids 2>/dev/null
+  [ $sig = KILL ] || sleep 1
+done
+ip netns del "$ns" 2>/dev/null
+rm -rf "/etc/netns/$ns"`;
+
+/** How long COMMAND's leftover processes get between SIGTERM and SIGKILL at the end of a run (ms). */
+const KILL_GRACE_MS = 1000;
+
+export class NetnsLink {
+  private destroyed: Promise<void> | undefined;
+
+  private constructor(
+    readonly layout: NetnsLayout,
+    readonly host: TunDevice,
+    readonly inside: TunDevice,
+    private readonly watchdog: ChildProcess,
+  ) {}
+
+  /** Creates the namespace and both devices, configured and up; on a failed step, removes what was made and throws a NetnsSetupError. */
+  static create(layout: NetnsLayout): NetnsLink {
+    const watchdog = startWatchdog(layout.namespace);
+    const made: { host?: TunDevice; inside?: TunDevice; namespace?: boolean } = {};
+    try {
+      made.host = openTun(layout.hostDevice);
+      made.inside = openTun(layout.insideDevice);
+      ip(['netns', 'add', layout.namespace], `creating network namespace ${layout.namespace}`);
+      made.namespace = true;
+      const etc = `/etc/netns/${layout.namespace}`;
+      step(`writing ${etc}/resolv.conf`, () => {
+        mkdirSync(etc, { recursive: true });
+        writeFileSync(`${etc}/resolv.conf`, `# linkshell --netns: the DNS forwarder on the host's end of the link\nnameserver ${layout.hostAddress}\n`);
+      });
+      const ns = ['-n', layout.namespace];
+      const cidr = (address: string) => `${address}/${layout.prefixLength}`;
+      ip(['link', 'set', 'dev', layout.insideDevice, 'netns', layout.namespace], `moving ${layout.insideDevice} into ${layout.namespace}`);
+      ip([...ns, 'link', 'set', 'dev', 'lo', 'up'], `bringing up loopback in ${layout.namespace}`);
+      disableIpv6(layout.insideDevice, layout.namespace);
+      disableIpv6(layout.hostDevice);
+      ip([...ns, 'addr', 'add', cidr(layout.insideAddress), 'dev', layout.insideDevice], `giving ${layout.insideDevice} address ${layout.insideAddress}`);
+      ip([...ns, 'link', 'set', 'dev', layout.insideDevice, 'mtu', String(layout.mtu), 'up'], `bringing up ${layout.insideDevice}`);
+      ip([...ns, 'route', 'add', 'default', 'via', layout.hostAddress, 'dev', layout.insideDevice], `routing ${layout.namespace} through ${layout.insideDevice}`);
+      ip(['addr', 'add', cidr(layout.hostAddress), 'dev', layout.hostDevice], `giving ${layout.hostDevice} address ${layout.hostAddress}`);
+      ip(['link', 'set', 'dev', layout.hostDevice, 'mtu', String(layout.mtu), 'up'], `bringing up ${layout.hostDevice}`);
+    } catch (error) {
+      made.inside?.close();
+      made.host?.close();
+      if (made.namespace) removeNamespace(layout.namespace);
+      watchdog.stdin?.end();
+      throw error;
+    }
+    return new NetnsLink(layout, made.host, made.inside, watchdog);
+  }
+
+  /** The command line that runs `command` inside the namespace (with its /etc/netns files in place of /etc's). */
+  commandLine(command: readonly string[]): string[] {
+    return ['ip', 'netns', 'exec', this.layout.namespace, ...command];
+  }
+
+  /** The pids of the processes in the namespace. */
+  pids(): number[] {
+    const r = spawnSync('ip', ['netns', 'pids', this.layout.namespace], { encoding: 'utf8' });
+    return (r.stdout ?? '').split(/\s+/).filter((s) => /^\d+$/.test(s)).map(Number);
+  }
+
+  /** Ends the processes left in the namespace (SIGTERM, then SIGKILL), removes it, closes both devices (the kernel removes them). Idempotent. */
+  destroy(): Promise<void> {
+    this.destroyed ??= (async () => {
+      for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
+        let pids = this.pids();
+        for (const pid of pids) signalQuietly(pid, signal);
+        const deadline = Date.now() + KILL_GRACE_MS;
+        while (pids.length > 0 && signal === 'SIGTERM' && Date.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          pids = this.pids();
+        }
+        if (pids.length === 0) break;
+      }
+      removeNamespace(this.layout.namespace);
+      this.inside.close();
+      this.host.close();
+      this.watchdog.stdin?.end();
+    })();
+    return this.destroyed;
+  }
+}
+
+function startWatchdog(namespace: string): ChildProcess {
+  const child = spawn('/bin/sh', ['-c', WATCHDOG, 'linkshell-netns-watchdog', namespace], { detached: true, stdio: ['pipe', 'ignore', 'ignore'] });
+  child.on('error', () => {});
+  child.stdin?.on('error', () => {});
+  // Neither the watchdog nor its pipe keeps linkshell running; the pipe's end is what tells the watchdog to act.
+  child.unref();
+  (child.stdin as unknown as { unref?: () => void } | null)?.unref?.();
+  return child;
+}
+
+function openTun(name: string): TunDevice {
+  try {
+    return TunDevice.open(name);
+  } catch (error) {
+    const e = error as NodeJS.ErrnoException;
+    throw new NetnsSetupError(tunOpenProblem(e.code, e.message));
+  }
+}
+
+function ip(args: string[], what: string): void {
+  const r = spawnSync('ip', args, { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
+  if (r.error !== undefined) throw new NetnsSetupError(`${what}: cannot run ip (iproute2): ${(r.error as NodeJS.ErrnoException).code ?? r.error.message}`);
+  if (r.status !== 0) {
+    const said = (r.stderr ?? '').trim().replace(/\s*\n\s*/g, '; ') || `exit status ${r.status}`;
+    throw new NetnsSetupError(`${what}: ip ${args.join(' ')} failed: ${said}`);
+  }
+}
+
+function step(what: string, f: () => void): void {
+  try {
+    f();
+  } catch (error) {
+    throw new NetnsSetupError(`${what}: ${(error as Error).message}`);
+  }
+}
+
+/** Switches IPv6 off on a device (in a namespace, or the host's), if the kernel has IPv6 at all. */
+function disableIpv6(device: string, namespace?: string): void {
+  if (!existsSync('/proc/sys/net/ipv6')) return;
+  const key = `/proc/sys/net/ipv6/conf/${device}/disable_ipv6`;
+  if (namespace === undefined) {
+    step(`switching IPv6 off on ${device}`, () => writeFileSync(key, '1'));
+    return;
+  }
+  ip(['netns', 'exec', namespace, 'sh', '-c', `echo 1 > ${key}`], `switching IPv6 off on ${device}`);
+}
+
+function removeNamespace(namespace: string): void {
+  spawnSync('ip', ['netns', 'del', namespace], { stdio: 'ignore' });
+  rmSync(`/etc/netns/${namespace}`, { recursive: true, force: true });
+}
+
+function signalQuietly(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // Gone already.
+  }
+}
+
+export function ipv4ToNumber(address: string): number {
+  const parts = address.split('.').map(Number);
+  return ((parts[0] << 24) >>> 0) + (parts[1] << 16) + (parts[2] << 8) + parts[3];
+}
+
+function numberToIpv4(n: number): string {
+  return [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.');
+}
