@@ -3,6 +3,11 @@
 // does everything that can fail because of the arguments first (traces,
 // addresses, the listen socket, log files) and throws a bad-argument error (usageError) for it
 // before any datagram moves; stop() ends the run cleanly whatever the cause.
+//
+// The pieces that do not depend on how datagrams reach the directions
+// (traces, paths and their logs, the run's end) are shared with the
+// transparent mode (netns-session.ts), where TUN devices take the relay's
+// place: RunningSession drives either through a SessionTransport.
 
 import { usageError } from '../common/errors.ts';
 import { createQueue } from '../link-emu/queue-factory.ts';
@@ -14,7 +19,7 @@ import { resolveHostPort, type UdpAddress } from '../net/address.ts';
 import { Direction, type DirectionName } from './direction.ts';
 import { LinkLogFile } from './log-file.ts';
 import type { LinkshellConfig } from './config.ts';
-import { Relay, type Flow, type KernelDrops } from './relay.ts';
+import { Relay, type Flow, type KernelDrops, type RelayCounters } from './relay.ts';
 import type { DirectionReport, LinkshellReport } from './summary.ts';
 
 export interface SessionOptions {
@@ -30,18 +35,35 @@ export interface SessionOptions {
   receiveBufferBytes?: number;
 }
 
-export interface LinkshellSession {
-  readonly listenAddress: UdpAddress;
-  readonly peerAddress: UdpAddress;
+/** A running emulated link, whichever carries its datagrams. */
+export interface RunningLink<X = unknown> {
   /** Milliseconds since the session's clock started. */
   now(): number;
   /** Figures so far (the live status line reads these). */
-  report(): LinkshellReport;
+  report(): LinkshellReport & X;
   /** Called once with the first internal error (a bug, a failed log write): the run should stop. */
   onFatal(listener: (error: Error) => void): void;
   /** Ends the run: logs brought up to now, completed and closed, sockets closed. Idempotent. */
-  stop(): Promise<LinkshellReport>;
+  stop(): Promise<LinkshellReport & X>;
 }
+
+export interface LinkshellSession extends RunningLink<{ relay: RelayCounters }> {
+  readonly listenAddress: UdpAddress;
+  readonly peerAddress: UdpAddress;
+}
+
+/** What carries datagrams between the applications and the two directions: the relay's sockets, or linkshell --netns's TUN devices. */
+export interface SessionTransport<X> {
+  /** What the kernel dropped before linkshell could take it, per direction. */
+  kernelDrops(): KernelDrops;
+  /** The transport's own counters, for the report. */
+  figures(): X;
+  /** Takes nothing in from the moment it is called; resolves once everything is closed. */
+  close(): Promise<void>;
+}
+
+/** The settings a path is built from (both modes). */
+export type PathConfig = Omit<LinkshellConfig, 'listen' | 'connect' | 'maxSources' | 'command'>;
 
 export async function startLinkshell(config: LinkshellConfig, options: SessionOptions = {}): Promise<LinkshellSession> {
   const warn = options.warn ?? ((message: string) => process.stderr.write(`linkshell: ${message}\n`));
@@ -65,11 +87,13 @@ export async function startLinkshell(config: LinkshellConfig, options: SessionOp
     await relay.close();
     throw usageError((error as Error).message);
   }
-  return new RunningSession(relay, peer, scheduler, run, [paths.uplink, paths.downlink], logs, faults, options.logFlushMs ?? 250);
+  const transport: SessionTransport<{ relay: RelayCounters }> = { kernelDrops: () => relay.kernelDrops(), figures: () => ({ relay: relay.stats() }), close: () => relay.close() };
+  const session = new RunningSession(transport, scheduler, run, [paths.uplink, paths.downlink], logs, faults, options.logFlushMs ?? 250);
+  return Object.assign(session, { listenAddress: relay.listenAddress, peerAddress: peer });
 }
 
 /** The traces, loaded once each (the same file both ways is read once). */
-function loadTraces(config: LinkshellConfig, lookup: TraceLookupOptions | undefined): { uplink: Trace; downlink: Trace } {
+export function loadTraces(config: Pick<PathConfig, 'uplinkTrace' | 'downlinkTrace'>, lookup: TraceLookupOptions | undefined): { uplink: Trace; downlink: Trace } {
   const open = (name: string) => {
     try {
       return openTrace(name, lookup);
@@ -93,7 +117,7 @@ function asUsageError(error: unknown): never {
 }
 
 /** Keeps the first internal error of the run and tells the one listener; guard() wraps callbacks so that their errors end up here. */
-class FaultLatch {
+export class FaultLatch {
   private error: Error | undefined;
   private listener: ((error: Error) => void) | undefined;
 
@@ -126,11 +150,11 @@ interface Paths {
   downlink?: PathInfo;
 }
 
-interface PathInfo {
+export interface PathInfo<F = Flow> {
   name: DirectionName;
   trace: string;
   queue: string;
-  direction: Direction<Flow>;
+  direction: Direction<F>;
 }
 
 function openRelay(
@@ -159,7 +183,7 @@ function openRelay(
   }).catch(asUsageError);
 }
 
-interface RunTimes {
+export interface RunTimes {
   clock: MonotonicClock;
   /** Wall-clock time (ms since the epoch) at the start, for log headers. */
   initTimestamp: number;
@@ -167,8 +191,8 @@ interface RunTimes {
   baseTimestamp: number;
 }
 
-interface PathBuild {
-  config: LinkshellConfig;
+export interface PathBuild {
+  config: PathConfig;
   run: RunTimes;
   scheduler: WallClockScheduler;
   rng: Rng;
@@ -179,7 +203,7 @@ interface PathBuild {
 }
 
 /** One direction, with its log file if it has one; throws an Error naming the problem (a log file that cannot be written). */
-function buildPath(build: PathBuild, name: DirectionName, trace: Trace, deliver: (bytes: Uint8Array, flow: Flow) => void): PathInfo {
+export function buildPath<F = Flow>(build: PathBuild, name: DirectionName, trace: Trace, deliver: (bytes: Uint8Array, flow: F) => void): PathInfo<F> {
   const { config, run } = build;
   const up = name === 'uplink';
   const queue = up ? config.uplinkQueue : config.downlinkQueue;
@@ -193,7 +217,7 @@ function buildPath(build: PathBuild, name: DirectionName, trace: Trace, deliver:
     log = new LinkLogFile(logPath, { ...header, initTimestamp: run.initTimestamp, baseTimestamp: run.baseTimestamp });
     build.logs.push(log);
   }
-  const direction = new Direction<Flow>({
+  const direction = new Direction<F>({
     name,
     trace,
     queue,
@@ -202,6 +226,7 @@ function buildPath(build: PathBuild, name: DirectionName, trace: Trace, deliver:
     once: config.once,
     delayMs: config.delayMs,
     loss: up ? config.uplinkLoss : config.downlinkLoss,
+    onOff: up ? config.uplinkOnOff : config.downlinkOnOff,
     overheadBytes: config.overheadBytes,
     memoryCapBytes: config.memoryCapBytes,
     scheduler: build.scheduler,
@@ -215,25 +240,22 @@ function buildPath(build: PathBuild, name: DirectionName, trace: Trace, deliver:
 }
 
 /** The run once started: logs flushed a few times a second, figures on demand, one orderly stop. */
-class RunningSession implements LinkshellSession {
-  readonly listenAddress: UdpAddress;
+export class RunningSession<F, X extends Pick<LinkshellReport, 'relay' | 'netns'>> implements RunningLink<X> {
   private readonly flushTimer: NodeJS.Timeout;
   private stopMs: number | undefined;
   /** The kernel's drop counts as last read before the sockets closed (read afresh until then). */
   private finalKernelDrops: KernelDrops | undefined;
-  private stopping: Promise<LinkshellReport> | undefined;
+  private stopping: Promise<LinkshellReport & X> | undefined;
 
   constructor(
-    private readonly relay: Relay,
-    readonly peerAddress: UdpAddress,
+    private readonly transport: SessionTransport<X>,
     private readonly scheduler: WallClockScheduler,
     private readonly run: RunTimes,
-    private readonly paths: readonly PathInfo[],
+    private readonly paths: readonly PathInfo<F>[],
     private readonly logs: readonly LinkLogFile[],
     private readonly faults: FaultLatch,
     logFlushMs: number,
   ) {
-    this.listenAddress = relay.listenAddress;
     this.flushTimer = setInterval(
       faults.guard(() => {
         for (const log of logs) log.flush();
@@ -250,8 +272,8 @@ class RunningSession implements LinkshellSession {
     this.faults.onFatal(listener);
   }
 
-  report(): LinkshellReport {
-    const drops = this.finalKernelDrops ?? this.relay.kernelDrops();
+  report(): LinkshellReport & X {
+    const drops = this.finalKernelDrops ?? this.transport.kernelDrops();
     return {
       durationMs: (this.stopMs ?? this.run.clock.now()) - this.run.baseTimestamp,
       directions: this.paths.map(
@@ -263,29 +285,29 @@ class RunningSession implements LinkshellSession {
           socketDrops: p.name === 'uplink' ? drops.inside : drops.outside,
         }),
       ),
-      relay: this.relay.stats(),
+      ...this.transport.figures(),
     };
   }
 
-  stop(): Promise<LinkshellReport> {
+  stop(): Promise<LinkshellReport & X> {
     this.stopping ??= this.finish();
     return this.stopping;
   }
 
-  private async finish(): Promise<LinkshellReport> {
+  private async finish(): Promise<LinkshellReport & X> {
     clearInterval(this.flushTimer);
     let problem = attempt(() => {
       this.scheduler.runDue();
       for (const p of this.paths) p.direction.catchUp();
     });
     this.stopMs = this.run.clock.now();
-    this.finalKernelDrops = this.relay.kernelDrops();
+    this.finalKernelDrops = this.transport.kernelDrops();
     this.scheduler.close();
     for (const log of this.logs) {
       const failed = attempt(() => log.close());
       problem ??= failed;
     }
-    await this.relay.close();
+    await this.transport.close();
     if (problem !== undefined) this.faults.fail(problem);
     return this.report();
   }

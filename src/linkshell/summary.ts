@@ -19,7 +19,19 @@ export interface DirectionReport {
 export interface LinkshellReport {
   durationMs: number;
   directions: DirectionReport[];
-  relay: RelayCounters;
+  /** The relay's counters (relay mode). */
+  relay?: RelayCounters;
+  /** The TUN devices' counters (linkshell --netns). */
+  netns?: NetnsCounters;
+}
+
+/** What linkshell --netns counts besides the directions. */
+export interface NetnsCounters {
+  namespace: string;
+  /** Packets the TUN devices refused (a full device queue, or not an IP packet). */
+  writeDrops: number;
+  /** Questions the DNS forwarder answered (undefined: it could not listen). */
+  dnsAnswers: number | undefined;
 }
 
 const mbps = (bytes: number, ms: number) => (ms > 0 ? (bytes * 8) / ms / 1000 : NaN);
@@ -66,7 +78,18 @@ export function formatSummary(report: LinkshellReport): string {
     if (h.count() === 0) return 'no departures';
     return `p50 ${fixed(h.quantile(0.5), 3)} p99 ${fixed(h.quantile(0.99), 3)} max ${fixed(h.max(), 3)} ms`;
   });
-  const r = report.relay;
+  const notes = report.relay ? relayNotes(report.relay) : report.netns ? netnsNotes(report.netns) : [];
+  return `linkshell: ran ${fixed(ms / 1000, 3)} s${notes.length > 0 ? '; ' : ''}${notes.join(', ')}\n${table.toString()}\n`;
+}
+
+function netnsNotes(n: NetnsCounters): string[] {
+  const notes = [`network namespace ${n.namespace}`];
+  if (n.dnsAnswers !== undefined) notes.push(`${n.dnsAnswers} DNS answer${n.dnsAnswers === 1 ? '' : 's'}`);
+  if (n.writeDrops > 0) notes.push(`${n.writeDrops} packets refused by the TUN devices`);
+  return notes;
+}
+
+function relayNotes(r: RelayCounters): string[] {
   const notes: string[] = [`${r.sources} inside source${r.sources === 1 ? '' : 's'}`];
   if (r.evictedSources > 0) notes.push(`${r.evictedSources} idle sources forgotten to make room (${r.evictedFlowDatagrams} of their datagrams dropped)`);
   if (r.refusedSourceDatagrams > 0) notes.push(`${r.refusedSourceDatagrams} datagrams from sources past --max-sources dropped`);
@@ -75,7 +98,7 @@ export function formatSummary(report: LinkshellReport): string {
   if (r.sendErrors > 0) notes.push(`${r.sendErrors} send errors`);
   if (r.peerRefusals > 0) notes.push(`${r.peerRefusals} refusals (port unreachable) from the peer`);
   if (r.socketErrors > 0) notes.push(`${r.socketErrors} socket errors`);
-  return `linkshell: ran ${fixed(ms / 1000, 3)} s; ${notes.join(', ')}\n${table.toString()}\n`;
+  return notes;
 }
 
 /** The live one-line status: rates since the last line, queue and delay now. */
