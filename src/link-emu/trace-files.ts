@@ -8,8 +8,11 @@ import { formatTrace } from './trace-format.ts';
 import { parseTrace } from './trace-parse.ts';
 import type { Trace } from './trace.ts';
 
-/** Where Mahimahi installs its traces. */
+/** Where Mahimahi installs its traces: a package's place, and a source build's (make install, prefix /usr/local). */
 export const MAHIMAHI_TRACE_DIR = '/usr/share/mahimahi/traces';
+export const MAHIMAHI_SOURCE_TRACE_DIR = '/usr/local/share/mahimahi/traces';
+/** Mahimahi's trace directories in the order they are searched: a source build first, as /usr/local comes before /usr. */
+export const MAHIMAHI_TRACE_DIRS = [MAHIMAHI_SOURCE_TRACE_DIR, MAHIMAHI_TRACE_DIR] as const;
 
 /** The environment variable naming a directory of traces. */
 export const TRACES_ENV_VAR = 'LINKSHELL_TRACES';
@@ -84,7 +87,9 @@ export interface TraceLookupOptions {
   cwd?: string;
   /** Environment holding LINKSHELL_TRACES (default: process.env). */
   env?: Record<string, string | undefined>;
-  /** Mahimahi's trace directory (default /usr/share/mahimahi/traces; settable for tests). */
+  /** Mahimahi's trace directories (default MAHIMAHI_TRACE_DIRS; settable for tests). */
+  mahimahiDirs?: readonly string[];
+  /** One directory instead of mahimahiDirs. */
   mahimahiDir?: string;
 }
 
@@ -97,16 +102,18 @@ export function traceCandidates(name: string, options: TraceLookupOptions = {}):
   const candidates = [resolve(cwd, name), resolve(cwd, 'traces', name)];
   const envDir = env[TRACES_ENV_VAR];
   if (envDir) candidates.push(resolve(cwd, envDir, name));
-  candidates.push(join(options.mahimahiDir ?? MAHIMAHI_TRACE_DIR, name));
+  const mahimahiDirs = options.mahimahiDir !== undefined ? [options.mahimahiDir] : (options.mahimahiDirs ?? MAHIMAHI_TRACE_DIRS);
+  for (const dir of mahimahiDirs) candidates.push(join(dir, name));
   return candidates;
 }
 
 /**
  * Finds the file a trace name refers to: the name as a path, then
  * ./traces/NAME, then $LINKSHELL_TRACES/NAME, then
- * /usr/share/mahimahi/traces/NAME; the first regular file wins. When none is
- * found, the one-line error lists every place tried, or says what the first
- * place that exists is instead (a directory, a FIFO, ...).
+ * /usr/local/share/mahimahi/traces/NAME and /usr/share/mahimahi/traces/NAME;
+ * the first regular file wins. When none is found, the one-line error lists
+ * every place tried, or says what the first place that exists is instead (a
+ * directory, a FIFO, ...).
  */
 export function resolveTraceName(name: string, options: TraceLookupOptions = {}): string {
   const candidates = traceCandidates(name, options);

@@ -48,10 +48,26 @@ test('a directory of the same name is skipped; relative env dirs are taken from 
   assert.is(resolveTraceName('b.trace', { cwd, env: { LINKSHELL_TRACES: '../env-traces' }, mahimahiDir }), join(envDir, 'b.trace'));
 });
 
-test('absolute names are only themselves; the default Mahimahi directory is /usr/share/mahimahi/traces', () => {
+test('absolute names are only themselves; the default Mahimahi directories are a source build\'s, then a package\'s', () => {
   assert.equal(traceCandidates('/x/y.trace', opts), ['/x/y.trace']);
-  assert.equal(traceCandidates('y', { cwd, env: {} }), [join(cwd, 'y'), join(cwd, 'traces', 'y'), join(MAHIMAHI_TRACE_DIR, 'y')]);
+  assert.equal(traceCandidates('y', { cwd, env: {} }), [
+    join(cwd, 'y'),
+    join(cwd, 'traces', 'y'),
+    '/usr/local/share/mahimahi/traces/y',
+    join(MAHIMAHI_TRACE_DIR, 'y'),
+  ]);
   assert.is(MAHIMAHI_TRACE_DIR, '/usr/share/mahimahi/traces');
+});
+
+test('a bare name is found in a source-built Mahimahi\'s directory before a package\'s', () => {
+  const sourceDir = join(root, 'usr-local-mahimahi');
+  const packageDir = join(root, 'usr-mahimahi');
+  for (const dir of [sourceDir, packageDir]) mkdirSync(dir, { recursive: true });
+  put(join(packageDir, 'c.trace'), '6\n');
+  const dirs = { cwd, env: {}, mahimahiDirs: [sourceDir, packageDir] };
+  assert.is(resolveTraceName('c.trace', dirs), join(packageDir, 'c.trace'));
+  put(join(sourceDir, 'c.trace'), '7\n');
+  assert.is(resolveTraceName('c.trace', dirs), join(sourceDir, 'c.trace'));
 });
 
 test('a name found nowhere: the error lists every place tried', () => {
