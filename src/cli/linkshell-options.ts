@@ -8,16 +8,18 @@ import {
 } from '../common/validate.ts';
 import { DEFAULT_MTU } from '../link-emu/link.ts';
 import { createQueue } from '../link-emu/queue-factory.ts';
-import { DEFAULT_MAX_FLOWS, DEFAULT_MEMORY_CAP_MIB, type LinkshellConfig } from '../linkshell/config.ts';
+import { DEFAULT_MAX_FLOWS, DEFAULT_MEMORY_CAP_MIB, NETNS_OVERHEAD_BYTES, type LinkshellConfig, type NetnsConfig } from '../linkshell/config.ts';
+import { MAX_ONOFF_MS, onOffValue, rejectMeterFlags, splitCommandLine } from './mahimahi-flags.ts';
 import { DEFAULT_OVERHEAD_BYTES } from '../net/sim-network.ts';
 import { DEFAULT_SPIN_MS, TIMER_KINDS } from '../net/wall-clock.ts';
 
-export type { LinkshellConfig } from '../linkshell/config.ts';
+export type { LinkshellConfig, NetnsConfig } from '../linkshell/config.ts';
 
 export const LINKSHELL_HELP = formatHelp({
   usage: [
     'linkshell UPLINK_TRACE DOWNLINK_TRACE --connect HOST:PORT [options] [-- COMMAND [ARGS...]]',
     'linkshell --trace TRACE --connect HOST:PORT [options] [-- COMMAND [ARGS...]]',
+    'linkshell --netns UPLINK_TRACE DOWNLINK_TRACE [options] [--] [COMMAND [ARGS...]]',
   ],
   about: `A real-time emulated link between UDP applications and one peer, as Mahimahi's
 mm-link (with mm-delay and mm-loss) but without root. Datagrams sent to the
@@ -27,7 +29,8 @@ the peer's answers cross the downlink (delay, loss, link) back to the sender.`,
   options: [
     ['--trace TRACE', 'same trace both ways (instead of the two positional traces)'],
     ['--listen HOST:PORT', 'where inside applications send (default 127.0.0.1:0;\nprinted)'],
-    ['--connect HOST:PORT', 'the outside peer (required; port 1 to 65535)'],
+    ['--connect HOST:PORT', 'the outside peer (required without --netns; port 1 to\n65535)'],
+    ['--netns', 'transparent mode: COMMAND in a network namespace of its\nown, every IP packet through the link (needs root; see\nbelow)'],
     ['--uplink-queue TYPE', 'infinite | droptail | drophead | codel | pie\n(default infinite)'],
     ['--downlink-queue TYPE', ''],
     ['--uplink-queue-args ARGS', 'as mm-link, e.g. "packets=100,bytes=30000"'],
@@ -37,17 +40,26 @@ the peer's answers cross the downlink (delay, loss, link) back to the sender.`,
     ['--delay MS', `one-way delay each way, integer ms from 0 to ${LIMITS.maxDelayMs}\n(as mm-delay; default 0)`],
     ['--uplink-loss P', 'independent loss probability 0..1 (as mm-loss)'],
     ['--downlink-loss P', ''],
+    ['--uplink-onoff ON,OFF', `intermittent link (as mm-onoff): on and off periods\nexponentially distributed with these means, in ms (> 0\nand at most ${MAX_ONOFF_MS}; mm-onoff's are in seconds);\nwhat arrives while off is lost`],
+    ['--downlink-onoff ON,OFF', ''],
     ['--seed N', 'seed of every random draw (loss, PIE): an integer from\n0 to 2^53-1 (default 1)'],
     ['--uplink-log FILE', 'mm-link log of the uplink'],
     ['--downlink-log FILE', 'mm-link log of the downlink'],
-    ['--overhead N', `link bytes a datagram takes beyond its payload, 0 to 4096\n(default ${DEFAULT_OVERHEAD_BYTES}: IPv4 + UDP headers and the TUN header\nMahimahi counts)`],
+    ['--overhead N', `link bytes a datagram takes beyond its payload, 0 to 4096\n(default ${DEFAULT_OVERHEAD_BYTES}: IPv4 + UDP headers and the TUN header\nMahimahi counts; with --netns ${NETNS_OVERHEAD_BYTES}, the TUN header: a\npacket is a whole IP packet there)`],
     ['--memory-cap MIB', `datagram bytes held per direction before arrivals are\ndropped, whatever the queue, 1 to ${1 << 20} (default ${DEFAULT_MEMORY_CAP_MIB})`],
     ['--max-sources N', `inside sources (address and port) served at once, 1 to\n65535 (default ${DEFAULT_MAX_FLOWS}); when full, a new one replaces\none idle for a minute`],
     ['--timer timeout|thread', "how departures are timed: setTimeout (default;\nmillisecond precision, as mm-link's own poll, and\nabout mm-link's CPU per datagram) or a worker\nthread's alarm (sub-millisecond departures, about 1.3x\nthe CPU: a second wake-up per departure)"],
     ['--spin MS', `with --timer timeout, poll the last MS (0 to 100) before\neach departure instead of sleeping: more punctual,\nmore CPU (default ${DEFAULT_SPIN_MS})`],
     ['-h, --help', 'this text'],
   ],
-  notes: `With -- COMMAND, linkshell runs COMMAND (no shell) with LINKSHELL_ADDR (where to
+  notes: `As with Mahimahi, the command may also follow the traces without "--": the
+first argument that is not an option, an option's value or a trace starts it.
+Bare trace names are looked up in ./traces, $LINKSHELL_TRACES,
+/usr/local/share/mahimahi/traces and /usr/share/mahimahi/traces.
+mm-link's --meter-* flags are refused: log the direction and plot the log with
+\`linkshell graph\` (coming; until then \`linkshell stats\` summarises a log).
+
+With -- COMMAND, linkshell runs COMMAND (no shell) with LINKSHELL_ADDR (where to
 send) and LINKSHELL_PEER in its environment, passes SIGINT, SIGTERM and SIGHUP
 on (the third such signal kills it) and exits with its status (128 + N if
 signal N ended it, 127 if it could not be found). Without a command it runs
@@ -64,8 +76,22 @@ that come from the --connect address and port. Anything else bypasses the
 emulated link unseen: TCP (iperf3's control connection, any TCP application),
 a second port (RTCP on the RTP port + 1), datagrams sent to any other address.
 Answers from another port of the peer's host are dropped, counted in the
-summary and warned about once. Such applications need a transparent mode,
-which linkshell does not have yet.
+summary and warned about once. Such applications need the transparent mode.
+
+--netns, the transparent mode (as Mahimahi's shells): COMMAND (default $SHELL)
+runs in a new network namespace whose only route leads through a TUN device;
+linkshell carries every IPv4 packet (TCP, UDP, ICMP) between it and a second
+TUN device on the host through the same uplink and downlink, with the same
+logs (a packet counts its IP length plus the 4-byte TUN header, as Mahimahi's
+logs do). Inside, MAHIMAHI_BASE is the host's address on the link (host
+services listening there or on any address are reached there), loopback is
+up, and DNS goes to a forwarder at MAHIMAHI_BASE that answers from the host's
+resolver. It needs root (CAP_NET_ADMIN and CAP_SYS_ADMIN), /dev/net/tun and
+iproute2; when one is missing it says which, exits with status 1 and starts
+nothing (the relay mode needs none of them). No qdisc is used: delay, loss
+and rate are linkshell's own stages. However linkshell ends (SIGKILL
+included), the namespace, both devices and COMMAND's processes go with it.
+Names and addresses are chosen per run, so runs side by side do not collide.
 
 Subcommands (each has --help):
   linkshell replay --log-in IN.log --trace TRACE [...]   re-run a recorded load on an emulated link
@@ -75,30 +101,42 @@ Subcommands (each has --help):
 
 export type ParsedCommandLine = { help: true } | { help: false; config: LinkshellConfig };
 
+/** Either mode's command line. */
+export type ParsedModeCommandLine = { help: true } | { help: false; mode: 'relay'; config: LinkshellConfig } | { help: false; mode: 'netns'; config: NetnsConfig };
+
 const SEE_HELP = '(see linkshell --help)';
 
-/** Parses linkshell's arguments (without the program name); throws a bad-argument error (usageError). */
+/** Parses the relay mode's arguments (without the program name); throws a bad-argument error (usageError), also for --netns. */
 export function parseLinkshellArgs(argv: readonly string[]): ParsedCommandLine {
-  const { head, command } = splitCommand(argv);
+  const parsed = parseLinkshellCommandLine(argv);
+  if (parsed.help) return parsed;
+  if (parsed.mode !== 'relay') throw usageError(`--netns is not the relay mode ${SEE_HELP}`);
+  return { help: false, config: parsed.config };
+}
+
+/** Parses linkshell's arguments (without the program name), either mode; throws a bad-argument error (usageError). */
+export function parseLinkshellCommandLine(argv: readonly string[]): ParsedModeCommandLine {
+  const { head, command } = splitCommandLine(argv, VALUE_OPTIONS);
+  rejectMeterFlags(head);
   const { values, positionals } = parseOptions(head);
   if (values.help) return { help: true };
+  const netns = values.netns ?? false;
   const traces = traceArguments(values.trace, positionals);
-  const addresses = addressOptions(values);
-  const link = linkOptions(values);
+  const addresses = netns ? netnsRefusesRelayOptions(values) : addressOptions(values);
+  const link = linkOptions(values, netns);
   const timing = timingOptions(values);
   const logs = logOptions(values);
-  return {
-    help: false,
-    config: {
-      ...traces,
-      ...addresses,
-      ...link,
-      ...timing,
-      ...logs,
-      seed: String(seedValue('seed', values.seed ?? '1')),
-      command: commandAfterDashes(command),
-    },
+  const path: NetnsConfig = {
+    ...traces,
+    ...link,
+    ...timing,
+    ...logs,
+    seed: String(seedValue('seed', values.seed ?? '1')),
+    command: commandAfterDashes(command),
   };
+  if (addresses === undefined) return { help: false, mode: 'netns', config: path };
+  const maxSources = optional(values['max-sources'], (t) => integerValue('max-sources', t, { min: 1, max: 65535 })) ?? DEFAULT_MAX_FLOWS;
+  return { help: false, mode: 'relay', config: { ...path, ...addresses, maxSources } };
 }
 
 const OPTIONS = {
@@ -123,15 +161,15 @@ const OPTIONS = {
   spin: { type: 'string' },
   timer: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
+  netns: { type: 'boolean' },
+  'uplink-onoff': { type: 'string' },
+  'downlink-onoff': { type: 'string' },
 } as const;
 
-type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true; strict: true }>>['values'];
+/** The options that take a value, for telling a command given without "--" from an option's value. */
+const VALUE_OPTIONS: ReadonlySet<string> = new Set(Object.entries(OPTIONS).filter(([, o]) => o.type === 'string').map(([name]) => name));
 
-/** linkshell's own arguments, and the COMMAND after the first "--" (if any). */
-function splitCommand(argv: readonly string[]): { head: string[]; command: string[] | undefined } {
-  const split = argv.indexOf('--');
-  return split < 0 ? { head: [...argv], command: undefined } : { head: argv.slice(0, split), command: argv.slice(split + 1) };
-}
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true; strict: true }>>['values'];
 
 function parseOptions(head: string[]): { values: Values; positionals: string[] } {
   return parseCommandLine('linkshell --help', { args: head, options: OPTIONS, allowPositionals: true, strict: true });
@@ -156,20 +194,32 @@ function traceArguments(trace: string | undefined, positionals: string[]): Pick<
 }
 
 function addressOptions(values: Values): Pick<LinkshellConfig, 'listen' | 'connect'> {
-  if (values.connect === undefined) throw usageError(`--connect HOST:PORT (the outside peer) is required ${SEE_HELP}`);
+  if (values.connect === undefined) throw usageError(`--connect HOST:PORT (the outside peer) is required (or --netns) ${SEE_HELP}`);
   return {
     connect: hostPortValue('connect', values.connect, { portZero: false }),
     listen: hostPortValue('listen', values.listen ?? '127.0.0.1:0'),
   };
 }
 
-type LinkFields = 'uplinkQueue' | 'uplinkQueueArgs' | 'downlinkQueue' | 'downlinkQueueArgs' | 'once' | 'mtu' | 'overheadBytes' | 'delayMs' | 'uplinkLoss' | 'downlinkLoss' | 'memoryCapBytes' | 'maxSources';
+/** With --netns, the relay's own options have no meaning: refused, not ignored. */
+function netnsRefusesRelayOptions(values: Values): undefined {
+  for (const name of ['connect', 'listen', 'max-sources'] as const) {
+    if (values[name] !== undefined) throw usageError(`--${name} belongs to the relay mode: with --netns, COMMAND reaches the host at $MAHIMAHI_BASE ${SEE_HELP}`);
+  }
+  return undefined;
+}
 
-/** The emulated link: queues, MTU, overhead, delay, loss, memory. */
-function linkOptions(values: Values): Pick<LinkshellConfig, LinkFields> {
+type LinkFields =
+  | 'uplinkQueue' | 'uplinkQueueArgs' | 'downlinkQueue' | 'downlinkQueueArgs' | 'once' | 'mtu' | 'overheadBytes' | 'delayMs' | 'uplinkLoss' | 'downlinkLoss'
+  | 'uplinkOnOff' | 'downlinkOnOff' | 'memoryCapBytes';
+
+/** The emulated link: queues, MTU, overhead, delay, loss, on/off, memory. */
+function linkOptions(values: Values, netns: boolean): Pick<LinkshellConfig, LinkFields> {
   const mtu = optional(values.mtu, (t) => integerValue('mtu', t, { min: 1, max: 65535 + 64 })) ?? DEFAULT_MTU;
-  const overheadBytes = optional(values.overhead, (t) => integerValue('overhead', t, { min: 0, max: 4096 })) ?? DEFAULT_OVERHEAD_BYTES;
+  const overheadBytes = optional(values.overhead, (t) => integerValue('overhead', t, { min: 0, max: 4096 })) ?? (netns ? NETNS_OVERHEAD_BYTES : DEFAULT_OVERHEAD_BYTES);
   if (overheadBytes >= mtu) throw usageError(`--overhead ${overheadBytes} leaves no room for a payload in an MTU of ${mtu} bytes`);
+  // A TUN device's MTU (the largest IP packet it carries) is 68 bytes or more.
+  if (netns && mtu - overheadBytes < 68) throw usageError(`--mtu ${mtu} with --overhead ${overheadBytes} leaves ${mtu - overheadBytes} bytes for an IP packet; --netns needs at least 68`);
   const uplinkQueue = values['uplink-queue'] ?? 'infinite';
   const downlinkQueue = values['downlink-queue'] ?? 'infinite';
   const uplinkQueueArgs = values['uplink-queue-args'] ?? '';
@@ -189,8 +239,9 @@ function linkOptions(values: Values): Pick<LinkshellConfig, LinkFields> {
     delayMs: optional(values.delay, (t) => integerValue('delay', t, { min: 0, max: LIMITS.maxDelayMs })) ?? 0,
     uplinkLoss: probabilityValue('uplink-loss', values['uplink-loss'] ?? '0'),
     downlinkLoss: probabilityValue('downlink-loss', values['downlink-loss'] ?? '0'),
+    uplinkOnOff: onOffValue('uplink-onoff', values['uplink-onoff']),
+    downlinkOnOff: onOffValue('downlink-onoff', values['downlink-onoff']),
     memoryCapBytes: memoryCapMiB * 1024 * 1024,
-    maxSources: optional(values['max-sources'], (t) => integerValue('max-sources', t, { min: 1, max: 65535 })) ?? DEFAULT_MAX_FLOWS,
   };
 }
 

@@ -1,5 +1,5 @@
-// `linkshell UPLINK DOWNLINK --connect HOST:PORT [options] [-- COMMAND...]`:
-// parses the arguments, starts the session (and the command, if any), waits
+// `linkshell UPLINK DOWNLINK --connect HOST:PORT [options] [-- COMMAND...]`
+// and `linkshell --netns UPLINK DOWNLINK [options] [--] [COMMAND...]`: parses the arguments, starts the session (and the command, if any), waits
 // for the end (the command's exit, SIGINT/SIGTERM, or an internal error),
 // then shuts down cleanly and prints the summary. Returns the exit status:
 // 2 for bad arguments (nothing started), the command's status when there is
@@ -8,9 +8,10 @@
 
 import { errorCodeOf, exitStatusOf, oneLine } from '../common/errors.ts';
 import { formatAddress } from '../net/address.ts';
-import { startChild, type ChildCommand } from '../linkshell/child.ts';
-import { LINKSHELL_HELP, parseLinkshellArgs } from './linkshell-options.ts';
-import { startLinkshell, type LinkshellSession } from '../linkshell/session.ts';
+import { cannotRun, startChild, type ChildCommand } from '../linkshell/child.ts';
+import { startNetnsSession } from '../linkshell/netns-session.ts';
+import { LINKSHELL_HELP, parseLinkshellCommandLine, type ParsedModeCommandLine } from './linkshell-options.ts';
+import { startLinkshell, type RunningLink } from '../linkshell/session.ts';
 import { formatSummary, StatusLine } from '../linkshell/summary.ts';
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
@@ -31,16 +32,16 @@ function ignoreOutputError(): void {}
 
 async function run(argv: string[]): Promise<number> {
   const stderr = (line: string) => process.stderr.write(`linkshell: ${line}\n`);
-  let session: LinkshellSession;
-  let command: string[] | undefined;
+  let session: RunningLink;
+  let banner: string;
+  let launch: (() => ChildCommand) | undefined;
   try {
-    const parsed = parseLinkshellArgs(argv);
+    const parsed = parseLinkshellCommandLine(argv);
     if (parsed.help) {
       process.stdout.write(LINKSHELL_HELP);
       return 0;
     }
-    command = parsed.config.command;
-    session = await startLinkshell(parsed.config, { warn: stderr, commandLine: ['linkshell', ...argv] });
+    ({ session, banner, launch } = await start(parsed, argv, stderr));
   } catch (error) {
     stderr(oneLine(error));
     return exitStatusOf(error);
@@ -58,11 +59,9 @@ async function run(argv: string[]): Promise<number> {
   };
   for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
 
-  const addr = formatAddress(session.listenAddress);
-  const peer = formatAddress(session.peerAddress);
-  stderr(`inside applications send to ${addr}; the peer is ${peer}`);
-  if (command) {
-    child = startChild(command, { ...process.env, LINKSHELL_ADDR: addr, LINKSHELL_PEER: peer }, stderr);
+  stderr(banner);
+  if (launch) {
+    child = launch();
     void child.exited.then(finish);
   }
 
@@ -102,4 +101,41 @@ async function run(argv: string[]): Promise<number> {
   process.stderr.write(formatSummary(report));
   for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
   return code;
+}
+
+/** The session of the mode asked for, what to say when it runs, and how to start its command. */
+async function start(
+  parsed: Exclude<ParsedModeCommandLine, { help: true }>,
+  argv: string[],
+  stderr: (line: string) => void,
+): Promise<{ session: RunningLink; banner: string; launch: (() => ChildCommand) | undefined }> {
+  const sessionOptions = { warn: stderr, commandLine: ['linkshell', ...argv] };
+  if (parsed.mode === 'netns') {
+    const command = parsed.config.command ?? [process.env.SHELL || '/bin/sh'];
+    const session = await startNetnsSession(parsed.config, sessionOptions);
+    const env = { ...process.env, ...session.environment() };
+    const { namespace, hostAddress } = session.layout;
+    return {
+      session,
+      banner: `${JSON.stringify(command[0])} runs in network namespace ${namespace}; the host is MAHIMAHI_BASE=${hostAddress}`,
+      launch: () => {
+        // Checked here, so that a missing command gets linkshell's own message and status (not ip netns exec's).
+        const problem = cannotRun(command[0], env.PATH);
+        if (problem !== undefined) {
+          stderr(`cannot start ${JSON.stringify(command[0])}: ${problem === 127 ? 'command not found' : 'permission denied'}`);
+          return { pid: undefined, exited: Promise.resolve(problem), running: () => false, signal: () => {} };
+        }
+        return startChild(session.commandLine(command), env, stderr);
+      },
+    };
+  }
+  const session = await startLinkshell(parsed.config, sessionOptions);
+  const addr = formatAddress(session.listenAddress);
+  const peer = formatAddress(session.peerAddress);
+  const command = parsed.config.command;
+  return {
+    session,
+    banner: `inside applications send to ${addr}; the peer is ${peer}`,
+    launch: command ? () => startChild(command, { ...process.env, LINKSHELL_ADDR: addr, LINKSHELL_PEER: peer }, stderr) : undefined,
+  };
 }

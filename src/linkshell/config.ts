@@ -32,6 +32,12 @@ export interface LinkshellConfig {
   maxSources: number;
   timer: TimerKind;
   spinMs: number;
-  /** COMMAND and its arguments, when given after "--". */
+  /** COMMAND and its arguments (after "--", or after the traces). */
   command?: string[];
 }
+
+/** What linkshell --netns runs with: the path's settings and the command (no relay addresses). */
+export type NetnsConfig = Omit<LinkshellConfig, 'listen' | 'connect' | 'maxSources'>;
+
+/** The link bytes a packet takes beyond its IP length in --netns: the TUN header Mahimahi counts. */
+export const NETNS_OVERHEAD_BYTES = 4;

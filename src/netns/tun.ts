@@ -77,6 +77,12 @@ export class TunDevice {
     });
   }
 
+  /** Stops reading (packets the kernel sends into the device from now on wait there, or are dropped when its queue is full). */
+  stopReading(): void {
+    if (this.reader) nativeTun().stopReading(this.reader);
+    this.reader = undefined;
+  }
+
   /** Sends one IP packet out of the device (into the kernel); false if it was dropped. */
   write(packet: Uint8Array): boolean {
     if (this.closed) return false;
@@ -103,8 +109,7 @@ export class TunDevice {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    if (this.reader) nativeTun().stopReading(this.reader);
-    this.reader = undefined;
+    this.stopReading();
     nativeTun().close(this.fd);
   }
 }

@@ -49,7 +49,8 @@ test('each bad argument is a bad-argument error naming it', () => {
   const cases: Array<[string[], RegExp]> = [
     [['t'], /missing DOWNLINK_TRACE/],
     [[], /missing UPLINK_TRACE and DOWNLINK_TRACE/],
-    [['a', 'b', 'c', '--connect', '127.0.0.1:9'], /unexpected argument "c"; a command goes after "--"/],
+    // As in Mahimahi, the first argument after the traces starts the command: what follows is the command's.
+    [['a', 'b', 'c', '--connect', '127.0.0.1:9'], /--connect HOST:PORT \(the outside peer\) is required/],
     [['a', '--trace', 'b', '--connect', '127.0.0.1:9'], /--trace replaces the two trace arguments/],
     [['--trace', 't'], /--connect HOST:PORT \(the outside peer\) is required/],
     [['--trace', 't', '--connect', '127.0.0.1:0'], /port 0 is not a peer's port/],

@@ -1,0 +1,65 @@
+// Mahimahi's command-line habits that linkshell follows in both modes: a
+// command given after the traces without "--" (mm-link UP DOWN COMMAND...),
+// mm-onoff as an option of its own, and mm-link's --meter-* flags refused
+// with a pointer to what replaces them.
+
+import { usageError } from '../common/errors.ts';
+import { numberValue } from '../common/validate.ts';
+import type { OnOffSpec } from '../link-emu/path.ts';
+
+/** mm-link's live graph flags: no window here; a log and `linkshell graph` replace them. */
+export const METER_FLAGS = ['meter-uplink', 'meter-downlink', 'meter-uplink-delay', 'meter-downlink-delay', 'meter-all'] as const;
+
+/** Longest mean on or off period (ms): an hour. */
+export const MAX_ONOFF_MS = 3_600_000;
+
+/** Throws a bad-argument error for the first --meter-* flag among linkshell's own arguments. */
+export function rejectMeterFlags(args: readonly string[]): void {
+  for (const arg of args) {
+    const name = /^--(meter-[a-z-]+)(=.*)?$/.exec(arg)?.[1];
+    if (name === undefined) continue;
+    const direction = name.includes('downlink') ? 'downlink' : 'uplink';
+    throw usageError(
+      `--${name}: linkshell draws no live graph; log the direction (--${direction}-log FILE) and plot the log with \`linkshell graph FILE\` (coming; until then \`linkshell stats FILE\` summarises it)`,
+    );
+  }
+}
+
+/**
+ * linkshell's own arguments and the COMMAND: everything after the first
+ * "--", or, as Mahimahi takes it, everything from the first argument that is
+ * neither an option (nor an option's value) nor one of the trace arguments
+ * (two, none with --trace). `valueOptions` are the long options that take a
+ * value (given as --name VALUE or --name=VALUE).
+ */
+export function splitCommandLine(argv: readonly string[], valueOptions: ReadonlySet<string>): { head: string[]; command: string[] | undefined } {
+  let traceArguments = 0;
+  let withTraceOption = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--') return { head: argv.slice(0, i), command: argv.slice(i + 1) };
+    if (arg.startsWith('-') && arg !== '-') {
+      const name = /^--([^=]+)$/.exec(arg)?.[1];
+      if (name === 'trace' || arg.startsWith('--trace=')) withTraceOption = true;
+      if (name !== undefined && valueOptions.has(name)) i++;
+      continue;
+    }
+    if (traceArguments < (withTraceOption ? 0 : 2)) {
+      traceArguments++;
+      continue;
+    }
+    return { head: argv.slice(0, i), command: argv.slice(i) };
+  }
+  return { head: [...argv], command: undefined };
+}
+
+/** --uplink-onoff ON_MS,OFF_MS: mm-onoff's mean on and off times (which mm-onoff takes in seconds), in milliseconds here. */
+export function onOffValue(name: string, text: string | undefined): OnOffSpec | undefined {
+  if (text === undefined) return undefined;
+  const parts = text.split(',');
+  if (parts.length !== 2) {
+    throw usageError(`--${name} must be ON_MS,OFF_MS (mean on and off times in ms, as mm-onoff's in seconds), got ${JSON.stringify(text)}`);
+  }
+  const [meanOnMs, meanOffMs] = parts.map((part, i) => numberValue(`${name} ${i === 0 ? 'ON_MS' : 'OFF_MS'}`, part, { min: 0, minExclusive: true, max: MAX_ONOFF_MS }, 'ms'));
+  return { meanOnMs, meanOffMs };
+}

@@ -1,0 +1,105 @@
+// linkshell --netns: the same two directions as the relay mode (the one path
+// model, the same logs), fed with every IP packet of a network namespace
+// instead of the datagrams of one UDP port. COMMAND runs in the namespace
+// (src/netns/namespace.ts); what it sends enters the uplink from the inside
+// TUN device and leaves it through the host's; the host's answers cross the
+// downlink the other way. A packet takes its IP length plus the 4-byte TUN
+// header on the link (--overhead, 4 by default here), as Mahimahi counts and
+// logs it. A DNS forwarder listens at $MAHIMAHI_BASE (src/netns/dns-forwarder.ts).
+
+import { toolkitError, usageError } from '../common/errors.ts';
+import { createRng } from '../common/random.ts';
+import { createMonotonicClock, WallClockScheduler } from '../net/wall-clock.ts';
+import { DnsForwarder } from '../netns/dns-forwarder.ts';
+import { NetnsLink, NetnsSetupError, planLayout, type NetnsLayout } from '../netns/namespace.ts';
+import { netnsUnavailable } from '../netns/prerequisites.ts';
+import { readTxDropped } from '../netns/device-stats.ts';
+import type { LinkLogFile } from './log-file.ts';
+import { buildPath, FaultLatch, loadTraces, RunningSession, type PathConfig, type PathInfo, type RunningLink, type RunTimes, type SessionOptions } from './session.ts';
+import type { NetnsCounters } from './summary.ts';
+
+export interface NetnsSession extends RunningLink<{ netns: NetnsCounters }> {
+  readonly layout: NetnsLayout;
+  /** The command line that runs `command` inside the namespace. */
+  commandLine(command: readonly string[]): string[];
+  /** What COMMAND finds in its environment: MAHIMAHI_BASE, the host's address on the link. */
+  environment(): Record<string, string>;
+}
+
+export async function startNetnsSession(config: PathConfig, options: SessionOptions = {}): Promise<NetnsSession> {
+  const warn = options.warn ?? ((message: string) => process.stderr.write(`linkshell: ${message}\n`));
+  const unavailable = netnsUnavailable();
+  // What the machine lacks is not a bad argument: ERR_UNAVAILABLE (exit status 1), and nothing was started.
+  if (unavailable !== undefined) throw toolkitError('ERR_UNAVAILABLE', unavailable);
+  const traces = loadTraces(config, options.traceLookup);
+  let link: NetnsLink;
+  try {
+    link = NetnsLink.create(planLayout(config.mtu - config.overheadBytes));
+  } catch (error) {
+    if (error instanceof NetnsSetupError) throw toolkitError('ERR_UNAVAILABLE', `--netns: ${error.message}`, error);
+    throw error;
+  }
+  const faults = new FaultLatch();
+  const clock = createMonotonicClock();
+  const scheduler = new WallClockScheduler({ clock, timer: config.timer, spinMs: config.spinMs, onError: (error) => faults.fail(error) });
+  const run: RunTimes = { clock, initTimestamp: Date.now(), baseTimestamp: Math.floor(clock.now()) };
+  const logs: LinkLogFile[] = [];
+  let uplink: PathInfo<null>;
+  let downlink: PathInfo<null>;
+  let dns: DnsForwarder | undefined;
+  try {
+    const build = { config, run, scheduler, rng: createRng(config.seed), logs, commandLine: options.commandLine ?? ['linkshell', ...process.argv.slice(2)], warn };
+    uplink = buildPath<null>(build, 'uplink', traces.uplink, (packet) => link.host.write(packet));
+    downlink = buildPath<null>(build, 'downlink', traces.downlink, (packet) => link.inside.write(packet));
+    dns = await DnsForwarder.listen(link.layout.hostAddress).catch((error: NodeJS.ErrnoException) => {
+      warn(`no DNS inside: cannot listen on ${link.layout.hostAddress}:53 (${error.code ?? error.message})`);
+      return undefined;
+    });
+  } catch (error) {
+    scheduler.close();
+    for (const log of logs) log.close();
+    await link.destroy();
+    throw usageError((error as Error).message);
+  }
+  // Whatever fell due before a packet arrived happens first, so link time only moves forward.
+  const into = (path: PathInfo<null>) =>
+    faults.guard((packet: Buffer) => {
+      scheduler.runDue(Infinity);
+      path.direction.push(packet, null);
+    });
+  const maxPacket = config.mtu - config.overheadBytes;
+  link.inside.startReading(maxPacket, into(uplink), (error) => faults.fail(error));
+  link.host.startReading(maxPacket, into(downlink), (error) => faults.fail(error));
+
+  const { layout } = link;
+  const session = new RunningSession<null, { netns: NetnsCounters }>(
+    {
+      // The kernel's drops when linkshell did not read a device fast enough: its transmit queue overflowed.
+      kernelDrops: () => ({ inside: readTxDropped(layout.insideDevice, layout.namespace), outside: readTxDropped(layout.hostDevice) }),
+      figures: () => ({
+        netns: {
+          namespace: layout.namespace,
+          writeDrops: link.host.stats().writeDrops + link.inside.stats().writeDrops,
+          dnsAnswers: dns?.stats().answered,
+        },
+      }),
+      close: async () => {
+        link.inside.stopReading();
+        link.host.stopReading();
+        await dns?.close();
+        await link.destroy();
+      },
+    },
+    scheduler,
+    run,
+    [uplink, downlink],
+    logs,
+    faults,
+    options.logFlushMs ?? 250,
+  );
+  return Object.assign(session, {
+    layout,
+    commandLine: (command: readonly string[]) => link.commandLine(command),
+    environment: () => ({ MAHIMAHI_BASE: layout.hostAddress }),
+  });
+}

@@ -1,0 +1,89 @@
+// linkshell's command line for Mahimahi's habits, in both modes: --netns, a
+// command without "--", --uplink-onoff/--downlink-onoff, --meter-* refused.
+
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { isToolkitError } from '../../src/common/errors.ts';
+import { parseLinkshellCommandLine } from '../../src/cli/linkshell-options.ts';
+import { splitCommandLine } from '../../src/cli/mahimahi-flags.ts';
+import { NETNS_OVERHEAD_BYTES } from '../../src/linkshell/config.ts';
+
+function parse(argv: string[]) {
+  const parsed = parseLinkshellCommandLine(argv);
+  if (parsed.help) throw new Error('unexpected --help');
+  return parsed;
+}
+
+function usageMessage(argv: string[]): string {
+  try {
+    parseLinkshellCommandLine(argv);
+  } catch (error) {
+    assert.ok(isToolkitError(error, 'ERR_BAD_ARGUMENT'), String(error));
+    assert.not.match((error as Error).message, /\n/);
+    return (error as Error).message;
+  }
+  assert.unreachable(`${argv.join(' ')} was accepted`);
+  return '';
+}
+
+test('--netns: no relay addresses; 4 bytes of TUN header per packet by default; the command after "--" or without it', () => {
+  const a = parse(['--netns', 'up.trace', 'down.trace', '--delay', '10', '--', 'iperf3', '-c', 'x']);
+  assert.is(a.mode, 'netns');
+  assert.is(a.config.overheadBytes, NETNS_OVERHEAD_BYTES);
+  assert.is(a.config.delayMs, 10);
+  assert.equal(a.config.command, ['iperf3', '-c', 'x']);
+  assert.not.ok('connect' in a.config);
+  const b = parse(['up.trace', 'down.trace', '--netns', '--uplink-log=u.log', 'iperf3', '-c', 'x', '--', 'y']);
+  assert.is(b.mode, 'netns');
+  assert.equal(b.config.command, ['iperf3', '-c', 'x', '--', 'y']);
+  assert.is(b.config.uplinkLog, 'u.log');
+  assert.is(parse(['--netns', '--trace', 't', '--overhead', '0', 'sh']).config.overheadBytes, 0);
+  assert.equal(parse(['--netns', '--trace', 't', 'sh', '-c', 'echo']).config.command, ['sh', '-c', 'echo']);
+  assert.is(parse(['--netns', '--trace', 't']).config.command, undefined);
+});
+
+test('--netns refuses the relay\'s options, and an MTU that leaves no room for an IP header', () => {
+  for (const option of [['--connect', '127.0.0.1:9'], ['--listen', '127.0.0.1:0'], ['--max-sources', '3']]) {
+    assert.match(usageMessage(['--netns', '--trace', 't', ...option]), new RegExp(`^${option[0]} belongs to the relay mode: with --netns, COMMAND reaches the host at \\$MAHIMAHI_BASE`));
+  }
+  assert.match(usageMessage(['--netns', '--trace', 't', '--mtu', '64']), /leaves 60 bytes for an IP packet; --netns needs at least 68/);
+  assert.match(usageMessage(['--trace', 't']), /--connect HOST:PORT \(the outside peer\) is required \(or --netns\)/);
+});
+
+test('the relay mode takes a command without "--" too, and a value that looks like a trace stays a value', () => {
+  const a = parse(['up', 'down', '--connect', '127.0.0.1:9', '--uplink-log', 'u.log', 'app', '--connect', 'z']);
+  assert.is(a.mode, 'relay');
+  assert.equal(a.config.command, ['app', '--connect', 'z']);
+  assert.is(a.config.uplinkLog, 'u.log');
+  assert.equal(splitCommandLine(['--seed', '5', 'a', 'b', 'c'], new Set(['seed'])), { head: ['--seed', '5', 'a', 'b'], command: ['c'] });
+  assert.equal(splitCommandLine(['--seed=5', 'a', 'b'], new Set(['seed'])), { head: ['--seed=5', 'a', 'b'], command: undefined });
+  assert.equal(splitCommandLine(['--trace', 't', 'c', 'd'], new Set(['trace'])), { head: ['--trace', 't'], command: ['c', 'd'] });
+  assert.equal(splitCommandLine(['--once', 'a', 'b', '--', '--x'], new Set()), { head: ['--once', 'a', 'b'], command: ['--x'] });
+});
+
+test('--uplink-onoff / --downlink-onoff ON_MS,OFF_MS (mm-onoff\'s mean times), in both modes', () => {
+  const a = parse(['--trace', 't', '--connect', '127.0.0.1:9', '--uplink-onoff', '2000,500.5']);
+  assert.equal(a.config.uplinkOnOff, { meanOnMs: 2000, meanOffMs: 500.5 });
+  assert.is(a.config.downlinkOnOff, undefined);
+  const b = parse(['--netns', '--trace', 't', '--downlink-onoff=100,100']);
+  assert.equal(b.config.downlinkOnOff, { meanOnMs: 100, meanOffMs: 100 });
+  assert.match(usageMessage(['--netns', '--trace', 't', '--uplink-onoff', '100']), /--uplink-onoff must be ON_MS,OFF_MS \(mean on and off times in ms, as mm-onoff's in seconds\), got "100"/);
+  assert.match(usageMessage(['--netns', '--trace', 't', '--uplink-onoff', '1,2,3']), /--uplink-onoff must be ON_MS,OFF_MS/);
+  assert.match(usageMessage(['--netns', '--trace', 't', '--uplink-onoff', '1,-1']), /--uplink-onoff OFF_MS must be a number > 0 and at most 3600000 ms, got "-1"/);
+  assert.match(usageMessage(['--netns', '--trace', 't', '--downlink-onoff', '0,10']), /--downlink-onoff ON_MS must be a number > 0 and at most 3600000 ms, got "0"/);
+  assert.match(usageMessage(['--netns', '--trace', 't', '--downlink-onoff', 'x,10']), /--downlink-onoff ON_MS must be a number/);
+  assert.match(usageMessage(['--netns', '--trace', 't', '--downlink-onoff', '10,3600001']), /--downlink-onoff OFF_MS must be a number > 0 and at most 3600000 ms/);
+});
+
+test('--meter-* flags are refused with a pointer to a log and linkshell graph', () => {
+  for (const flag of ['--meter-uplink', '--meter-downlink', '--meter-uplink-delay', '--meter-downlink-delay', '--meter-all']) {
+    const message = usageMessage(['--trace', 't', '--connect', '127.0.0.1:9', flag]);
+    assert.match(message, new RegExp(`^${flag}: linkshell draws no live graph; log the direction \\(--(up|down)link-log FILE\\) and plot the log with \`linkshell graph FILE\``));
+    assert.match(usageMessage(['--netns', '--trace', 't', flag]), /linkshell graph/);
+  }
+  assert.match(usageMessage(['--netns', '--trace', 't', '--meter-downlink']), /--downlink-log FILE/);
+  // A command's own --meter-* flag is the command's.
+  assert.equal(parse(['--netns', '--trace', 't', '--', 'app', '--meter-all']).config.command, ['app', '--meter-all']);
+});
+
+test.run();
