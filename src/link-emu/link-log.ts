@@ -40,9 +40,15 @@ export interface LinkLogHeader {
   baseTimestamp: number;
 }
 
-/** Quotes one argument the way mm-link's log does: in single quotes, with ' as '\''. */
+/**
+ * Quotes one argument the way mm-link's log does: in single quotes, with ' as
+ * '\''. A line break is written as '$'\n'' (as a shell would read it back),
+ * so the header line stays one line and the log still parses.
+ */
 export function shellQuote(argument: string): string {
-  return `'${argument.replace(/'/g, "'\\''")}'`;
+  // (Replacement functions: in a replacement string, $' would mean the text after the match.)
+  const quoted = argument.replace(/'/g, "'\\''").replace(/[\n\r]/g, (c) => (c === '\n' ? "'$'\\n''" : "'$'\\r''"));
+  return `'${quoted}'`;
 }
 
 export function formatLinkLogHeader(header: LinkLogHeader): string {

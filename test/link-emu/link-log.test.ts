@@ -21,6 +21,17 @@ test('the header is written as mm-link writes it', () => {
   assert.is(shellQuote(''), "''");
 });
 
+test('a command-line argument with line breaks (sh -c or node -e scripts) keeps the header one line per field, and the log parses', () => {
+  assert.is(shellQuote('a\nb\r'), "'a'$'\\n''b'$'\\r'''");
+  let text = '';
+  const writer = new LinkLogWriter((c) => (text += c), { ...header, commandLine: ['linkshell', '--', 'node', '-e', "console.log(1)\nconsole.log('2')"] }, 64);
+  writer.arrival(105, 100);
+  writer.close();
+  const log = parseLinkLog(text, 'x.log');
+  assert.is(log.count, 1);
+  assert.is(log.header.commandLineText, "'linkshell' '--' 'node' '-e' 'console.log(1)'$'\\n''console.log('\\''2'\\'')'");
+});
+
 test('written logs parse back to the same header and events', () => {
   let text = '';
   const writer = new LinkLogWriter((c) => (text += c), header, 64);
