@@ -1,0 +1,212 @@
+// linkshell --netns end to end, as users run it: iperf3 over TCP and UDP,
+// round-trip time, several ports, DNS, two runs side by side, and cleanup
+// after SIGINT and SIGKILL. Only loopback, the host's end of the link and
+// the namespaces these runs create carry traffic; every run is bounded.
+
+import { spawnSync } from 'node:child_process';
+import { createSocket } from 'node:dgram';
+import { readFileSync } from 'node:fs';
+import { createServer, type Socket } from 'node:net';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { LogEventKind, parseLinkLog } from '../../src/link-emu/link-log.ts';
+import { waitFor } from '../helpers/wait-for.ts';
+import {
+  CAPACITY_BPS, cannotRun, freePort, iperf3Server, leftovers, linkshell, namespaceOf, namespacePids, runLinkshell, TRACE_12MBPS, work,
+} from './helpers.ts';
+
+const maybe = cannotRun === undefined ? test : test.skip;
+if (cannotRun !== undefined) process.stderr.write(`test/netns/transparent: skipped: ${cannotRun}\n`);
+
+interface Iperf3Result {
+  end: {
+    sum_sent?: { bytes: number; bits_per_second: number };
+    sum_received?: { bytes: number; bits_per_second: number };
+    sum?: { bytes: number; bits_per_second: number; lost_percent: number; packets: number };
+  };
+}
+
+function iperf3Json(stdout: string): Iperf3Result {
+  const start = stdout.indexOf('{');
+  return JSON.parse(stdout.slice(start)) as Iperf3Result;
+}
+
+maybe('iperf3 over TCP through 12 Mbit/s reaches 90 % of the capacity, and linkshell stats on the log agrees with iperf3', async () => {
+  const port = await freePort();
+  const server = await iperf3Server(port);
+  const upLog = join(work, 'tcp-up.log');
+  try {
+    const r = await runLinkshell(
+      ['--netns', TRACE_12MBPS, TRACE_12MBPS, '--uplink-log', upLog, '--', 'sh', '-c', `exec iperf3 -c "$MAHIMAHI_BASE" -p ${port} -t 6 -J`],
+      60_000,
+    );
+    assert.is(r.code, 0, r.stderr);
+    const result = iperf3Json(r.stdout);
+    const received = result.end.sum_received!;
+    assert.ok(received.bits_per_second >= 0.9 * CAPACITY_BPS, `iperf3 received ${received.bits_per_second} bit/s, under 90 % of ${CAPACITY_BPS}`);
+    const stats = spawnSync(process.execPath, [join(import.meta.dirname, '../../bin/linkshell.js'), 'stats', '--json', upLog], { encoding: 'utf8' });
+    assert.is(stats.status, 0, stats.stderr);
+    const [{ stats: figures }] = JSON.parse(stats.stdout) as [{ stats: { departureBytes: number; drops: number } }];
+    // Each full segment: 1448 bytes of iperf3's data in 1500 bytes of IP packet plus the 4-byte TUN header.
+    const payloadOnLink = figures.departureBytes * (1448 / 1504);
+    const sent = result.end.sum_sent!.bytes;
+    assert.ok(Math.abs(payloadOnLink - sent) / sent < 0.03, `the log carried ${figures.departureBytes} bytes (${payloadOnLink.toFixed(0)} of payload), iperf3 sent ${sent}`);
+    assert.is(figures.drops, 0);
+  } finally {
+    server.stop();
+  }
+});
+
+maybe('iperf3 over UDP works, its TCP control connection included, with no forwarder', async () => {
+  const port = await freePort();
+  const server = await iperf3Server(port);
+  try {
+    const r = await runLinkshell(['--netns', '--trace', TRACE_12MBPS, '--', 'sh', '-c', `exec iperf3 -u -b 8M -c "$MAHIMAHI_BASE" -p ${port} -t 4 -J`], 60_000);
+    assert.is(r.code, 0, r.stderr);
+    const sum = iperf3Json(r.stdout).end.sum!;
+    assert.ok(sum.bits_per_second > 7.5e6 && sum.bits_per_second < 8.5e6, `UDP at ${sum.bits_per_second} bit/s`);
+    assert.ok(sum.lost_percent < 1, `UDP lost ${sum.lost_percent} %`);
+  } finally {
+    server.stop();
+  }
+});
+
+maybe('a TCP connection\'s round-trip time is 2 x --delay', async () => {
+  const server = createServer((socket: Socket) => socket.pipe(socket));
+  await new Promise<void>((resolve) => server.listen(0, '0.0.0.0', resolve));
+  const { port } = server.address() as { port: number };
+  // Connect, then bounce one byte 10 times; print the connect time and the smallest round trip.
+  const script = `
+    const net = require('net');
+    const t0 = performance.now();
+    const s = net.connect(${port}, process.env.MAHIMAHI_BASE, () => {
+      const connectMs = performance.now() - t0;
+      const rtts = []; let sent = 0;
+      const ping = () => { sent = performance.now(); s.write('x'); };
+      s.on('data', () => { rtts.push(performance.now() - sent); if (rtts.length < 10) ping(); else { console.log(JSON.stringify({ connectMs, min: Math.min(...rtts), max: Math.max(...rtts) })); s.end(); } });
+      ping();
+    });`;
+  try {
+    const r = await runLinkshell(['--netns', '--trace', TRACE_12MBPS, '--delay', '40', '--', process.execPath, '-e', script], 60_000);
+    assert.is(r.code, 0, r.stderr);
+    const { connectMs, min } = JSON.parse(r.stdout) as { connectMs: number; min: number };
+    assert.ok(min >= 80, `smallest round trip ${min} ms, under 2 x 40 ms`);
+    // Each way also takes its link's next opportunity (1 ms); a loaded machine adds its own lateness.
+    assert.ok(min < 80 + 30, `smallest round trip ${min} ms, far over 2 x 40 ms`);
+    assert.ok(connectMs >= 80, `connected in ${connectMs} ms`);
+  } finally {
+    server.close();
+  }
+});
+
+maybe('an application sending to $MAHIMAHI_BASE on several ports is emulated on all of them', async () => {
+  const sockets = await Promise.all(
+    [0, 1, 2].map(async () => {
+      const socket = createSocket('udp4');
+      socket.on('message', (bytes, from) => socket.send(bytes, from.port, from.address));
+      await new Promise<void>((resolve) => socket.bind(0, '0.0.0.0', () => resolve()));
+      return socket;
+    }),
+  );
+  const ports = sockets.map((s) => s.address().port);
+  const upLog = join(work, 'ports-up.log');
+  // 20 datagrams of 100 bytes to each port; each port's echoes counted and timed.
+  const script = `
+    const dgram = require('dgram');
+    const ports = ${JSON.stringify(ports)};
+    const result = {};
+    const s = dgram.createSocket('udp4');
+    const sentAt = new Map();
+    s.on('message', (m, from) => {
+      const r = (result[from.port] ??= { echoes: 0, minRtt: Infinity });
+      r.echoes++;
+      r.minRtt = Math.min(r.minRtt, performance.now() - sentAt.get(m.toString()));
+    });
+    let n = 0;
+    const timer = setInterval(() => {
+      for (const port of ports) { const payload = (port + ':' + n + ':').padEnd(100, 'x'); sentAt.set(payload, performance.now()); s.send(payload, port, process.env.MAHIMAHI_BASE); }
+      if (++n === 20) { clearInterval(timer); setTimeout(() => { console.log(JSON.stringify(result)); s.close(); }, 500); }
+    }, 10);`;
+  try {
+    const r = await runLinkshell(['--netns', '--trace', TRACE_12MBPS, '--delay', '25', '--uplink-log', upLog, '--', process.execPath, '-e', script], 60_000);
+    assert.is(r.code, 0, r.stderr);
+    const result = JSON.parse(r.stdout) as Record<string, { echoes: number; minRtt: number }>;
+    for (const port of ports) {
+      const got = result[port];
+      assert.ok(got, `no echo from port ${port}: ${r.stdout}`);
+      assert.is(got.echoes, 20, `port ${port}`);
+      assert.ok(got.minRtt >= 50, `port ${port}: round trip ${got.minRtt} ms, under 2 x 25 ms`);
+    }
+    // On the uplink's log: 60 packets of 100 bytes + 8 (UDP) + 20 (IPv4) + 4 (TUN header).
+    const log = parseLinkLog(readFileSync(upLog, 'utf8'), upLog);
+    let arrivals = 0;
+    for (let i = 0; i < log.count; i++) if (log.kind[i] === LogEventKind.Arrival && log.a[i] === 132) arrivals++;
+    assert.is(arrivals, 60);
+  } finally {
+    for (const socket of sockets) socket.close();
+  }
+});
+
+maybe('DNS inside: the forwarder at $MAHIMAHI_BASE answers from the host, through the link', async () => {
+  const script = `
+    const t0 = performance.now();
+    require('dns').promises.resolve4('localhost').then((a) => console.log(JSON.stringify({ a, ms: performance.now() - t0 })));`;
+  const r = await runLinkshell(['--netns', '--trace', TRACE_12MBPS, '--delay', '30', '--', process.execPath, '-e', script], 60_000);
+  assert.is(r.code, 0, r.stderr);
+  const { a, ms } = JSON.parse(r.stdout) as { a: string[]; ms: number };
+  assert.equal(a, ['127.0.0.1']);
+  assert.ok(ms >= 60, `answered in ${ms} ms: not through the link`);
+  assert.ok(ms < 2000, `answered in ${ms} ms: not fast`);
+  assert.match(r.stderr, /1 DNS answer\b/);
+});
+
+maybe('two runs side by side get their own namespaces, devices and addresses', async () => {
+  const script = 'echo "$MAHIMAHI_BASE"; sleep 1';
+  const [a, b] = await Promise.all([0, 1].map(() => runLinkshell(['--netns', '--trace', TRACE_12MBPS, '--', 'sh', '-c', script], 30_000)));
+  assert.is(a.code, 0, a.stderr);
+  assert.is(b.code, 0, b.stderr);
+  assert.is.not(namespaceOf(a.stderr), namespaceOf(b.stderr));
+  assert.is.not(a.stdout.trim(), b.stdout.trim());
+  assert.match(a.stdout, /^100\.(6[4-9]|[7-9]\d|1[01]\d|12[0-7])\.\d+\.\d+\n$/);
+});
+
+for (const signal of ['SIGINT', 'SIGKILL'] as const) {
+  maybe(`after ${signal} of linkshell no namespace, device or process is left${signal === 'SIGINT' ? ', and the logs are complete' : ''}`, async () => {
+    const upLog = join(work, `${signal}-up.log`);
+    const run = linkshell(['--netns', '--trace', TRACE_12MBPS, '--uplink-log', upLog, '--', 'sh', '-c', 'sleep 300 & sleep 300 & wait']);
+    let namespace: string | undefined;
+    await waitFor(() => (namespace = namespaceOf(run.stderr())) !== undefined, 30_000, 'linkshell to start');
+    let pids: number[] = [];
+    await waitFor(() => (pids = namespacePids(namespace!)).length >= 3, 30_000, 'the command and its two sleeps');
+    run.child.kill(signal);
+    const { code } = await run.exited;
+    // linkshell ends at once on SIGKILL; its watchdog then ends the command's processes and removes the namespace.
+    try {
+      await waitFor(() => leftovers(namespace!, pids).length === 0, 20_000, 'the run to be cleaned up');
+    } catch {
+      assert.unreachable(`left behind: ${leftovers(namespace!, pids).join(', ')}`);
+    }
+    if (signal === 'SIGINT') {
+      assert.is(code, 130, run.stderr());
+      const log = parseLinkLog(readFileSync(upLog, 'utf8'), upLog);
+      assert.ok(log.count > 0);
+      assert.match(run.stderr(), /linkshell: ran \d+\.\d+ s; network namespace /);
+    }
+  });
+}
+
+maybe('without root, --netns says what is missing, that the relay mode needs none of it, and starts nothing', async () => {
+  const r = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, join(import.meta.dirname, '../../bin/linkshell.js'), '--netns', '--trace', TRACE_12MBPS, '--', 'true'], {
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  if (r.error) return; // no setpriv here
+  assert.is(r.status, 1, r.stderr);
+  assert.equal(r.stderr.split('\n'), [
+    'linkshell: --netns needs root (CAP_NET_ADMIN and CAP_SYS_ADMIN missing: it creates TUN devices and a network namespace); run it as root, or use the relay mode (linkshell without --netns), which needs neither',
+    '',
+  ]);
+});
+
+test.run();
