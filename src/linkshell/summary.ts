@@ -60,6 +60,7 @@ export function formatSummary(report: LinkshellReport): string {
   row('drops: queue', (d) => String(d.stats.drops.queue));
   row('drops: memory cap', (d) => String(d.stats.memoryCapDrops));
   row('drops: loss', (d) => String(d.stats.drops.loss));
+  row('drops: on/off', (d) => String(d.stats.drops.onoff));
   row('drops: oversize', (d) => String(d.stats.drops.oversize));
   row('drops: socket (kernel)', (d) => (d.socketDrops === undefined ? 'not known' : String(d.socketDrops)));
   row('left in flight', (d) => `${d.stats.heldBytes} bytes`);
@@ -113,7 +114,7 @@ export class StatusLine {
       const s = d.stats;
       const rate = prev && nowMs > prev.ms ? mbps(out[i] - prev.out[i], nowMs - prev.ms) : NaN;
       const delay = Number.isNaN(s.lastQueueingDelayMs) ? 'no departures' : `delay ${s.lastQueueingDelayMs} ms`;
-      const drops = s.drops.queue + s.drops.loss + s.drops.oversize + s.memoryCapDrops;
+      const drops = s.drops.queue + s.drops.loss + s.drops.onoff + s.drops.oversize + s.memoryCapDrops;
       return `${d.name} ${fixed(rate, 2)} Mbit/s, queue ${s.queuePackets} pkts/${s.queueBytes} B, ${delay}, ${drops} drops`;
     });
     return `${fixed(nowMs / 1000, 1)} s | ${parts.join(' | ')}`;
