@@ -62,14 +62,18 @@ export class TunDevice {
     return new TunDevice(actual, fd);
   }
 
-  /** Calls `onPacket` with each packet the kernel sends into the device (up to maxBytes; a longer one is dropped); `onError` once if reading fails. */
+  /**
+   * Calls `onPacket` with each packet the kernel sends into the device;
+   * `onError` once if reading fails. A packet longer than maxBytes (which the
+   * device's MTU should prevent) is handed on cut to maxBytes + 1 bytes, so
+   * that the caller sees it is too long and counts it.
+   */
   startReading(maxBytes: number, onPacket: (packet: Buffer) => void, onError: (error: Error) => void): void {
     if (this.closed) throw new Error(`TUN device ${this.name} is closed`);
     if (this.reader) throw new Error(`TUN device ${this.name} is being read already`);
     this.reader = nativeTun().startReading(this.fd, maxBytes, (packets, errorCode) => {
       for (const packet of packets) {
         if (this.closed) return;
-        if (packet.length > maxBytes) continue;
         this.counters.readPackets++;
         onPacket(packet);
       }
