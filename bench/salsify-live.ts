@@ -31,7 +31,7 @@ const trace = process.argv[3] ?? 'traces/cellular-6mbps.trace';
 const codec = (process.argv[4] ?? 'model') as 'model' | 'vp8';
 if (codec !== 'model' && codec !== 'vp8') throw new Error(`CODEC must be model or vp8, got ${process.argv[4]}`);
 const video = process.argv[5] ?? 'synthetic';
-const SCHEMES: Scheme[] = ['salsify-1', 'conventional'];
+const SCHEMES: Scheme[] = ['salsify-1', 'conventional-1s'];
 const root = fileURLToPath(new URL('..', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'salsify-live-bench-'));
 

@@ -38,7 +38,7 @@ await codec.close();
 
 const runs: { trace: string; scheme: Scheme; result: SalsifySimResult; wallMs: number }[] = [];
 for (const trace of TRACES) {
-  for (const scheme of ['salsify-1', 'conventional'] as const) {
+  for (const scheme of ['salsify-1', 'conventional-1s'] as const) {
     t = performance.now();
     const result = await runSalsifySim({
       scheme, downlink: `../shared/traces/${trace}.down`, uplink: `../shared/traces/${trace}.up`, durationS: seconds, codec: codecName, video,

@@ -10,7 +10,8 @@
 //   10 u16 fragment index     12 u16 fragment count
 //   14 u16 width              16 u16 height
 //   18 8B  source state id    26 8B  target state id
-//   34 u32 time since the previous frame, microseconds
+//   34 u32 grace period, microseconds: on fragment 0, the time since the
+//          sender handed the previous frame to its pacer; 0 on the others
 //   38 u32 frame length in bytes
 //   42 u32 CRC-32 of the whole frame
 //   46 ... payload: bytes [i*S, i*S + len) of the frame, S = ceil(length / count)
@@ -39,6 +40,8 @@ export const ACK_BASE_BYTES = 29;
 export const MAX_DATAGRAM_BYTES = 1472;
 /** Frame bytes per fragment at the largest datagram. */
 export const MAX_FRAGMENT_PAYLOAD = MAX_DATAGRAM_BYTES - FRAGMENT_OVERHEAD_BYTES;
+/** Frame bytes per fragment in the reference implementation (alfalfa src/net/packet.hh MAXIMUM_PAYLOAD), and the sender's default. */
+export const REFERENCE_FRAGMENT_PAYLOAD = 1400;
 export const MAX_FRAGMENTS = 4096;
 export const MAX_HELD_STATES = 16;
 export const NO_ESTIMATE = 0xffffffff;
@@ -54,7 +57,7 @@ export interface FragmentDatagram {
   readonly height: number;
   readonly sourceStateId: string;
   readonly targetStateId: string;
-  /** Microseconds between this frame and the previous one at the sender. */
+  /** The grace period (us): on fragment 0, the time since the sender handed the previous frame to its pacer; 0 on the others. */
   readonly timeSincePreviousFrameUs: number;
   readonly frameLength: number;
   readonly frameChecksum: number;

@@ -4,14 +4,14 @@
 export { SalsifySender, SCHEMES, type Scheme, type SenderOptions, type SenderEvent, type SenderCounters } from './sender.ts';
 export { SalsifyReceiver, type ReceiverOptions, type ReceiverCounters, type ShownFrame } from './receiver.ts';
 export {
-  decodeDatagram, encodeAck, encodeFragment, splitFrame, DatagramError, MAX_DATAGRAM_BYTES, MAX_FRAGMENT_PAYLOAD,
+  decodeDatagram, encodeAck, encodeFragment, splitFrame, DatagramError, MAX_DATAGRAM_BYTES, MAX_FRAGMENT_PAYLOAD, REFERENCE_FRAGMENT_PAYLOAD,
   type AckDatagram, type FragmentDatagram, type Datagram, type DatagramProblem,
 } from './datagram.ts';
 export { createModelCodec, inspectModelFrame, modelFrameBytes, modelSsim, type ModelCodec } from './model-codec.ts';
 export { modelledEncodeMs, modelledDecodeMs, modelledDecodeMsForFrame } from './timing-model.ts';
 export { chooseEncoding, type Choice } from './choose-encoding.ts';
-export { candidateQuantizers, adjustConventionalQuantizer } from './quantizer.ts';
-export { Pacer, pacingIntervalMs } from './pacer.ts';
+export { candidateQuantizers, stepQuantizer } from './quantizer.ts';
+export { Pacer, pacingGapUs } from './pacer.ts';
 export { salsifyFrameRecords, senderView, type SenderView, type ReceiverView, type SentFrame } from './metrics.ts';
 export { FrameArrivals, type FrameArrival } from './frame-arrivals.ts';
 export { runSalsifySim, DEFAULT_SIM_CONFIG, type SalsifySimConfig, type SalsifySimResult, type SalsifySimCounters } from './sim-runner.ts';

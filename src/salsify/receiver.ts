@@ -1,7 +1,20 @@
 // The Salsify receiver: reassembles frames from fragments, checks each frame's
 // checksum, decodes it through the codec from the state it names, shows it,
 // and acknowledges every new datagram with its inter-arrival estimate (Sprout
-// EWMA with the grace period), its state and the states it holds.
+// EWMA with the grace period, in whole microseconds, 0 after the first
+// datagram, as the reference receiver reports it), its state and the states
+// it holds.
+//
+// Unlike the reference receiver (alfalfa src/salsify/salsify-receiver.cc),
+// which decodes an incomplete frame with libvpx's error concealment once a
+// packet of a later frame arrives and shows it, this one abandons an
+// incomplete frame: Debian's libvpx is built without error concealment
+// (vpx_codec_get_caps() of its VP8 decoder lacks VPX_CODEC_CAP_ERROR_CONCEALMENT;
+// test/codec-bridge/vp8-error-concealment.test.ts checks it). So where the
+// reference shows a damaged picture and later frames built on it, this
+// receiver shows nothing until a frame it can decode exactly arrives: fewer
+// frames shown after a loss (a longer freeze, a higher signal delay), but no
+// damaged pictures (a higher SSIM of what is shown).
 //
 // - One frame is assembled at a time: datagrams of a later frame abandon an
 //   incomplete one; datagrams of earlier (or already complete) frames are
@@ -10,11 +23,16 @@
 //   receiver's state, a state it holds, or the initial state (a key frame);
 //   the receiver's state then becomes the frame's target state, which is what
 //   acknowledgements report from that moment (decoding follows in order).
-// - Held states: the most recent `stateMemory` decoded states. The sender only
-//   encodes from the receiver's current state or from one it reported, and
-//   those are the newest, so older ones are dropped. Everything the receiver
-//   keeps is bounded: one frame in assembly, at most `maxDecodeQueue` frames
-//   (`maxDecodeQueueBytes` bytes) waiting to decode, `stateMemory` states.
+// - Held states: the decoded states from the source state of the frame
+//   decoded last on (as the reference receiver keeps them: the sender never
+//   refers to an older one, since the states it encodes from advance with the
+//   frame numbers), at most `stateMemory` of them (oldest dropped first);
+//   acknowledgements report the newest MAX_HELD_STATES. While the sender is
+//   conservative after a loss it encodes every frame from a state the
+//   receiver reported an RTT before, so the receiver then holds about the
+//   frames of an RTT. Everything the receiver keeps is bounded: one frame in
+//   assembly, at most `maxDecodeQueue` frames (`maxDecodeQueueBytes` bytes)
+//   waiting to decode, `stateMemory` states.
 import type { CodecState, FunctionalCodec, Picture } from '../codec-bridge/types.ts';
 import type { EndpointContext } from '../net/endpoint.ts';
 import { InterArrivalEstimator } from '../sprout/interarrival-estimator.ts';
@@ -41,7 +59,7 @@ export interface ReceiverOptions {
   /** Use the grace period in the inter-arrival estimate (default true). */
   readonly grace?: boolean;
   readonly alpha?: number;
-  /** Decoded states kept (default 8, at most 16). */
+  /** Decoded states kept at most (default 64, at most 1024; a 720p VP8 state holds up to three 1.4 MB pictures). */
   readonly stateMemory?: number;
   /**
    * Complete frames allowed to wait for the decoder (default 1024), and their
@@ -112,8 +130,8 @@ export class SalsifyReceiver {
   constructor(options: ReceiverOptions) {
     this.#o = options;
     this.#ctx = options.ctx;
-    const memory = options.stateMemory ?? 8;
-    if (!(Number.isInteger(memory) && memory >= 1 && memory <= MAX_HELD_STATES)) throw new RangeError(`receiver state memory must be an integer in 1..${MAX_HELD_STATES}, got ${memory}`);
+    const memory = options.stateMemory ?? 64;
+    if (!(Number.isInteger(memory) && memory >= 1 && memory <= 1024)) throw new RangeError(`receiver state memory must be an integer in 1..1024, got ${memory}`);
     this.#decoded = new StateStore(memory);
     this.#estimator = new InterArrivalEstimator({ alpha: options.alpha, grace: options.grace });
     options.ctx.onReceive((bytes) => this.#onDatagram(bytes));
@@ -194,7 +212,7 @@ export class SalsifyReceiver {
       }
     }
     this.counters.datagrams++;
-    this.#estimator.observe({ at: this.#ctx.now(), frame: d.frameNumber, graceMs: d.timeSincePreviousFrameUs / 1000 });
+    this.#estimator.observe({ at: this.#ctx.now(), graceMs: d.timeSincePreviousFrameUs / 1000 });
     if (this.#stateId === undefined) this.#stateId = this.#initial(d.width, d.height).id;
 
     let assembly = a && a.first.frameNumber === d.frameNumber ? a : undefined;
@@ -246,7 +264,8 @@ export class SalsifyReceiver {
   #acknowledge(d: FragmentDatagram): void {
     const held = this.#decoded.idsNewestFirst();
     const estimate = this.#estimator.estimateMs;
-    const interArrivalUs = estimate === undefined ? NO_ESTIMATE : Math.min(NO_ESTIMATE - 1, Math.max(1, Math.round(estimate * 1000)));
+    // Whole microseconds, truncated, as the reference receiver reports it (0 after the first datagram).
+    const interArrivalUs = estimate === undefined ? NO_ESTIMATE : Math.min(NO_ESTIMATE - 1, Math.floor(estimate * 1000 + 1e-6));
     this.#ctx.send(encodeAck({
       connectionId: this.#o.connectionId, frameNumber: d.frameNumber, fragmentIndex: d.fragmentIndex,
       interArrivalUs, currentStateId: this.#stateId!, heldStateIds: held.slice(0, MAX_HELD_STATES),
@@ -284,6 +303,7 @@ export class SalsifyReceiver {
       return this.#decodeFailed('codec', initial.id);
     }
     if (result.state.id !== h.targetStateId) return this.#decodeFailed('mismatch', initial.id);
+    this.#decoded.dropOlderThan(h.sourceStateId);
     this.#decoded.add(result.state);
     this.#decodedId = result.state.id;
     this.counters.framesShown++;

@@ -1,26 +1,49 @@
-// The Salsify sender: captures frames at the source's rate and encodes the
-// newest one as its scheme plans (schemes/: salsify-1 and salsify-2 encode
-// twice, at a better and a clearly worse quality, from the same codec state,
-// and send the larger encoding that fits the transport's target size, or skip
-// the frame; conventional encodes once at a quality adjusted once a second).
-// The sender keeps what every scheme shares: the capture clock, the states and
-// loss recovery, the transport's target, pacing, fragmentation and acks. All
-// timing goes through the EndpointContext; encodes through ctx.work with their
-// modelled duration.
+// The Salsify sender, as the reference sender runs it (alfalfa
+// src/salsify/salsify-sender.cc; the differences are listed below): it
+// encodes camera frames as its scheme plans (schemes/: salsify-1 and
+// salsify-2 encode twice, at a better and a clearly worse quality, from the
+// same codec state, and send the larger encoding that fits the transport's
+// target size, or skip the frame; conventional-1s encodes once at a quality
+// adjusted once a second; ...). The sender keeps what every scheme shares: the
+// frame clock, the states and loss recovery, the transport's target, pacing,
+// fragmentation and acks. All timing goes through the EndpointContext;
+// encodes through ctx.work with their modelled duration.
 //
-// Every datagram of a frame carries the frame's grace period: the time from
-// the departure of the previous datagram (the previous frame's last) to the
-// departure of this frame's first, i.e. how long the sender left the path idle.
+// Frame clock ('next-frame', the reference's): an encode starts when the
+// previous one has finished and takes the next camera frame, waiting for it
+// (the first one at start; when a source of `frames` frames has no next one,
+// the newest one left). 'newest-frame' (an option): it takes the newest
+// frame already captured, waiting only when that one was encoded already.
+// Frames captured but never encoded count as superseded.
+//
+// Target size (sprout/target-size.ts): computed once the encodings are done,
+// 1400 x max(0, floor(100 ms / inter-arrival) - packets in flight), the
+// newest acknowledged packet still counted in flight (sprout/in-flight.ts);
+// unlimited (Infinity) before the first acknowledgement.
+//
+// Grace period: a frame's first fragment carries the time since the previous
+// frame was handed to the pacer (since start for the first frame), the other
+// fragments 0. The pacer spaces a frame's fragments by pacingGapUs() of the
+// estimate when the frame is handed over (pacer.ts).
 //
 // Loss recovery: the sender keeps the states it sent, keyed by id (from the
 // receiver's latest reported state on, at most `stateMemory` of them). Each
 // acknowledgement names the receiver's state (the state it will be in once it
-// has decoded every complete frame it accepted). Having seen frame f, the
-// receiver must have accepted frame f - 1, i.e. be at the target state of
-// frame f - 1 or later; when it is not, a frame was lost, and the next frame
-// is encoded from the receiver's state (or another state it reports holding,
-// or the initial state: a key frame), after which the sender stays
-// conservative (target size halved) for `conservativeMs`.
+// has decoded every complete frame it accepted) and the states it holds
+// (decoded, newest first). A receiver that acknowledges frame f must hold the
+// state f was encoded from, or a later one of the chain; when it does not (or
+// reports a state the sender never made), a frame was lost: the sender is then
+// conservative for `conservativeMs` (default 5 s, the reference's): every
+// frame is encoded from the newest state the receiver reports (its current
+// one, else the newest it holds that the sender still has, else the initial
+// state: a key frame), without any cut of the target (an option halves it,
+// as this sender used to). A loss seen while
+// conservative does not prolong the period. The reference detects the loss
+// when the receiver reports a state the sender does not know, which is what
+// its receiver does after decoding an incomplete frame with error concealment
+// or a frame on the wrong state; this receiver abandons an incomplete frame
+// and never decodes on a wrong state, so it stays in a known state and the
+// check above is the same event seen one step earlier.
 import type { CodecState, EncodeResult, FunctionalCodec, Picture } from '../codec-bridge/types.ts';
 import type { VideoSource } from '../codec-bridge/video/video-source.ts';
 import type { EndpointContext } from '../net/endpoint.ts';
@@ -28,17 +51,24 @@ import { InFlightCounter } from '../sprout/in-flight.ts';
 import { DEFAULT_DELAY_BUDGET_MS, targetFrameSize } from '../sprout/target-size.ts';
 import { DEFAULT_MAX_SKIPS } from './choose-encoding.ts';
 import { crc32 } from './crc32.ts';
-import { DatagramError, decodeDatagram, encodeFragment, MAX_FRAGMENT_PAYLOAD, NO_ESTIMATE, splitFrame, type AckDatagram } from './datagram.ts';
-import { Pacer, pacingIntervalMs } from './pacer.ts';
+import { DatagramError, decodeDatagram, encodeFragment, MAX_FRAGMENT_PAYLOAD, NO_ESTIMATE, REFERENCE_FRAGMENT_PAYLOAD, splitFrame, type AckDatagram } from './datagram.ts';
+import { Pacer, pacingGapUs } from './pacer.ts';
 import { BETTER_STEP, clampQuantizer, WORSE_STEP } from './quantizer.ts';
 import { createScheme, SCHEME_NAMES, type SchemeName } from './schemes/registry.ts';
-import type { EncodingPlan, SchemeView, SenderScheme } from './schemes/scheme.ts';
+import type { EncodingLabel, EncodingPlan, SchemeView, SenderScheme } from './schemes/scheme.ts';
 import { StateStore } from './state-store.ts';
 import { modelledEncodeMs } from './timing-model.ts';
 
 /** A scheme's name (the registry in schemes/registry.ts lists them). */
 export type Scheme = SchemeName;
 export const SCHEMES: readonly Scheme[] = SCHEME_NAMES;
+
+/** Which camera frame an encode takes (see the top of this file). */
+export type FrameClock = 'next-frame' | 'newest-frame';
+export const FRAME_CLOCKS: readonly FrameClock[] = ['next-frame', 'newest-frame'];
+
+/** How long the sender stays conservative after a loss (ms): the reference's 5 s. */
+export const DEFAULT_CONSERVATIVE_MS = 5000;
 
 export interface SenderOptions {
   readonly ctx: EndpointContext;
@@ -50,15 +80,15 @@ export interface SenderOptions {
   /** Source frames to capture (default: until stop()). */
   readonly frames?: number;
   readonly budgetMs?: number;
+  /** Which camera frame an encode takes (default 'next-frame', the reference's). */
+  readonly frameClock?: FrameClock;
   /** The quantizer before the first frame (default 64). */
   readonly initialQuantizer?: number;
   /** Given to a named scheme's factory (schemes/scheme.ts SchemeParams; defaults in quantizer.ts, choose-encoding.ts). */
   readonly betterStep?: number;
   readonly worseStep?: number;
   readonly maxSkips?: number;
-  /** The inter-arrival time assumed before the first acknowledgement (ms, default 10). */
-  readonly initialInterArrivalMs?: number;
-  /** Frame bytes per datagram (default: the most that fits 1472 bytes). */
+  /** Frame bytes per datagram, and the target's bytes per packet (default 1400, the reference's; at most MAX_FRAGMENT_PAYLOAD). */
   readonly maxPayload?: number;
   /**
    * At most this many states are kept for loss recovery (default 128). States
@@ -68,8 +98,14 @@ export interface SenderOptions {
    * holds up to three 1.4 MB reference pictures.
    */
   readonly stateMemory?: number;
-  /** How long the sender stays conservative after a loss (ms, default 500). */
+  /** How long the sender stays conservative after a loss (ms, default 5000, the reference's). */
   readonly conservativeMs?: number;
+  /**
+   * The target while conservative: 'whole' (default, the reference's) or
+   * 'halved' (this sender's earlier variant: half the target, which drains
+   * the queue behind a loss sooner at the cost of quality).
+   */
+  readonly conservativeTarget?: 'whole' | 'halved';
   /** Modelled time of one encoding (default: timing-model.ts). */
   readonly encodeMs?: (width: number, height: number, quantizer: number, keyFrame: boolean) => number;
   /**
@@ -94,13 +130,21 @@ export type SenderEvent =
       fragments: number;
       quantizer: number;
       keyFrame: boolean;
-      choice: 'better' | 'worse' | 'only';
+      /** Which of the plan's encodings was sent (schemes/scheme.ts EncodingLabel). */
+      choice: EncodingLabel;
+      /** The target size the choice saw (Infinity before the first acknowledgement). */
       targetBytes: number;
       sourceStateId: string;
       targetStateId: string;
       encodeMs: number;
     }
-  | { kind: 'skip'; time: number; sourceIndex: number; targetBytes: number; betterBytes: number; worseBytes: number }
+  | {
+      kind: 'skip'; time: number; sourceIndex: number; targetBytes: number;
+      /** The first and second encodings' sizes (the first twice for a one-encoding plan). */
+      betterBytes: number; worseBytes: number;
+      /** Every encoding's size, in the plan's order. */
+      sizes: number[];
+    }
   | { kind: 'loss'; time: number; ackFrame: number; receiverStateId: string }
   | { kind: 'recovery'; time: number; frameNumber: number; fromStateId: string; keyFrame: boolean };
 
@@ -133,6 +177,8 @@ export class SalsifySender {
   readonly #states: StateStore;
   readonly #initial: CodecState;
   readonly #frameInterval: number;
+  readonly #frameClock: FrameClock;
+  readonly #maxPayload: number;
   readonly #scheme: SenderScheme;
   readonly #sentFrames = new Map<number, SentFrameRecord>();
   readonly #frameOfState = new Map<string, number>();
@@ -143,19 +189,26 @@ export class SalsifySender {
 
   #startTime = 0;
   #stopped = false;
+  /** The newest frame captured. */
   #newest = -1;
   #lastEncoded = -1;
+  /** next-frame clock: the frame the next encode takes. */
+  #nextWanted = 0;
   #busy = false;
   #current: CodecState;
   #lastQuantizer: number;
   #skipsInARow = 0;
   #nextFrameNumber = 0;
-  #interArrivalMs: number | undefined;
+  #interArrivalUs: number | undefined;
   #latestAck: { frame: number; fragment: number } | undefined;
-  #recovery: { receiverStateId: string; held: readonly string[] } | undefined;
+  /** What the receiver reported last: its state and the states it holds. */
+  #report: { receiverStateId: string; held: readonly string[] } | undefined;
+  /** A loss was seen and no frame has been sent since. */
+  #recovering = false;
   #chainStartFrame = 0;
   #conservativeUntil = -Infinity;
-  #lastDeparture: number | undefined;
+  /** When the previous frame was handed to the pacer (the start before any). */
+  #lastHandoff = 0;
   #failure: Error | undefined;
 
   constructor(options: SenderOptions) {
@@ -166,15 +219,19 @@ export class SalsifySender {
     if (!(Number.isInteger(options.connectionId) && options.connectionId >= 0 && options.connectionId <= 0xffffffff)) {
       throw new RangeError(`connection id must be a 32-bit unsigned integer, got ${options.connectionId}`);
     }
-    const maxPayload = options.maxPayload ?? MAX_FRAGMENT_PAYLOAD;
+    const maxPayload = options.maxPayload ?? REFERENCE_FRAGMENT_PAYLOAD;
     if (!(Number.isInteger(maxPayload) && maxPayload > 0 && maxPayload <= MAX_FRAGMENT_PAYLOAD)) {
       throw new RangeError(`max payload must be an integer in 1..${MAX_FRAGMENT_PAYLOAD}, got ${maxPayload}`);
     }
     if (options.frames !== undefined && !(Number.isInteger(options.frames) && options.frames >= 0)) throw new RangeError(`frames must be an integer >= 0, got ${options.frames}`);
     const iq = options.initialQuantizer ?? 64;
     if (clampQuantizer(iq) !== iq) throw new RangeError(`initial quantizer must be an integer in 0..127, got ${iq}`);
-    const ia = options.initialInterArrivalMs ?? 10;
-    if (!(ia > 0)) throw new RangeError(`initial inter-arrival must be > 0 ms, got ${ia}`);
+    const clock = options.frameClock ?? 'next-frame';
+    if (!FRAME_CLOCKS.includes(clock)) throw new RangeError(`frame clock must be one of ${FRAME_CLOCKS.join(', ')}, got ${JSON.stringify(clock)}`);
+    const conservativeMs = options.conservativeMs ?? DEFAULT_CONSERVATIVE_MS;
+    if (!(conservativeMs >= 0 && Number.isFinite(conservativeMs))) throw new RangeError(`conservative period must be a finite number >= 0 ms, got ${conservativeMs}`);
+    this.#frameClock = clock;
+    this.#maxPayload = maxPayload;
     this.#frameInterval = 1000 / source.fps;
     this.#scheme = typeof scheme === 'string'
       ? createScheme(scheme, {
@@ -186,7 +243,7 @@ export class SalsifySender {
     this.#initial = options.codec.initialState(source.width, source.height);
     this.#current = this.#initial;
     this.#lastQuantizer = iq;
-    this.#pacer = new Pacer(this.#ctx, () => pacingIntervalMs(this.#interArrivalMs));
+    this.#pacer = new Pacer(this.#ctx);
     this.#ctx.onReceive((bytes) => this.#onDatagram(bytes));
   }
 
@@ -196,12 +253,22 @@ export class SalsifySender {
   }
 
   get maxPayload(): number {
-    return this.#o.maxPayload ?? MAX_FRAGMENT_PAYLOAD;
+    return this.#maxPayload;
   }
 
-  /** The latest inter-arrival estimate from the receiver (ms), if any. */
-  get interArrivalMs(): number | undefined {
-    return this.#interArrivalMs;
+  /** The frame clock in use. */
+  get frameClock(): FrameClock {
+    return this.#frameClock;
+  }
+
+  /** The latest inter-arrival estimate from the receiver (whole microseconds, as acknowledgements carry it), if any. */
+  get interArrivalUs(): number | undefined {
+    return this.#interArrivalUs;
+  }
+
+  /** Whether the sender is in its conservative period after a loss. */
+  get conservative(): boolean {
+    return this.#ctx.now() < this.#conservativeUntil;
   }
 
   /** Codec states kept for loss recovery. */
@@ -221,6 +288,7 @@ export class SalsifySender {
   /** Starts capturing: frame i at start + i / fps. */
   start(): void {
     this.#startTime = this.#ctx.now();
+    this.#lastHandoff = this.#startTime;
     this.#scheduleCapture(0);
   }
 
@@ -229,15 +297,16 @@ export class SalsifySender {
     this.#stopped = true;
   }
 
-  /** The size the transport would accept for the next frame now (bytes). */
+  /** The size the transport would accept for the next frame now (bytes; Infinity before the first acknowledgement). */
   currentTarget(): number {
+    if (this.#interArrivalUs === undefined) return Infinity;
     const target = targetFrameSize({
-      payloadBytesPerPacket: this.maxPayload,
-      interArrivalMs: this.#interArrivalMs ?? this.#o.initialInterArrivalMs ?? 10,
+      payloadBytesPerPacket: this.#maxPayload,
+      interArrivalUs: this.#interArrivalUs,
       packetsInFlight: this.#inFlight.packetsInFlight,
-      budgetMs: this.#o.budgetMs ?? DEFAULT_DELAY_BUDGET_MS,
+      budgetUs: (this.#o.budgetMs ?? DEFAULT_DELAY_BUDGET_MS) * 1000,
     });
-    return this.#ctx.now() < this.#conservativeUntil ? Math.floor(target / 2) : target;
+    return this.#o.conservativeTarget === 'halved' && this.conservative ? Math.floor(target / 2) : target;
   }
 
   #scheduleCapture(index: number): void {
@@ -247,19 +316,34 @@ export class SalsifySender {
       if (this.#stopped) return;
       this.counters.captured++;
       this.#o.log?.({ kind: 'capture', time: this.#ctx.now(), sourceIndex: index });
-      if (this.#newest > this.#lastEncoded) this.counters.superseded++;
       this.#newest = index;
       this.#kick();
       this.#scheduleCapture(index + 1);
     });
   }
 
+  /** The frame the next encode takes, if it has been captured. */
+  #frameToEncode(): number | undefined {
+    const newest = this.#newest > this.#lastEncoded ? this.#newest : undefined;
+    if (this.#frameClock === 'newest-frame') return newest;
+    if (this.#newest >= this.#nextWanted) return this.#nextWanted;
+    // The source has no next frame: the newest one left, if it was never encoded.
+    return this.#o.frames !== undefined && this.#newest === this.#o.frames - 1 ? newest : undefined;
+  }
+
   #kick(): void {
-    if (this.#busy || this.#failure || this.#newest <= this.#lastEncoded) return;
+    if (this.#busy || this.#failure) return;
+    const index = this.#frameToEncode();
+    if (index === undefined) return;
     this.#busy = true;
-    this.#encodeNewest().then(
+    this.counters.superseded += index - this.#lastEncoded - 1;
+    this.#lastEncoded = index;
+    this.#encodeFrame(index).then(
       () => {
         this.#busy = false;
+        // The next camera frame: the first one due at or after now.
+        const due = Math.ceil((this.#ctx.now() - this.#startTime) / this.#frameInterval - 1e-9);
+        this.#nextWanted = Math.max(this.#lastEncoded + 1, due);
         this.#kick();
       },
       (error: unknown) => {
@@ -269,20 +353,18 @@ export class SalsifySender {
     );
   }
 
-  async #encodeNewest(): Promise<void> {
-    const index = this.#newest;
-    this.#lastEncoded = index;
+  async #encodeFrame(index: number): Promise<void> {
     const { codec, source } = this.#o;
     const scheme = this.#scheme;
     const picture: Picture = await this.#ctx.work(() => source.frame(index), 0);
-    const recovering = this.#recovery !== undefined;
-    const suggested = this.#recovery ? this.#recoverySource(this.#recovery) : this.#current;
+    const conservative = this.conservative && this.#report !== undefined;
+    const suggested = conservative ? this.#receiverSource(this.#report!) : this.#current;
     const from = scheme.sourceState?.({ suggested, current: this.#current, initial: this.#initial }) ?? suggested;
     const keyFrame = from === this.#initial;
     const encodeMs = this.#o.encodeMs ?? ((w, h, q, k) => modelledEncodeMs(w, h, q, k));
     const time = (q: number) => encodeMs(source.width, source.height, q, keyFrame);
     const view: SchemeView = {
-      now: this.#ctx.now(), startMs: this.#startTime, lastQuantizer: this.#lastQuantizer, interArrivalMs: this.#interArrivalMs,
+      now: this.#ctx.now(), startMs: this.#startTime, lastQuantizer: this.#lastQuantizer, interArrivalUs: this.#interArrivalUs,
       skipsInARow: this.#skipsInARow, keyFrame, targetBytes: () => this.currentTarget(),
       trialBytes: async (q) => (await this.#ctx.work(() => codec.encode(from, picture, q), 0)).frame.length,
     };
@@ -300,13 +382,16 @@ export class SalsifySender {
       this.#skipsInARow++;
       this.counters.skipped++;
       const [better, worse = better] = encoded;
-      this.#o.log?.({ kind: 'skip', time: this.#ctx.now(), sourceIndex: index, targetBytes: target, betterBytes: better.bytes, worseBytes: worse.bytes });
+      this.#o.log?.({
+        kind: 'skip', time: this.#ctx.now(), sourceIndex: index, targetBytes: target, betterBytes: better.bytes, worseBytes: worse.bytes,
+        sizes: encoded.map((e) => e.bytes),
+      });
       return;
     }
     const result = results[choice.index];
     if (result === undefined) throw new RangeError(`scheme ${scheme.name} chose encoding ${choice.index} of ${results.length}`);
     this.#skipsInARow = 0;
-    this.#send(index, from, result, choice.label, target, ms, recovering);
+    this.#send(index, from, result, choice.label, target, ms);
   }
 
   /** Encodes the picture at each of the plan's quantizers (at once if the plan is parallel, or if concurrentEncodes). */
@@ -318,9 +403,9 @@ export class SalsifySender {
     return results;
   }
 
-  /** The state to encode from after a loss: the receiver's, another it holds, or the initial one. */
-  #recoverySource(recovery: { receiverStateId: string; held: readonly string[] }): CodecState {
-    for (const id of [recovery.receiverStateId, ...recovery.held]) {
+  /** The state to encode from while conservative: the receiver's, the newest other it holds, or the initial one. */
+  #receiverSource(report: { receiverStateId: string; held: readonly string[] }): CodecState {
+    for (const id of [report.receiverStateId, ...report.held]) {
       if (id === this.#initial.id) return this.#initial;
       const state = this.#states.get(id);
       if (state) return state;
@@ -328,9 +413,9 @@ export class SalsifySender {
     return this.#initial;
   }
 
-  #send(sourceIndex: number, from: CodecState, result: EncodeResult, choice: 'better' | 'worse' | 'only', targetBytes: number, encodeMs: number, recovering: boolean): void {
+  #send(sourceIndex: number, from: CodecState, result: EncodeResult, choice: EncodingLabel, targetBytes: number, encodeMs: number): void {
     const frame = result.frame;
-    const pieces = splitFrame(frame, this.maxPayload);
+    const pieces = splitFrame(frame, this.#maxPayload);
     const frameNumber = this.#nextFrameNumber++;
     const sourceStateId = from.id;
     const targetStateId = result.state.id;
@@ -343,9 +428,9 @@ export class SalsifySender {
     this.counters.sent++;
     if (result.keyFrame) this.counters.keyFrames++;
     this.#scheme.onSent?.({ time: this.#ctx.now(), bytes: frame.length, quantizer: result.quantizer, keyFrame: result.keyFrame });
-    if (recovering) {
+    if (this.#recovering) {
       this.#o.log?.({ kind: 'recovery', time: this.#ctx.now(), frameNumber, fromStateId: sourceStateId, keyFrame: result.keyFrame });
-      this.#recovery = undefined;
+      this.#recovering = false;
       this.#chainStartFrame = frameNumber;
     }
     this.#o.log?.({
@@ -353,22 +438,20 @@ export class SalsifySender {
       quantizer: result.quantizer, keyFrame: result.keyFrame, choice, targetBytes, sourceStateId, targetStateId, encodeMs,
     });
     const { width, height } = this.#o.source;
-    let gapUs = 0;
-    pieces.forEach((payload, i) => {
-      this.#pacer.enqueue((departure) => {
-        if (i === 0) {
-          gapUs = this.#lastDeparture === undefined ? 0 : Math.min(0xffffffff, Math.max(0, Math.round((departure - this.#lastDeparture) * 1000)));
-        }
-        this.#lastDeparture = departure;
-        const bytes = encodeFragment({
-          connectionId: this.#o.connectionId, frameNumber, fragmentIndex: i, fragmentCount: pieces.length, width, height,
-          sourceStateId, targetStateId, timeSincePreviousFrameUs: gapUs, frameLength: frame.length, frameChecksum: checksum, payload,
-        });
-        this.counters.datagramsSent++;
-        this.counters.bytesSent += bytes.length;
-        return bytes;
+    // The grace period: the time since the previous frame was handed to the pacer.
+    const now = this.#ctx.now();
+    const graceUs = this.#scheme.grace === false ? 0 : Math.min(0xffffffff, Math.max(0, Math.floor((now - this.#lastHandoff) * 1000)));
+    this.#lastHandoff = now;
+    const gapMs = pacingGapUs(this.#interArrivalUs) / 1000;
+    this.#pacer.enqueue(pieces.map((payload, i) => () => {
+      const bytes = encodeFragment({
+        connectionId: this.#o.connectionId, frameNumber, fragmentIndex: i, fragmentCount: pieces.length, width, height,
+        sourceStateId, targetStateId, timeSincePreviousFrameUs: i === 0 ? graceUs : 0, frameLength: frame.length, frameChecksum: checksum, payload,
       });
-    });
+      this.counters.datagramsSent++;
+      this.counters.bytesSent += bytes.length;
+      return bytes;
+    }), gapMs);
   }
 
   #remember(frameNumber: number, record: SentFrameRecord): void {
@@ -410,21 +493,29 @@ export class SalsifySender {
     const latest = this.#latestAck;
     if (latest && (ack.frameNumber < latest.frame || (ack.frameNumber === latest.frame && ack.fragmentIndex <= latest.fragment))) return; // reordered: older news
     this.#latestAck = { frame: ack.frameNumber, fragment: ack.fragmentIndex };
-    if (ack.interArrivalUs !== NO_ESTIMATE && ack.interArrivalUs > 0) this.#interArrivalMs = ack.interArrivalUs / 1000;
+    if (ack.interArrivalUs !== NO_ESTIMATE) this.#interArrivalUs = ack.interArrivalUs;
+    this.#report = { receiverStateId: ack.currentStateId, held: ack.heldStateIds };
     this.#checkReceiverState(ack);
     this.#states.dropOlderThan(ack.currentStateId);
   }
 
+  /** The frame whose target state `id` is (-1 for the initial state), if the sender made it. */
+  #frameOf(id: string): number | undefined {
+    return id === this.#initial.id ? -1 : this.#frameOfState.get(id);
+  }
+
   #checkReceiverState(ack: AckDatagram): void {
+    if (this.conservative) return; // as the reference: a loss seen while conservative changes nothing
     const f = ack.frameNumber;
-    if (f - 1 < this.#chainStartFrame) return; // frame f - 1 predates the current chain
-    const reached = this.#frameOfState.get(ack.currentStateId);
-    if (reached !== undefined && reached >= f - 1) return; // the receiver is where it should be
-    if (!this.#recovery) {
-      this.counters.lossesDetected++;
-      this.#o.log?.({ kind: 'loss', time: this.#ctx.now(), ackFrame: f, receiverStateId: ack.currentStateId });
-    }
-    this.#recovery = { receiverStateId: ack.currentStateId, held: ack.heldStateIds };
-    this.#conservativeUntil = this.#ctx.now() + (this.#o.conservativeMs ?? 500);
+    if (f < this.#chainStartFrame) return; // frame f predates the current chain
+    const record = this.#sentFrames.get(f);
+    if (record === undefined) return; // long forgotten
+    const required = this.#frameOf(record.sourceStateId) ?? Infinity; // the frame whose state f was encoded from
+    const reached = this.#frameOf(ack.currentStateId);
+    if (reached !== undefined && reached >= required) return; // the receiver is where it should be
+    this.counters.lossesDetected++;
+    this.#o.log?.({ kind: 'loss', time: this.#ctx.now(), ackFrame: f, receiverStateId: ack.currentStateId });
+    this.#recovering = true;
+    this.#conservativeUntil = this.#ctx.now() + (this.#o.conservativeMs ?? DEFAULT_CONSERVATIVE_MS);
   }
 }

@@ -1,14 +1,18 @@
-// Packets in flight as Salsify's sender counts them: every datagram gets a send
-// sequence number; an acknowledgement names a (frame, fragment); the datagrams
-// in flight are those sent after the newest acknowledged one. Lost datagrams
-// are thereby forgotten as soon as a later one is acknowledged.
+// Packets in flight as Salsify's reference sender counts them: every datagram
+// gets a send sequence number (0, 1, ...); an acknowledgement names a (frame,
+// fragment), i.e. one sequence number; the packets in flight are the number
+// sent minus the newest acknowledged sequence number, so the acknowledged
+// packet itself still counts (alfalfa salsify-sender.cc: last_sent -
+// last_acked, where last_sent counts the packets and last_acked is an index).
+// Lost datagrams are thereby forgotten as soon as a later one is acknowledged.
 // Memory is bounded: only the most recent `maxFrames` frames are remembered
 // (an acknowledgement for an older frame is ignored).
 
 export class InFlightCounter {
   readonly maxFrames: number;
   #sent = 0;
-  #acked = 0; // sequence number just after the newest acknowledged datagram
+  /** Sequence number of the newest acknowledged datagram (-1: none yet). */
+  #newestAcked = -1;
   /** frame number -> sequence number of its fragment 0 and its fragment count */
   readonly #frames = new Map<number, { first: number; count: number }>();
 
@@ -33,14 +37,23 @@ export class InFlightCounter {
   acknowledge(frame: number, fragment: number): boolean {
     const entry = this.#frames.get(frame);
     if (!entry || !(Number.isInteger(fragment) && fragment >= 0 && fragment < entry.count)) return false;
-    const next = entry.first + fragment + 1;
-    if (next > this.#acked) this.#acked = next;
+    const seq = entry.first + fragment;
+    if (seq > this.#newestAcked) this.#newestAcked = seq;
     return true;
   }
 
-  /** Datagrams registered (sent or queued to send) after the newest acknowledged one. */
+  /** Whether any datagram has been acknowledged. */
+  get acknowledged(): boolean {
+    return this.#newestAcked >= 0;
+  }
+
+  /**
+   * Datagrams registered (sent or queued to send) minus the sequence number of
+   * the newest acknowledged one: the acknowledged datagram and every later one.
+   * Before any acknowledgement, every datagram registered.
+   */
   get packetsInFlight(): number {
-    return this.#sent - this.#acked;
+    return this.#newestAcked < 0 ? this.#sent : this.#sent - this.#newestAcked;
   }
 
   get packetsSent(): number {

@@ -111,13 +111,13 @@ test('salsify sim: parseSimArgs', () => {
   fuzzParser('salsify sim', 3000, parseSimArgs, ['--downlink', 'const:2', '--uplink', 'x.trace'],
     ['--downlink', '--uplink', '--scheme', '--queue', '--queue-args', '--delay', '--downlink-loss', '--uplink-loss', '--downlink-onoff', '--video', '--fps', '--codec',
       '--duration', '--drain', '--budget', '--no-grace', '--seed', '--json', '--log-dir', '-h', '--x'],
-    ['const:2', 'const:0', 'salsify-1', 'salsify-2,conventional', 'salsify-1,salsify-1', 'droptail', 'codel', 'packets=10', 'model', 'vp8', 'synthetic', '100,50', '10', '0.1']);
+    ['const:2', 'const:0', 'salsify-1', 'salsify-2,conventional-1s', 'salsify-1,salsify-1', 'droptail', 'codel', 'packets=10', 'model', 'vp8', 'synthetic', '100,50', '10', '0.1']);
 });
 
 test('salsify send: parseSendArgs', () => {
   fuzzParser('salsify send', 3000, (argv) => parseSendArgs(argv, {}), ['--to', '127.0.0.1:9'],
     ['--to', '--video', '--fps', '--scheme', '--codec', '--duration', '--drain', '--budget', '--seed', '--out', '--run-id', '--timer', '-h', '--x'],
-    ['127.0.0.1:9', 'localhost:0', 'salsify-2', 'conventional', 'model', 'vp8', 'thread', 'timeout', '0123abcd', 'xyz', 'out', '10', '0.1']);
+    ['127.0.0.1:9', 'localhost:0', 'salsify-2', 'conventional-1s', 'model', 'vp8', 'thread', 'timeout', '0123abcd', 'xyz', 'out', '10', '0.1']);
 });
 
 test('salsify receive: parseReceiveArgs', () => {

@@ -23,8 +23,8 @@ test('defaults: drop-tail of 256 packets, salsify-1, synthetic video, model code
   assert.is(c.video, 'synthetic');
   assert.is(c.codec, 'model');
   assert.is(c.grace, true);
-  const two = parseSimArgs(['--downlink', 'a', '--uplink', 'b', '--scheme', 'salsify-2,conventional', '--queue', 'infinite', '--no-grace', '--downlink-onoff', '500,100']);
-  assert.equal(two.configs.map((x) => x.scheme), ['salsify-2', 'conventional']);
+  const two = parseSimArgs(['--downlink', 'a', '--uplink', 'b', '--scheme', 'salsify-2,conventional-1s', '--queue', 'infinite', '--no-grace', '--downlink-onoff', '500,100']);
+  assert.equal(two.configs.map((x) => x.scheme), ['salsify-2', 'conventional-1s']);
   assert.is(two.configs[0].queueArgs, '');
   assert.is(two.configs[0].grace, false);
   assert.equal(two.configs[1].downlinkOnOff, { meanOnMs: 500, meanOffMs: 100 });

@@ -210,7 +210,7 @@ test('signals end both ends cleanly, records complete; a second receiver of anot
   const rx = receiver(dir, '--idle-timeout', '300');
   const [, port] = await waitForStderr(rx, /listening on 127\.0\.0\.1:(\d+)/, START_MS);
   // No --duration: the sender runs until a signal.
-  const tx = start([salsify, 'send', '--to', `127.0.0.1:${port}`, '--video', 'synthetic:320x180@30', '--out', dir, '--scheme', 'conventional']);
+  const tx = start([salsify, 'send', '--to', `127.0.0.1:${port}`, '--video', 'synthetic:320x180@30', '--out', dir, '--scheme', 'conventional-1s']);
   await waitForStderr(rx, /run [0-9a-f]{8} from/, START_MS);
   // Once the receiver has recorded a few frames shown.
   await waitFor(() => (readFileSync(join(dir, 'receiver.jsonl'), 'utf8').match(/"type":"shown"/g) ?? []).length >= 3, RUN_MS, 'three frames shown');
@@ -226,7 +226,7 @@ test('signals end both ends cleanly, records complete; a second receiver of anot
   assert.is(sender.skipped.size, 0, 'the conventional scheme never skips');
   const { out } = analyze(dir);
   assert.ok(out.summary.framesShown > 0);
-  assert.is(out.config.scheme, 'conventional');
+  assert.is(out.config.scheme, 'conventional-1s');
 
   // The receiver's records of another run next to this sender's: refused.
   const other = join(work, 'model', 'receiver.jsonl');

@@ -19,7 +19,7 @@ test('each fate named: shown, never shown, lost, skipped by choice, superseded',
   const events: SenderEvent[] = [];
   for (let i = 0; i < 7; i++) events.push({ kind: 'capture', time: i * 10, sourceIndex: i });
   events.push(sentEvent(5, 0, 0));
-  events.push({ kind: 'skip', time: 25, sourceIndex: 2, targetBytes: 1, betterBytes: 5, worseBytes: 4 });
+  events.push({ kind: 'skip', time: 25, sourceIndex: 2, targetBytes: 1, betterBytes: 5, worseBytes: 4, sizes: [5, 4] });
   events.push(sentEvent(35, 3, 1), sentEvent(45, 4, 2), sentEvent(55, 5, 3), sentEvent(65, 6, 4));
   const arrivals = new FrameArrivals();
   arrivals.fragment({ frameNumber: 0, fragmentIndex: 0, fragmentCount: 1 }, 20);

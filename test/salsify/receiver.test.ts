@@ -64,8 +64,9 @@ test('frames are reassembled in any fragment order, decoded, shown and acknowled
   assert.is(acks.length, d0.length + d1.length);
   assert.is(acks.at(-1)!.currentStateId, frames[1].state.id);
   assert.ok(acks.at(-1)!.heldStateIds.includes(frames[0].state.id));
-  assert.is(acks[0].interArrivalUs, 0xffffffff);
+  assert.is(acks[0].interArrivalUs, 0, 'the first datagram sets the estimate to 0, as the reference receiver does');
   assert.ok(acks.at(-1)!.interArrivalUs > 0);
+  assert.ok(Number.isInteger(acks.at(-1)!.interArrivalUs));
   assert.is(receiver.counters.framesShown, 2);
   assert.is(receiver.failure, undefined);
 });
@@ -180,18 +181,21 @@ test('a backlog beyond the decode queue is dropped and the state reported stays 
   assert.is(receiver.failure, undefined);
 });
 
-test('pacer: datagrams leave at the interval asked for, first one at once', async () => {
+test('pacer: a frame into an empty pacer leaves at once, its datagrams and any later ones a gap after the one queued before', async () => {
   const sim = new Simulator();
   const net = createSimNetwork(sim, { uplink: [], downlink: [], seed: 1 });
   const times: number[] = [];
-  net.inside.onReceive(() => times.push(sim.now()));
-  const pacer = new Pacer(net.outside, () => 1.5);
-  sim.at(10, () => {
-    for (let i = 0; i < 4; i++) pacer.enqueue(() => new Uint8Array([i]));
-  });
-  sim.at(20, () => pacer.enqueue(() => new Uint8Array([9])));
+  net.inside.onReceive((bytes) => times.push(bytes[0] * 1000 + sim.now()));
+  const pacer = new Pacer(net.outside);
+  const frame = (...ids: number[]) => ids.map((i) => () => new Uint8Array([i]));
+  sim.at(10, () => pacer.enqueue(frame(0, 1, 2, 3), 1.5));
+  // queued behind the first frame's last datagram (due at 14.5): 0.5 ms after it
+  sim.at(12, () => pacer.enqueue(frame(4), 0.5));
+  // the pacer is empty again: at once, though the previous one left only 0.1 ms before
+  sim.at(15.1, () => pacer.enqueue(frame(5, 6), 2));
   await sim.run();
-  assert.equal(times, [10, 11.5, 13, 14.5, 20]);
+  assert.equal(times, [10, 1011.5, 2013, 3014.5, 4015, 5015.1, 6017.1]);
+  assert.throws(() => pacer.enqueue(frame(7), -1), /pacing gap/);
 });
 
 test.run();

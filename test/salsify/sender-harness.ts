@@ -33,7 +33,7 @@ export function harness(options: Partial<SenderOptions> = {}) {
   const codec = createModelCodec();
   const events: SenderEvent[] = [];
   const sender = new SalsifySender({
-    ctx, codec, source: createSyntheticScene({ width: 64, height: 36, fps: FPS }), scheme: 'conventional',
+    ctx, codec, source: createSyntheticScene({ width: 64, height: 36, fps: FPS }), scheme: 'conventional-1s',
     connectionId: CONNECTION, log: (e) => events.push(e), ...options,
   });
   const initialId = codec.initialState(64, 36).id;

@@ -4,8 +4,8 @@
 // receiver reports and when.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { MAX_FRAGMENT_PAYLOAD } from '../../src/salsify/datagram.ts';
 import { targetFrameSize } from '../../src/sprout/target-size.ts';
+import { SCHEMES } from '../../src/salsify/sender.ts';
 import { harness } from './sender-harness.ts';
 
 test('acknowledgements that match what was sent: no loss, each frame encoded from the one before', async () => {
@@ -23,7 +23,7 @@ test('acknowledgements that match what was sent: no loss, each frame encoded fro
   assert.is(h.sender.counters.keyFrames, 1);
 });
 
-test('a receiver behind the frame before the one it acknowledges: the next frame is encoded from its state', async () => {
+test('a receiver behind the frame before the one it acknowledges: for 5 s every frame is encoded from the state it reports', async () => {
   const h = harness();
   h.sender.start();
   await h.at(50, () => h.ack(0, h.frame(0).targetStateId));
@@ -32,15 +32,22 @@ test('a receiver behind the frame before the one it acknowledges: the next frame
   await h.at(350, () => h.ack(3, h.frame(1).targetStateId));
   assert.is(h.sender.counters.lossesDetected, 1);
   assert.equal(h.ofKind('loss'), [{ kind: 'loss', time: 350, ackFrame: 3, receiverStateId: h.frame(1).targetStateId }]);
+  assert.ok(h.sender.conservative);
   await h.at(450);
   const recovery = h.frame(4);
   assert.is(recovery.sourceStateId, h.frame(1).targetStateId);
   assert.not.ok(recovery.keyFrame);
   assert.equal(h.ofKind('recovery').map((e) => [e.frameNumber, e.fromStateId, e.keyFrame]), [[4, h.frame(1).targetStateId, false]]);
-  // Afterwards the chain continues from the recovery frame.
+  // Still conservative: the next frame too is encoded from the receiver's reported state, not from frame 4's.
   await h.at(550);
-  assert.is(h.frame(5).sourceStateId, recovery.targetStateId);
+  assert.is(h.frame(5).sourceStateId, h.frame(1).targetStateId);
+  // The receiver reports frame 4 decoded: the next frames are encoded from there.
+  h.ack(4, h.frame(4).targetStateId, [h.frame(4).targetStateId, h.frame(1).targetStateId]);
+  await h.at(750);
+  assert.is(h.frame(6).sourceStateId, h.frame(4).targetStateId);
+  assert.is(h.frame(7).sourceStateId, h.frame(4).targetStateId);
   assert.is(h.sender.counters.keyFrames, 1);
+  assert.is(h.ofKind('recovery').length, 1);
 });
 
 test('a receiver in a state the sender does not hold: another state it holds, else a key frame', async () => {
@@ -64,28 +71,46 @@ test('a receiver in a state the sender does not hold: another state it holds, el
   assert.is(none.sender.counters.keyFrames, 2);
 });
 
-test('after a loss the target is halved for the conservative period, then whole again', async () => {
-  const h = harness({ conservativeMs: 300 });
-  const full = () => targetFrameSize({ payloadBytesPerPacket: MAX_FRAGMENT_PAYLOAD, interArrivalMs: h.sender.interArrivalMs!, packetsInFlight: h.sender.packetsInFlight });
+test('the conservative period: 5 s from the loss, the target not cut, a loss seen in it changes nothing; then the chain again', async () => {
+  const h = harness();
+  const full = () => targetFrameSize({ payloadBytesPerPacket: 1400, interArrivalUs: h.sender.interArrivalUs!, packetsInFlight: h.sender.packetsInFlight });
   h.sender.start();
   await h.at(50, () => h.ack(0, h.frame(0).targetStateId, [], 20_000));
-  assert.is(h.sender.interArrivalMs, 20);
+  assert.is(h.sender.interArrivalUs, 20_000);
   assert.is(h.sender.currentTarget(), full());
   await h.at(250, () => h.ack(2, h.frame(0).targetStateId, [], 20_000)); // frame 1 lost
   assert.is(h.sender.counters.lossesDetected, 1);
   assert.ok(full() > 0);
+  assert.is(h.sender.currentTarget(), full(), 'no cut of the target');
+  // Another loss in the period (frame 10's source never reached): not counted, the period not prolonged.
+  await h.at(1050, () => h.ack(10, h.frame(0).targetStateId, [], 20_000));
+  assert.is(h.sender.counters.lossesDetected, 1);
+  await h.at(5249);
+  assert.ok(h.sender.conservative, 'still conservative 4999 ms later');
+  const during = h.sent().filter((e) => e.time > 250 && e.time < 5250);
+  assert.is(during.length, 50);
+  for (const e of during) assert.is(e.sourceStateId, h.frame(0).targetStateId, `frame ${e.frameNumber}: from the receiver's reported state`);
+  await h.at(5251);
+  assert.not.ok(h.sender.conservative, 'over 5000 ms after the loss');
+  await h.at(5450);
+  const after = h.sent().filter((e) => e.time > 5251);
+  assert.is(after.length, 2);
+  assert.is(after[0].sourceStateId, h.sent().find((e) => e.frameNumber === after[0].frameNumber - 1)!.targetStateId, 'the chain again: from the last frame sent');
+  assert.is(after[1].sourceStateId, after[0].targetStateId);
+});
+
+test('option: the earlier variant that halves the target while conservative', async () => {
+  const h = harness({ conservativeMs: 300, conservativeTarget: 'halved' });
+  const full = () => targetFrameSize({ payloadBytesPerPacket: 1400, interArrivalUs: h.sender.interArrivalUs!, packetsInFlight: h.sender.packetsInFlight });
+  h.sender.start();
+  await h.at(50, () => h.ack(0, h.frame(0).targetStateId, [], 20_000));
+  assert.is(h.sender.currentTarget(), full());
+  await h.at(250, () => h.ack(2, h.frame(0).targetStateId, [], 20_000)); // frame 1 lost
   assert.is(h.sender.currentTarget(), Math.floor(full() / 2));
   await h.at(549);
-  assert.is(h.sender.currentTarget(), Math.floor(full() / 2), 'still conservative 299 ms later');
-  const during = h.sent().filter((e) => e.time > 250 && e.time < 550);
-  assert.ok(during.length >= 2);
+  assert.is(h.sender.currentTarget(), Math.floor(full() / 2));
   await h.at(551);
-  assert.is(h.sender.currentTarget(), full(), 'whole again once the period is over');
-  await h.at(650);
-  const after = h.sent().filter((e) => e.time > 550);
-  assert.ok(after.length >= 1);
-  // Every frame sent in the period saw the halved target (the conventional scheme sends regardless).
-  for (const e of during) assert.ok(e.targetBytes <= Math.floor(targetFrameSize({ payloadBytesPerPacket: MAX_FRAGMENT_PAYLOAD, interArrivalMs: 20, packetsInFlight: 0 }) / 2), JSON.stringify(e));
+  assert.is(h.sender.currentTarget(), full());
 });
 
 test('states older than the receiver\'s are dropped; the receiver\'s is kept', async () => {
@@ -104,8 +129,8 @@ test('states older than the receiver\'s are dropped; the receiver\'s is kept', a
   assert.not.ok(h.frame(5).keyFrame);
 });
 
-test('recovery behind a long queue: one loss, one recovery, old-chain acknowledgements ignored', async () => {
-  const h = harness();
+test('recovery behind a long queue: one loss, one recovery, old-chain acknowledgements ignored after the period too', async () => {
+  const h = harness({ conservativeMs: 500 });
   h.sender.start();
   await h.at(2950); // 30 frames sent, none acknowledged: all are in the queue
   assert.is(h.sent().length, 30);
@@ -118,26 +143,23 @@ test('recovery behind a long queue: one loss, one recovery, old-chain acknowledg
   await h.at(3050);
   const recovery = h.frame(30);
   assert.is(recovery.sourceStateId, h.frame(4).targetStateId);
+  await h.at(3150, () => h.ack(30, recovery.targetStateId));
+  await h.at(3250);
+  assert.is(h.frame(32).sourceStateId, recovery.targetStateId, 'conservative: from the state the receiver reports');
+  await h.at(3460); // the period is over
+  assert.not.ok(h.sender.conservative);
   // The rest of the old chain drains: the receiver stays in frame 4's state, which is no news.
-  await h.at(3060, () => {
+  await h.at(3470, () => {
     for (let n = 7; n < 30; n++) h.ack(n, h.frame(4).targetStateId);
   });
-  await h.at(3150, () => h.ack(30, recovery.targetStateId));
-  await h.at(3350, () => {
-    for (const n of [31, 32]) h.ack(n, h.frame(n).targetStateId);
+  await h.at(3650, () => {
+    for (const n of [31, 32, 33, 34, 35]) h.ack(n, h.frame(n).targetStateId);
   });
   assert.is(h.sender.counters.lossesDetected, 1);
   assert.is(h.ofKind('recovery').length, 1);
-  assert.is(h.frame(31).sourceStateId, recovery.targetStateId);
+  assert.is(h.frame(36).sourceStateId, h.frame(35).targetStateId);
   assert.is(h.sender.counters.keyFrames, 1);
   assert.is(h.sender.counters.unexpectedDatagrams, 0);
-  // The old chain's acknowledgements did not prolong the conservative period (500 ms from the loss at 2960).
-  const full = () => targetFrameSize({ payloadBytesPerPacket: MAX_FRAGMENT_PAYLOAD, interArrivalMs: h.sender.interArrivalMs!, packetsInFlight: h.sender.packetsInFlight });
-  await h.at(3459);
-  assert.ok(full() > 1);
-  assert.is(h.sender.currentTarget(), Math.floor(full() / 2));
-  await h.at(3461);
-  assert.is(h.sender.currentTarget(), full());
 });
 
 test('behind a queue longer than the state memory the receiver\'s state is gone: a key frame', async () => {
@@ -154,7 +176,7 @@ test('behind a queue longer than the state memory the receiver\'s state is gone:
 });
 
 test('the same recovery in every scheme: it belongs to the sender', async () => {
-  for (const scheme of ['salsify-1', 'salsify-2', 'conventional'] as const) {
+  for (const scheme of SCHEMES) {
     const h = harness({ scheme });
     h.sender.start();
     await h.at(50, () => h.ack(0, h.frame(0).targetStateId));

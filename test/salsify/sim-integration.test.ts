@@ -127,8 +127,8 @@ test('the same seed gives byte-identical output; another seed on a lossy link do
   assert.ok(a !== c, 'seeds 7 and 8 gave the same run');
 });
 
-test('conventional: one encoding per frame, never skips', async () => {
-  const r = await runSalsifySim({ scheme: 'conventional', downlink: { constantMbps: 2 }, uplink: { constantMbps: 2 }, durationS: 3, video: VIDEO, delayMs: 10 });
+test('conventional-1s: one encoding per frame, never skips', async () => {
+  const r = await runSalsifySim({ scheme: 'conventional-1s', downlink: { constantMbps: 2 }, uplink: { constantMbps: 2 }, durationS: 3, video: VIDEO, delayMs: 10 });
   assert.is(r.counters.sender.encoded, r.summary.framesSent);
   assert.is(r.counters.sender.skipped, 0);
   assert.is(r.frames.filter((f) => f.fate === 'skipped').length, 0);

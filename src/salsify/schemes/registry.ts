@@ -1,14 +1,20 @@
 // The registry of sender schemes: every name a CLI accepts comes from here.
 // Each scheme is one file in this directory behind the interface in scheme.ts.
-import { conventional } from './conventional.ts';
+import { conventional1s } from './conventional-1s.ts';
 import { salsify1 } from './salsify-1.ts';
 import { salsify2 } from './salsify-2.ts';
+import { salsify4 } from './salsify-4.ts';
+import { salsifyNograce } from './salsify-nograce.ts';
+import { salsifyTargetsize } from './salsify-targetsize.ts';
 import type { SchemeParams, SenderScheme } from './scheme.ts';
 
 const FACTORIES = {
   'salsify-1': salsify1,
   'salsify-2': salsify2,
-  conventional,
+  'conventional-1s': conventional1s,
+  'salsify-nograce': salsifyNograce,
+  'salsify-targetsize': salsifyTargetsize,
+  'salsify-4': salsify4,
 } as const satisfies Record<string, (params: SchemeParams) => SenderScheme>;
 
 export type SchemeName = keyof typeof FACTORIES;

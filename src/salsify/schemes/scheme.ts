@@ -13,20 +13,27 @@
 //   choose(encoded, view)  which encoding to send, or skip the frame; the
 //                          view's target is the transport's after encoding
 //   onSent(frame)          what was sent (a controller's feedback)
+//   grace                  false: the first fragment of a frame carries a
+//                          grace period of 0 (salsify-nograce)
 //
 // A scheme is built by its factory from SchemeParams (schemes/registry.ts
 // names the factories). How the next schemes fit: four encodings are a plan
 // of four quantizers; a target computed before encoding is view.targetBytes()
-// read in plan(); one encoding found by search is a plan() that tries
-// quantizers with view.trialBytes() (not charged as encoder time: it stands
-// for the encoder's size estimate) and returns the one it found; a scheme
-// that knows the future link gets it through its factory's params.
+// read in plan() (salsify-targetsize); one encoding found by search is a
+// plan() that tries quantizers with view.trialBytes() (not charged as encoder
+// time: it stands for the encoder's size estimate) and returns the one it
+// found; a scheme that knows the future link gets it through its factory's
+// params.
 import type { CodecState } from '../../codec-bridge/types.ts';
 
 export type EncodeTiming = 'serial' | 'parallel';
 
-/** The label of the encoding sent, as SenderEvent reports it. */
-export type EncodingLabel = 'better' | 'worse' | 'only';
+/**
+ * The label of the encoding sent, as SenderEvent reports it: 'better' and
+ * 'worse' for Salsify's two encodings, 'only' for a scheme that makes one,
+ * 'q+0', 'q-23', 'q+17', 'q=127' for salsify-4's.
+ */
+export type EncodingLabel = string;
 
 export interface EncodingPlan {
   /** Quantizers (0..127) to encode the frame at, all from the same state. */
@@ -42,20 +49,20 @@ export interface SchemeView {
   readonly startMs: number;
   /** The quantizer of the last frame sent (the initial quantizer before any). */
   readonly lastQuantizer: number;
-  /** The receiver's latest inter-arrival estimate (ms), if any. */
-  readonly interArrivalMs: number | undefined;
+  /** The receiver's latest inter-arrival estimate (whole microseconds, as acknowledgements carry it), if any. */
+  readonly interArrivalUs: number | undefined;
   /** Frames skipped in a row just before this one. */
   readonly skipsInARow: number;
   /** Whether this frame will be a key frame (encoded from the initial state). */
   readonly keyFrame: boolean;
-  /** The size the transport would accept now (bytes). */
+  /** The size the transport would accept now (bytes; Infinity before the first acknowledgement). */
   targetBytes(): number;
   /** The size of the frame encoded at `quantizer` from this frame's state, without charging encoder time. */
   trialBytes(quantizer: number): Promise<number>;
 }
 
 export interface ChoiceView extends SchemeView {
-  /** The transport's target size once the encodings are done (bytes). */
+  /** The transport's target size once the encodings are done (bytes; Infinity before the first acknowledgement). */
   readonly target: number;
 }
 
@@ -69,7 +76,7 @@ export type EncodingChoice = 'skip' | { readonly index: number; readonly label: 
 
 /** The states a frame can be encoded from. */
 export interface SourceChoice {
-  /** What loss recovery picks: the last state sent, or after a loss the receiver's (or the initial one). */
+  /** What loss recovery picks: the last state sent, or while conservative after a loss the receiver's (or the initial one). */
   readonly suggested: CodecState;
   /** The last state sent (the initial state before any). */
   readonly current: CodecState;
@@ -86,6 +93,8 @@ export interface SentFrameInfo {
 
 export interface SenderScheme {
   readonly name: string;
+  /** Whether a frame's first fragment carries the grace period (default true; false: it carries 0). */
+  readonly grace?: boolean;
   adjust?(view: SchemeView): void;
   sourceState?(choice: SourceChoice): CodecState;
   plan(view: SchemeView): EncodingPlan | Promise<EncodingPlan>;

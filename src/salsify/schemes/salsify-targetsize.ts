@@ -1,0 +1,61 @@
+// salsify-targetsize: the ablation without late binding, as the reference
+// built it (alfalfa commit 79b758b, "Do only one encoding job based on target
+// size", with Encoder::encode_with_target_size). The target is computed
+// before encoding and one encoding is made:
+//   - before the first acknowledgement (no target): at quantizer 32;
+//   - a target of 0: at 127 (the reference's "fail-small");
+//   - otherwise at the best quantizer whose frame fits, found by binary search
+//     within the last quantizer sent +-16 (clamped to 4..127; if none fits,
+//     the worst of the range).
+// The frame is sent if it fits the target computed before encoding; else it
+// is skipped, except the 127 one of a target of 0 after 3 skips in a row. The reference searched
+// on its encoder's size estimate; here the search tries real encodings
+// (view.trialBytes(), not charged), and only the modelled time of the one
+// encoding sent is charged: the estimate's own cost is not modelled.
+import { MAX_QUANTIZER } from '../quantizer.ts';
+import type { SchemeParams, SenderScheme } from './scheme.ts';
+
+export const TARGETSIZE_START_QUANTIZER = 32;
+export const TARGETSIZE_RADIUS = 16;
+const LOWEST = 4;
+
+/**
+ * The reference's binary search: the best (lowest) quantizer in
+ * [max(4, last - 16) .. min(127, last + 16)] whose size fits `target`,
+ * or the range's highest when none does.
+ */
+export async function searchQuantizer(last: number, target: number, sizeAt: (q: number) => Promise<number>): Promise<number> {
+  let lo = last - TARGETSIZE_RADIUS >= LOWEST ? last - TARGETSIZE_RADIUS : LOWEST;
+  let hi = Math.min(MAX_QUANTIZER, last + TARGETSIZE_RADIUS);
+  let best: number | undefined;
+  while (lo <= hi) {
+    const q = Math.floor((lo + hi) / 2);
+    if ((await sizeAt(q)) <= target || (lo === hi && best === undefined)) {
+      best = q;
+      hi = q - 1;
+    } else {
+      lo = q + 1;
+    }
+  }
+  return best ?? hi;
+}
+
+export function salsifyTargetsize(params: SchemeParams): SenderScheme {
+  let target = Infinity;
+  let failSmall = false;
+  return {
+    name: 'salsify-targetsize',
+    plan: async (view) => {
+      target = view.targetBytes();
+      failSmall = target === 0;
+      const q = target === Infinity ? TARGETSIZE_START_QUANTIZER
+        : target === 0 ? MAX_QUANTIZER
+        : await searchQuantizer(view.lastQuantizer, target, (quantizer) => view.trialBytes(quantizer));
+      return { quantizers: [q], timing: 'serial' };
+    },
+    choose: ([only], view) => {
+      if (only.bytes <= target) return { index: 0, label: 'only' };
+      return failSmall && view.skipsInARow >= params.maxSkips ? { index: 0, label: 'only' } : 'skip';
+    },
+  };
+}
