@@ -491,7 +491,7 @@ export class SalsifySender {
     }
     this.counters.acks++;
     const latest = this.#latestAck;
-    if (latest && (ack.frameNumber < latest.frame || (ack.frameNumber === latest.frame && ack.fragmentIndex <= latest.fragment))) return; // reordered: older news
+    if (latest && (ack.frameNumber < latest.frame || (ack.frameNumber === latest.frame && ack.fragmentIndex < latest.fragment))) return; // reordered: older news (the same one again counts, as in the reference)
     this.#latestAck = { frame: ack.frameNumber, fragment: ack.fragmentIndex };
     if (ack.interArrivalUs !== NO_ESTIMATE) this.#interArrivalUs = ack.interArrivalUs;
     this.#report = { receiverStateId: ack.currentStateId, held: ack.heldStateIds };

@@ -17,6 +17,8 @@ export function harness(options: Partial<SenderOptions> = {}) {
   const sim = new Simulator();
   let deliver: ((bytes: Uint8Array) => void) | undefined;
   const datagrams: FragmentDatagram[] = [];
+  /** When each datagram left the sender (ms), in the order of `datagrams`. */
+  const departures: number[] = [];
   const ctx: EndpointContext = {
     now: () => sim.now(),
     setTimer: (ms, callback) => sim.after(ms, callback),
@@ -24,6 +26,7 @@ export function harness(options: Partial<SenderOptions> = {}) {
       const d = decodeDatagram(bytes);
       if (d.type !== 'fragment') throw new Error('the sender sent an acknowledgement');
       datagrams.push(d);
+      departures.push(sim.now());
     },
     onReceive: (handler) => {
       deliver = handler;
@@ -53,6 +56,6 @@ export function harness(options: Partial<SenderOptions> = {}) {
     action();
   };
   const ofKind = <K extends SenderEvent['kind']>(kind: K) => events.filter((e): e is Extract<SenderEvent, { kind: K }> => e.kind === kind);
-  return { sim, sender, datagrams, events, sent, frame, ack, at, ofKind, initialId };
+  return { sim, sender, datagrams, departures, events, sent, frame, ack, at, ofKind, initialId };
 }
 
