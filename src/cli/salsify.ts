@@ -14,7 +14,7 @@ import { jsonText, runToJson } from '../results/json.ts';
 import { formatResultsTable } from '../results/table.ts';
 import { makeResultsDirectory, writeResultsFile } from '../results/writer.ts';
 import { CODECS, openCodec, openVideo } from '../salsify/open-inputs.ts';
-import { SCHEMES } from '../salsify/sender.ts';
+import { FRAME_CLOCKS, SCHEMES } from '../salsify/sender.ts';
 import { DEFAULT_SIM_CONFIG, runSalsifySim, type SalsifySimConfig, type SalsifySimResult } from '../salsify/sim-runner.ts';
 import { writeStdout } from './files.ts';
 import { codecNames, DEFAULT_CODEC, DEFAULT_SCHEME, schemeNames, wrapWords } from './help-names.ts';
@@ -42,6 +42,7 @@ signal delay, SSIM, frames shown/skipped, bytes sent and link utilisation.`,
     ['--drain MS', 'simulated time after the last capture, 0 to 3600000\n(default 2000)'],
     ['--budget MS', "the transport's delay budget, > 0 and at most 60000\n(default 100)"],
     ['--no-grace', 'no grace period in the inter-arrival estimate'],
+    ['--frame-clock NAME', "next-frame (the default, the reference's: an encode\ntakes the next camera frame, waiting for it) or\nnewest-frame (the newest frame already captured)"],
     ['--seed N', 'seed of every random draw: an integer from 0 to\n2^53-1 (default 1)'],
     ['--json OUT.json', 'write {label, config, counters, bytesSent, link, endMs,\nsummary} (an array of them when several schemes run)'],
     ['--log-dir DIR', 'write DIR/SCHEME.frames.csv (one line per source frame:\nits fate, send, arrival and display times, size,\nquantizer, SSIM), DIR/SCHEME.json, and DIR/summary.csv\n(one line per scheme)'],
@@ -90,7 +91,7 @@ export function parseSimArgs(argv: string[]): { configs: Partial<SalsifySimConfi
       queue: { type: 'string' }, 'queue-args': { type: 'string' }, delay: { type: 'string' },
       'downlink-loss': { type: 'string' }, 'uplink-loss': { type: 'string' }, 'downlink-onoff': { type: 'string' },
       video: { type: 'string' }, fps: { type: 'string' }, codec: { type: 'string' }, duration: { type: 'string' }, drain: { type: 'string' },
-      budget: { type: 'string' }, 'no-grace': { type: 'boolean' }, seed: { type: 'string' },
+      budget: { type: 'string' }, 'no-grace': { type: 'boolean' }, 'frame-clock': { type: 'string' }, seed: { type: 'string' },
       json: { type: 'string' }, 'log-dir': { type: 'string' }, help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: true,
@@ -118,6 +119,7 @@ export function parseSimArgs(argv: string[]): { configs: Partial<SalsifySimConfi
     drainMs: optional(values.drain, (t) => durationMsValue('drain', t, { unit: 'ms', maxMs: LIMITS.maxPeriodMs })) ?? DEFAULT_SIM_CONFIG.drainMs,
     budgetMs: optional(values.budget, (t) => durationMsValue('budget', t, { unit: 'ms', minExclusive: true, maxMs: LIMITS.maxDelayMs })) ?? DEFAULT_SIM_CONFIG.budgetMs,
     grace: !values['no-grace'],
+    frameClock: nameValue('frame-clock', values['frame-clock'] ?? 'next-frame', FRAME_CLOCKS),
     seed: seedValue('seed', values.seed ?? '1'),
   };
   return {

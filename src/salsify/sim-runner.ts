@@ -21,7 +21,7 @@ import { salsifyFrameRecords, senderView } from './metrics.ts';
 import type { ModelCodec } from './model-codec.ts';
 import { openCodec, openVideo } from './open-inputs.ts';
 import { SalsifyReceiver, type ReceiverCounters } from './receiver.ts';
-import { SalsifySender, SCHEMES, type Scheme, type SenderCounters, type SenderEvent } from './sender.ts';
+import { FRAME_CLOCKS, SalsifySender, SCHEMES, type FrameClock, type Scheme, type SenderCounters, type SenderEvent } from './sender.ts';
 import { ssimAsync } from '../codec-bridge/ssim.ts';
 
 /** A link's delivery trace: a trace file name or path, or a constant rate. */
@@ -54,6 +54,8 @@ export interface SalsifySimConfig {
   readonly codec: 'model' | 'vp8';
   readonly budgetMs: number;
   readonly grace: boolean;
+  /** Which camera frame an encode takes (sender.ts; default 'next-frame', the reference's). */
+  readonly frameClock?: FrameClock;
   readonly connectionId: number;
 }
 
@@ -108,6 +110,7 @@ function checkConfig(c: SalsifySimConfig): void {
     throw new RangeError(`salsify sim config: ${field} must be ${want}, got ${JSON.stringify(value)}`);
   };
   if (!SCHEMES.includes(c.scheme)) fail('scheme', c.scheme, SCHEMES.join(' | '));
+  if (c.frameClock !== undefined && !FRAME_CLOCKS.includes(c.frameClock)) fail('frameClock', c.frameClock, FRAME_CLOCKS.join(' | '));
   if (!(c.durationS > 0 && Number.isFinite(c.durationS))) fail('durationS', c.durationS, 'a number of seconds > 0');
   if (!(c.drainMs >= 0 && Number.isFinite(c.drainMs))) fail('drainMs', c.drainMs, 'a number of ms >= 0');
   if (!(c.delayMs >= 0 && Number.isFinite(c.delayMs))) fail('delayMs', c.delayMs, 'a number of ms >= 0');
@@ -175,7 +178,7 @@ async function simulate(config: SalsifySimConfig, downTrace: Trace, upTrace: Tra
   let sender: SalsifySender | undefined;
   sender = new SalsifySender({
     ctx: outside, codec, source, scheme: config.scheme, connectionId: config.connectionId, frames,
-    budgetMs: config.budgetMs,
+    budgetMs: config.budgetMs, frameClock: config.frameClock,
     // Virtual time follows the scheme's modelled encode time; running the two
     // encodings at once only makes the simulation finish sooner.
     concurrentEncodes: true,
