@@ -1,7 +1,7 @@
 // Public entry point of the Salsify implementation: endpoints, wire format,
 // model codec, its result records (the schema, summary, table, JSON and CSV
 // are src/results/) and the simulator runner.
-export { SalsifySender, SCHEMES, type Scheme, type SenderOptions, type SenderEvent, type SenderCounters } from './sender.ts';
+export { SalsifySender, SCHEMES, FRAME_CLOCKS, DEFAULT_CONSERVATIVE_MS, type Scheme, type FrameClock, type SenderOptions, type SenderEvent, type SenderCounters } from './sender.ts';
 export { SalsifyReceiver, type ReceiverOptions, type ReceiverCounters, type ShownFrame } from './receiver.ts';
 export {
   decodeDatagram, encodeAck, encodeFragment, splitFrame, DatagramError, MAX_DATAGRAM_BYTES, MAX_FRAGMENT_PAYLOAD, REFERENCE_FRAGMENT_PAYLOAD,
@@ -9,7 +9,7 @@ export {
 } from './datagram.ts';
 export { createModelCodec, inspectModelFrame, modelFrameBytes, modelSsim, type ModelCodec } from './model-codec.ts';
 export { modelledEncodeMs, modelledDecodeMs, modelledDecodeMsForFrame } from './timing-model.ts';
-export { chooseEncoding, type Choice } from './choose-encoding.ts';
+export { chooseEncoding, chooseLargestFitting, type Choice } from './choose-encoding.ts';
 export { candidateQuantizers, stepQuantizer } from './quantizer.ts';
 export { Pacer, pacingGapUs } from './pacer.ts';
 export { salsifyFrameRecords, senderView, type SenderView, type ReceiverView, type SentFrame } from './metrics.ts';
