@@ -181,6 +181,27 @@ test('a backlog beyond the decode queue is dropped and the state reported stays 
   assert.is(receiver.failure, undefined);
 });
 
+test('held states: kept from the source of the frame decoded last on, so frames all encoded from one older state (a conservative sender) all decode', async () => {
+  const codec = createModelCodec();
+  const { initial, frames } = await chain(1);
+  const base = frames[0]; // frame 0, a key frame; its state is what every later frame is encoded from
+  const later: EncodeResult[] = [];
+  for (let i = 1; i <= 20; i++) later.push(await codec.encode(base.state, await scene.frame(i), 30));
+  const { sim, receiver, shown, sendAt } = setup();
+  sendAt(0, datagramsOf(0, initial.id, base));
+  later.forEach((r, i) => sendAt(40 * (i + 1), datagramsOf(i + 1, base.state.id, r)));
+  await sim.run();
+  assert.is(shown.length, 21, `shown ${shown.map((f) => f.frameNumber)}; missing reference ${receiver.counters.missingReference}`);
+  assert.is(receiver.counters.missingReference, 0);
+  assert.is(receiver.heldStates, 21, 'frame 0\'s state and the 20 decoded from it');
+  // A frame encoded from the newest state: the ones older than its source go.
+  const next = await codec.encode(later[19].state, await scene.frame(21), 30);
+  sendAt(1000, datagramsOf(21, later[19].state.id, next));
+  await sim.run();
+  assert.is(shown.length, 22);
+  assert.is(receiver.heldStates, 2, 'its source and its own');
+});
+
 test('pacer: a frame into an empty pacer leaves at once, its datagrams and any later ones a gap after the one queued before', async () => {
   const sim = new Simulator();
   const net = createSimNetwork(sim, { uplink: [], downlink: [], seed: 1 });
