@@ -1,4 +1,4 @@
-// `npm run demo`: Salsify (salsify-1) against the conventional baseline, each
+// `npm run demo`: Salsify (salsify-1) against the conventional-1s baseline, each
 // sending 10 s of 720p60 synthetic video with the real VP8 codec over the same
 // emulated cellular link (the repository's own traces/cellular-6mbps.trace on
 // the video's direction, its uplink twin for the acknowledgements, a drop-tail
@@ -12,7 +12,7 @@ const args = [
   'sim',
   '--downlink', 'traces/cellular-6mbps.trace',
   '--uplink', 'traces/cellular-6mbps-up.trace',
-  '--scheme', 'salsify-1,conventional',
+  '--scheme', 'salsify-1,conventional-1s',
   '--codec', 'vp8',
   '--video', 'synthetic',
   '--duration', '10',

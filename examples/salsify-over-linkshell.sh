@@ -10,7 +10,8 @@
 # Usage: examples/salsify-over-linkshell.sh [OUT_DIR]
 # Environment: TRACE (default traces/cellular-6mbps.trace), DURATION (seconds,
 # default 10), VIDEO (default synthetic:1280x720@60), CODEC (model or vp8,
-# default model), SCHEME (salsify-1, salsify-2 or conventional).
+# default model), SCHEME (salsify-1, salsify-2, conventional-1s, salsify-nograce,
+# salsify-targetsize or salsify-4).
 set -eu
 cd "$(dirname "$0")/.."
 OUT=${1:-$(mktemp -d "${TMPDIR:-/tmp}/salsify-live-XXXXXX")}
