@@ -1,0 +1,44 @@
+// The programs the WebRTC bench runs: Debian's Chromium (started as the
+// binary itself, /usr/lib/chromium/chromium, not the /usr/bin wrapper script)
+// and coturn's turnserver. A missing one is an error naming the exact
+// command that installs it, so the CLI prints one line and exits 2 before
+// anything is started. Its code is ERR_UNREADABLE_FILE (a program the bench
+// must run is missing), which every CLI maps to exit status 2.
+import { accessSync, constants, statSync } from 'node:fs';
+import { toolkitError } from '../common/errors.ts';
+
+export const CHROMIUM_PATH = '/usr/lib/chromium/chromium';
+export const TURNSERVER_PATH = '/usr/bin/turnserver';
+
+export interface Prerequisites {
+  readonly chromium: string;
+  readonly turnserver: string;
+}
+
+function executable(path: string): boolean {
+  try {
+    if (!statSync(path).isFile()) return false;
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The paths of Chromium and turnserver, or an error listing the Debian
+ * packages missing and the command that installs them (ERR_UNREADABLE_FILE). `paths` overrides the
+ * defaults (tests point them at missing files).
+ */
+export function findPrerequisites(paths: Partial<Prerequisites> = {}): Prerequisites {
+  const chromium = paths.chromium ?? CHROMIUM_PATH;
+  const turnserver = paths.turnserver ?? TURNSERVER_PATH;
+  const missing: string[] = [];
+  if (!executable(chromium)) missing.push(`chromium (${chromium})`);
+  if (!executable(turnserver)) missing.push(`coturn (${turnserver})`);
+  if (missing.length > 0) {
+    const packages = missing.map((m) => m.split(' ')[0]).join(' ');
+    throw toolkitError('ERR_UNREADABLE_FILE', `the WebRTC bench needs ${missing.join(' and ')}, not installed; install with: apt-get install -y ${packages}`);
+  }
+  return { chromium, turnserver };
+}
