@@ -1,0 +1,280 @@
+// One WebRTC call between two headless Chromium browsers, as the paper's
+// bench measured one: coturn on 127.0.0.1 relays every packet (both peers
+// use only relayed candidates), and the sender reaches coturn through
+// linkshell, so the video crosses the scenario's emulated link:
+//
+//   sender Chromium --TURN--> linkshell (video: .down trace) --> coturn --> receiver Chromium
+//   sender Chromium <--TURN-- linkshell (feedback: .up trace) <-- coturn <-- receiver Chromium
+//
+// The call gathers what the pages post (pages.ts) into a CallData: camera
+// frames with their capture times, displayed frames with their presentation
+// times, every encoded frame the receiver got (in a file), getStats
+// snapshots (in JSONL files). Everything started is ended on success, error
+// or abort, and every temporary file except `out` is removed.
+import { createWriteStream, mkdtempSync, rmSync, type WriteStream } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'puppeteer-core';
+import { abortableDelay, Cleanup } from './cleanup.ts';
+import { prepareClip, type PreparedClip } from './clip.ts';
+import { freeUdpPort, startTurnServer } from './coturn.ts';
+import { launchBrowser, type BenchBrowser } from './browser.ts';
+import { startLinkshellChild } from './linkshell-child.ts';
+import { startPageServer, type PostKind, type Role } from './page-server.ts';
+import type { Prerequisites } from './prerequisites.ts';
+
+export type WebrtcCodec = 'vp8' | 'vp9' | 'av1';
+
+export interface CallOptions {
+  readonly programs: Prerequisites;
+  /** Video source of the clip: a .y4m or .ivf path, or "synthetic". */
+  readonly video: string;
+  readonly width: number;
+  readonly height: number;
+  readonly fps: number;
+  readonly codec: WebrtcCodec;
+  /** A scalability mode such as L1T3 or L2T3 (VP9, AV1), or undefined. */
+  readonly scalabilityMode?: string;
+  /** Seconds the call lasts once connected. */
+  readonly durationS: number;
+  /** Trace files of the video and the feedback direction. */
+  readonly videoTrace: string;
+  readonly feedbackTrace: string;
+  /** linkshell options for both directions beyond the traces (queue, delay, loss, seed). */
+  readonly linkshellArgs?: readonly string[];
+  /** Where the call's files go: the link logs, the getStats JSONL files, received.frames. */
+  readonly out: string;
+  /** encodings[0].maxBitrate in bit/s (default 50 Mbit/s: above every trace). */
+  readonly maxBitrate?: number;
+  readonly signal?: AbortSignal;
+  /** Progress lines (stderr in the CLI). */
+  readonly log?: (line: string) => void;
+}
+
+export interface SenderRecord {
+  /** The barcode read from the camera frame (null if unreadable). */
+  readonly n: number | null;
+  /** VideoFrame.timestamp: Chromium's monotonic clock in µs. */
+  readonly captureUs: number;
+}
+
+export interface ReceiverRecord {
+  readonly n: number | null;
+  /** requestVideoFrameCallback's presentationTime, on the receiver page's performance timeline (ms). */
+  readonly presentationMs: number;
+  readonly expectedDisplayMs?: number;
+  readonly presented?: number;
+  readonly rtp?: number;
+  readonly width: number;
+  readonly height: number;
+}
+
+export interface StatsSnapshot {
+  /** performance.now() of the page. */
+  readonly t: number;
+  readonly report: Record<string, unknown>[];
+}
+
+export interface CallData {
+  readonly clip: PreparedClip;
+  readonly browserVersion: string;
+  readonly codec: string;
+  /** Each page's time origin on the machine's monotonic clock (ms): page time + origin = monotonic time. */
+  readonly senderOriginMs: number;
+  readonly receiverOriginMs: number;
+  /** Monotonic ms when the call was connected and when it was stopped. */
+  readonly connectedMs: number;
+  readonly stoppedMs: number;
+  readonly sender: SenderRecord[];
+  readonly receiver: ReceiverRecord[];
+  readonly senderStats: StatsSnapshot[];
+  readonly receiverStats: StatsSnapshot[];
+  /** The encoded frames the receiver got, as posted (pages.ts's binary layout). */
+  readonly framesFile: string;
+  readonly videoLog: string;
+  readonly feedbackLog: string;
+  /** linkshell's summary (stderr). */
+  readonly linkshellOutput: string;
+  readonly linkshellStatus: number | null;
+  /** The temporary directory (clip), removed by `dispose`. */
+  dispose(): void;
+}
+
+/** The machine's monotonic clock in ms (CLOCK_MONOTONIC: Chromium's TimeTicks on Linux). */
+export function monotonicMs(): number {
+  return Number(process.hrtime.bigint()) / 1e6;
+}
+
+async function pageOriginMs(page: Page): Promise<number> {
+  const cdp = await page.createCDPSession();
+  await cdp.send('Performance.enable');
+  const { metrics } = await cdp.send('Performance.getMetrics');
+  await cdp.detach();
+  const start = metrics.find((m) => m.name === 'NavigationStart');
+  if (!start) throw new Error('Chromium reported no NavigationStart metric');
+  return start.value * 1000;
+}
+
+function parseBatch<T>(body: Buffer, role: Role, kind: PostKind): T[] {
+  const value = JSON.parse(body.toString('utf8'));
+  if (!Array.isArray(value)) throw new Error(`${role} ${kind}: expected a JSON array`);
+  return value as T[];
+}
+
+export async function runCall(options: CallOptions): Promise<CallData> {
+  const log = options.log ?? (() => {});
+  const cleanup = new Cleanup();
+  const temp = mkdtempSync(join(tmpdir(), 'salsify-webrtc-'));
+  let disposeTemp = true;
+  cleanup.add('temporary directory', () => {
+    if (disposeTemp) rmSync(temp, { recursive: true, force: true });
+  });
+  const sender: SenderRecord[] = [];
+  const receiver: ReceiverRecord[] = [];
+  const senderStats: StatsSnapshot[] = [];
+  const receiverStats: StatsSnapshot[] = [];
+  const framesFile = join(options.out, 'received.frames');
+  const videoLog = join(options.out, 'video-link.log');
+  const feedbackLog = join(options.out, 'feedback-link.log');
+  const statsFiles: Record<Role, WriteStream> = {
+    sender: createWriteStream(join(options.out, 'sender-stats.jsonl')),
+    receiver: createWriteStream(join(options.out, 'receiver-stats.jsonl')),
+  };
+  const frames = createWriteStream(framesFile);
+  const ended = (s: WriteStream) => new Promise<void>((resolve, reject) => s.end((error?: Error | null) => (error ? reject(error) : resolve())));
+  cleanup.add('output files', async () => {
+    await Promise.all([ended(statsFiles.sender), ended(statsFiles.receiver), ended(frames)]);
+  });
+  const checkAbort = () => {
+    if (options.signal?.aborted) throw options.signal.reason;
+  };
+  try {
+    log(`preparing the clip (${options.video} at ${options.width}x${options.height}, ${options.fps} fps)`);
+    const clip = await prepareClip(join(temp, 'camera.y4m'), { video: options.video, width: options.width, height: options.height, fps: options.fps });
+    checkAbort();
+
+    const turnPort = await freeUdpPort();
+    const relayBase = 40000 + Math.floor(Math.random() * 200) * 100;
+    const turn = await startTurnServer(options.programs.turnserver, temp, {
+      port: turnPort,
+      minPort: relayBase,
+      maxPort: relayBase + 99,
+      user: 'bench',
+      password: `p${Math.floor(Math.random() * 1e9)}`,
+      realm: 'salsify.bench',
+    });
+    cleanup.add('coturn', () => turn.stop());
+    checkAbort();
+
+    const link = await startLinkshellChild({
+      videoTrace: options.videoTrace,
+      feedbackTrace: options.feedbackTrace,
+      connect: `127.0.0.1:${turnPort}`,
+      videoLog,
+      feedbackLog,
+      extraArgs: options.linkshellArgs,
+    });
+    let linkshellStatus: number | null = null;
+    let linkshellStopped = false;
+    const stopLink = async () => {
+      if (!linkshellStopped) {
+        linkshellStopped = true;
+        linkshellStatus = await link.stop();
+      }
+    };
+    cleanup.add('linkshell', stopLink);
+    log(`coturn on 127.0.0.1:${turnPort}; linkshell listens on ${link.listen}`);
+    checkAbort();
+
+    const server = await startPageServer((role, kind, body) => {
+      if (kind === 'frames') {
+        if (role !== 'receiver') throw new Error('only the receiver posts frames');
+        frames.write(body);
+      } else if (kind === 'records') {
+        for (const record of parseBatch<SenderRecord & ReceiverRecord>(body, role, kind)) (role === 'sender' ? sender : receiver).push(record);
+      } else {
+        const batch = parseBatch<StatsSnapshot>(body, role, kind);
+        for (const snapshot of batch) {
+          (role === 'sender' ? senderStats : receiverStats).push(snapshot);
+          statsFiles[role].write(JSON.stringify(snapshot) + '\n');
+        }
+      }
+    });
+    cleanup.add('page server', () => server.close());
+
+    const browsers: BenchBrowser[] = [];
+    for (const role of ['receiver', 'sender'] as const) {
+      const browser = await launchBrowser({ executable: options.programs.chromium, cameraFile: clip.path, role });
+      browsers.push(browser);
+      cleanup.add(`Chromium (${role})`, () => browser.close());
+      checkAbort();
+    }
+    const [receiverBrowser, senderBrowser] = browsers;
+    const pageOf = async (b: BenchBrowser, path: string) => {
+      const page = (await b.browser.pages())[0] ?? (await b.browser.newPage());
+      page.on('console', (message) => {
+        if (message.type() === 'error') log(`${b.role} page: ${message.text()}`);
+      });
+      page.on('pageerror', (error) => log(`${b.role} page error: ${String(error)}`));
+      await page.goto(`${server.origin}${path}`);
+      return page;
+    };
+    const receiverPage = await pageOf(receiverBrowser, '/receiver.html');
+    const senderPage = await pageOf(senderBrowser, '/sender.html');
+    const receiverOriginMs = await pageOriginMs(receiverPage);
+    const senderOriginMs = await pageOriginMs(senderPage);
+    checkAbort();
+
+    const iceUser = { username: turn.config.user, credential: turn.config.password };
+    const config = {
+      width: options.width,
+      height: options.height,
+      fps: options.fps,
+      codec: options.codec,
+      scalabilityMode: options.scalabilityMode ?? null,
+      maxBitrate: options.maxBitrate ?? 50_000_000,
+      timeoutMs: 30_000,
+    };
+    const senderConfig = { ...config, iceServers: [{ urls: turn.url(link.listen), ...iceUser }] };
+    const receiverConfig = { ...config, iceServers: [{ urls: turn.url(), ...iceUser }] };
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    type Bench = any;
+    const offer = await senderPage.evaluate((c) => (window as Bench).bench.offer(c), senderConfig);
+    const answer = await receiverPage.evaluate((c, o) => (window as Bench).bench.answer(c, o), receiverConfig, offer);
+    const [{ codec }] = await Promise.all([
+      senderPage.evaluate((a, t) => (window as Bench).bench.accept(a, t), answer, 30_000),
+      receiverPage.evaluate((t) => (window as Bench).bench.connected(t), 30_000),
+    ]);
+    const connectedMs = monotonicMs();
+    log(`connected through coturn and linkshell (${codec}); the call lasts ${options.durationS} s`);
+    await abortableDelay(options.durationS * 1000, options.signal);
+    const stoppedMs = monotonicMs();
+    await Promise.all([senderPage.evaluate(() => (window as Bench).bench.stop()), receiverPage.evaluate(() => (window as Bench).bench.stop())]);
+    if (server.errors.length > 0) throw new Error(`the pages posted data the bench could not take: ${server.errors[0]}`);
+    for (const b of browsers.reverse()) await b.close();
+    await stopLink();
+    await cleanup.run();
+    disposeTemp = false;
+    return {
+      clip,
+      browserVersion: senderBrowser.version,
+      codec,
+      senderOriginMs,
+      receiverOriginMs,
+      connectedMs,
+      stoppedMs,
+      sender,
+      receiver,
+      senderStats,
+      receiverStats,
+      framesFile,
+      videoLog,
+      feedbackLog,
+      linkshellOutput: link.output(),
+      linkshellStatus,
+      dispose: () => rmSync(temp, { recursive: true, force: true }),
+    };
+  } finally {
+    await cleanup.run();
+  }
+}

@@ -1,0 +1,230 @@
+// The two pages of the call, as HTML with their scripts (browser JavaScript,
+// not compiled here). Node drives them through `window.bench` (puppeteer's
+// evaluate) and they post what they measure back to the page server:
+//
+//   POST /post/ROLE/records   JSON array: sender {n, captureUs} per camera frame
+//                             (VideoFrame.timestamp, Chromium's monotonic clock);
+//                             receiver {n, presentationMs, rtp, width, height}
+//                             per displayed frame (requestVideoFrameCallback)
+//   POST /post/ROLE/stats     JSON array of getStats() snapshots {t, report}
+//   POST /post/receiver/frames  binary: the encoded frames the receiver got
+//                             (insertable streams), each
+//                             [u32 rtpTimestamp][u8 key][f64 receivedMs][u32 length][bytes]
+//
+// Barcodes are read with barcode.ts's decodeBarcodeLuma, whose source text is
+// put into the page as it is.
+import { decodeBarcodeLuma } from './barcode.ts';
+
+const COMMON = `
+'use strict';
+// esbuild (tsx) may wrap named functions in __name(); the decoder's text is the same either way.
+var __name = (f) => f;
+const decodeBarcodeLuma = ${decodeBarcodeLuma.toString()};
+const pending = { records: [], stats: [] };
+let posting = Promise.resolve();
+function post(kind, body, type) {
+  posting = posting.then(() => fetch('/post/' + ROLE + '/' + kind, { method: 'POST', headers: { 'content-type': type }, body })
+    .then((r) => { if (!r.ok) throw new Error('HTTP ' + r.status); })
+    .catch((e) => console.error('post ' + kind + ': ' + e)));
+  return posting;
+}
+function flushJson() {
+  for (const kind of ['records', 'stats']) {
+    if (pending[kind].length === 0) continue;
+    const batch = pending[kind];
+    pending[kind] = [];
+    post(kind, JSON.stringify(batch), 'application/json');
+  }
+}
+const timers = [];
+let pc = null;
+function statsLoop() {
+  timers.push(setInterval(async () => {
+    if (!pc) return;
+    const t = performance.now();
+    const report = await pc.getStats();
+    const entries = [];
+    report.forEach((s) => entries.push(s));
+    pending.stats.push({ t, report: entries });
+  }, 500));
+  timers.push(setInterval(flushJson, 250));
+}
+function gathered(pc, timeoutMs) {
+  if (pc.iceGatheringState === 'complete') return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('ICE gathering did not complete within ' + timeoutMs + ' ms')), timeoutMs);
+    pc.addEventListener('icegatheringstatechange', () => {
+      if (pc.iceGatheringState === 'complete') { clearTimeout(timer); resolve(); }
+    });
+  });
+}
+function connected(timeoutMs) {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      if (pc.connectionState === 'connected') { clearTimeout(timer); resolve(); }
+      else if (pc.connectionState === 'failed') { clearTimeout(timer); reject(new Error('the peer connection failed')); }
+    };
+    const timer = setTimeout(() => reject(new Error('not connected within ' + timeoutMs + ' ms (state ' + pc.connectionState + ')')), timeoutMs);
+    pc.addEventListener('connectionstatechange', check);
+    check();
+  });
+}
+function relayOnly(description) {
+  const hosts = description.sdp.split('\\n').filter((l) => l.startsWith('a=candidate') && !/ typ relay/.test(l));
+  if (hosts.length > 0) throw new Error('a non-relay candidate in the SDP: ' + hosts[0]);
+  return { type: description.type, sdp: description.sdp };
+}
+async function stopAll() {
+  for (const t of timers) clearInterval(t);
+  timers.length = 0;
+  if (window.stopMeasuring) window.stopMeasuring();
+  flushJson();
+  await posting;
+  if (window.flushFrames) await window.flushFrames();
+}
+`;
+
+const SENDER = `
+const ROLE = 'sender';
+let measuring = true;
+window.stopMeasuring = () => { measuring = false; };
+async function measureCamera(track, stripRows) {
+  const processor = new MediaStreamTrackProcessor({ track });
+  const reader = processor.readable.getReader();
+  let buffer = null;
+  while (measuring) {
+    const { value: frame, done } = await reader.read();
+    if (done) break;
+    try {
+      const width = frame.codedWidth;
+      const rows = Math.min(frame.codedHeight, stripRows);
+      const rect = { x: 0, y: 0, width, height: rows };
+      const size = frame.allocationSize({ rect });
+      if (!buffer || buffer.length < size) buffer = new Uint8Array(size);
+      const layout = await frame.copyTo(buffer, { rect });
+      const n = decodeBarcodeLuma(buffer, width, frame.codedHeight, layout[0].stride);
+      pending.records.push({ n, captureUs: frame.timestamp });
+    } finally {
+      frame.close();
+    }
+  }
+  reader.cancel().catch(() => {});
+  track.stop();
+}
+window.bench = {
+  async offer(config) {
+    const stream = await navigator.mediaDevices.getUserMedia({ video: { width: { exact: config.width }, height: { exact: config.height }, frameRate: { exact: config.fps } } });
+    const track = stream.getVideoTracks()[0];
+    // Strip rows: the cell size at the camera's width, rounded up to even for the chroma planes.
+    const cell = Math.floor(config.width / 20) & ~1;
+    measureCamera(track.clone(), cell + (cell & 1)).catch((e) => console.error('camera measurement: ' + e));
+    pc = new RTCPeerConnection({ iceServers: config.iceServers, iceTransportPolicy: 'relay', bundlePolicy: 'max-bundle', rtcpMuxPolicy: 'require' });
+    const encoding = { maxBitrate: config.maxBitrate };
+    if (config.scalabilityMode) encoding.scalabilityMode = config.scalabilityMode;
+    const transceiver = pc.addTransceiver(track, { direction: 'sendonly', streams: [stream], sendEncodings: [encoding] });
+    const codecs = RTCRtpSender.getCapabilities('video').codecs;
+    const wanted = codecs.filter((c) => c.mimeType.toLowerCase() === 'video/' + config.codec && (config.codec !== 'vp9' || /profile-id=0/.test(c.sdpFmtpLine || 'profile-id=0')));
+    if (wanted.length === 0) throw new Error('Chromium offers no ' + config.codec + ' encoder');
+    transceiver.setCodecPreferences([...wanted, ...codecs.filter((c) => c.mimeType.toLowerCase() === 'video/rtx')]);
+    statsLoop();
+    await pc.setLocalDescription(await pc.createOffer());
+    await gathered(pc, config.timeoutMs);
+    return relayOnly(pc.localDescription);
+  },
+  async accept(answer, timeoutMs) {
+    await pc.setRemoteDescription(answer);
+    await connected(timeoutMs);
+    // Raised again once negotiated: Chromium otherwise caps the bitrate by resolution (1.7 Mbit/s at 360p).
+    const sender = pc.getSenders()[0];
+    const parameters = sender.getParameters();
+    const codec = parameters.codecs && parameters.codecs[0] ? parameters.codecs[0].mimeType : '';
+    return { codec };
+  },
+  stop: stopAll,
+};
+`;
+
+const RECEIVER = `
+const ROLE = 'receiver';
+let measuring = true;
+window.stopMeasuring = () => { measuring = false; };
+let frameChunks = [];
+let frameBytes = 0;
+function takeFrame(frame, receivedMs) {
+  const data = new Uint8Array(frame.data);
+  const meta = frame.getMetadata ? frame.getMetadata() : {};
+  const rtp = meta.rtpTimestamp !== undefined ? meta.rtpTimestamp : frame.timestamp;
+  const header = new DataView(new ArrayBuffer(17));
+  header.setUint32(0, rtp >>> 0, true);
+  header.setUint8(4, frame.type === 'key' ? 1 : 0);
+  header.setFloat64(5, receivedMs, true);
+  header.setUint32(13, data.length, true);
+  frameChunks.push(new Uint8Array(header.buffer), data);
+  frameBytes += 17 + data.length;
+}
+window.flushFrames = () => {
+  if (frameChunks.length === 0) return posting;
+  const body = new Blob(frameChunks);
+  frameChunks = [];
+  frameBytes = 0;
+  return post('frames', body, 'application/octet-stream');
+};
+function watchDisplay(video) {
+  const canvas = document.createElement('canvas');
+  const context = canvas.getContext('2d', { willReadFrequently: true });
+  const onFrame = (now, metadata) => {
+    if (!measuring) return;
+    const width = metadata.width;
+    const height = metadata.height;
+    const cell = Math.floor(width / 20) & ~1;
+    let n = null;
+    if (cell >= 4) {
+      if (canvas.width !== width || canvas.height !== cell) { canvas.width = width; canvas.height = cell; }
+      context.drawImage(video, 0, 0, width, cell, 0, 0, width, cell);
+      const rgba = context.getImageData(0, 0, width, cell).data;
+      const luma = new Uint8Array(width * cell);
+      for (let i = 0, j = 0; j < luma.length; i += 4, j++) luma[j] = 16 + ((rgba[i] * 0.299 + rgba[i + 1] * 0.587 + rgba[i + 2] * 0.114) * 219) / 255;
+      n = decodeBarcodeLuma(luma, width, height, width);
+    }
+    pending.records.push({ n, presentationMs: metadata.presentationTime, expectedDisplayMs: metadata.expectedDisplayTime, presented: metadata.presentedFrames, rtp: metadata.rtpTimestamp, width, height });
+    video.requestVideoFrameCallback(onFrame);
+  };
+  video.requestVideoFrameCallback(onFrame);
+}
+window.bench = {
+  async answer(config, offer) {
+    pc = new RTCPeerConnection({ iceServers: config.iceServers, iceTransportPolicy: 'relay', bundlePolicy: 'max-bundle', rtcpMuxPolicy: 'require', encodedInsertableStreams: true });
+    pc.ontrack = (event) => {
+      const { readable, writable } = event.receiver.createEncodedStreams();
+      readable.pipeThrough(new TransformStream({
+        transform(frame, controller) {
+          if (measuring) takeFrame(frame, performance.now());
+          controller.enqueue(frame);
+        },
+      })).pipeTo(writable).catch(() => {});
+      const video = document.getElementById('video');
+      video.srcObject = new MediaStream([event.track]);
+      watchDisplay(video);
+      video.play().catch((e) => console.error('play: ' + e));
+    };
+    timers.push(setInterval(() => { if (frameBytes > 0) window.flushFrames(); }, 250));
+    statsLoop();
+    await pc.setRemoteDescription(offer);
+    await pc.setLocalDescription(await pc.createAnswer());
+    await gathered(pc, config.timeoutMs);
+    return relayOnly(pc.localDescription);
+  },
+  connected: (timeoutMs) => connected(timeoutMs),
+  stop: stopAll,
+};
+`;
+
+function page(title: string, script: string, body = ''): string {
+  return `<!doctype html>
+<html><head><meta charset="utf-8"><title>${title}</title></head>
+<body>${body}<script>${COMMON}${script}</script></body></html>
+`;
+}
+
+export const SENDER_PAGE = page('salsify webrtc: sender', SENDER);
+export const RECEIVER_PAGE = page('salsify webrtc: receiver', RECEIVER, '<video id="video" muted autoplay playsinline></video>');
