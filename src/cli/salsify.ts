@@ -197,6 +197,7 @@ Commands:
   salsify send --to HOST:PORT [--video SRC] [...]    send over UDP (see salsify send --help)
   salsify receive --port P --out DIR [...]           receive over UDP (see salsify receive --help)
   salsify analyze DIR [--json OUT] [...]             figures of a live run (see salsify analyze --help)
+  salsify webrtc --downlink TRACE --uplink TRACE [...]  a Chromium WebRTC call over linkshell (see salsify webrtc --help)
 `;
 
 export async function main(argv: string[]): Promise<number> {
@@ -205,6 +206,7 @@ export async function main(argv: string[]): Promise<number> {
   if (command === 'send') return runCommand('salsify send', async () => (await import('./salsify-send.ts')).runSendCommand(rest));
   if (command === 'receive') return runCommand('salsify receive', async () => (await import('./salsify-receive.ts')).runReceiveCommand(rest));
   if (command === 'analyze') return runCommand('salsify analyze', async () => (await import('./salsify-analyze.ts')).runAnalyze(rest));
+  if (command === 'webrtc') return runCommand('salsify webrtc', async () => (await import('./webrtc-command.ts')).runWebrtc(rest));
   if (command === '-h' || command === '--help' || command === 'help') {
     process.stdout.write(SALSIFY_COMMANDS);
     return 0;

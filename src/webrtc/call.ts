@@ -44,6 +44,8 @@ export interface CallOptions {
   readonly linkshellArgs?: readonly string[];
   /** Where the call's files go: the link logs, the getStats JSONL files, received.frames. */
   readonly out: string;
+  /** Milliseconds the call goes on after the last source frame counted (default 2000), so that late frames are shown. */
+  readonly drainMs?: number;
   /** encodings[0].maxBitrate in bit/s (default 50 Mbit/s: above every trace). */
   readonly maxBitrate?: number;
   readonly signal?: AbortSignal;
@@ -82,8 +84,9 @@ export interface CallData {
   /** Each page's time origin on the machine's monotonic clock (ms): page time + origin = monotonic time. */
   readonly senderOriginMs: number;
   readonly receiverOriginMs: number;
-  /** Monotonic ms when the call was connected and when it was stopped. */
+  /** Monotonic ms when the call was connected, when the last source frame counted was captured, and when it was stopped. */
   readonly connectedMs: number;
+  readonly measuredUntilMs: number;
   readonly stoppedMs: number;
   readonly sender: SenderRecord[];
   readonly receiver: ReceiverRecord[];
@@ -248,13 +251,16 @@ export async function runCall(options: CallOptions): Promise<CallData> {
     const connectedMs = monotonicMs();
     log(`connected through coturn and linkshell (${codec}); the call lasts ${options.durationS} s`);
     await abortableDelay(options.durationS * 1000, options.signal);
+    // Source frames are counted until now; the call goes on for the drain, so that later shows count for them.
+    const measuredUntilMs = monotonicMs();
+    await abortableDelay(options.drainMs ?? 2000, options.signal);
     const stoppedMs = monotonicMs();
     await Promise.all([senderPage.evaluate(() => (window as Bench).bench.stop()), receiverPage.evaluate(() => (window as Bench).bench.stop())]);
     if (server.errors.length > 0) throw new Error(`the pages posted data the bench could not take: ${server.errors[0]}`);
     for (const b of browsers.reverse()) await b.close();
     await stopLink();
-    await cleanup.run();
     disposeTemp = false;
+    await cleanup.run();
     return {
       clip,
       browserVersion: senderBrowser.version,
@@ -262,6 +268,7 @@ export async function runCall(options: CallOptions): Promise<CallData> {
       senderOriginMs,
       receiverOriginMs,
       connectedMs,
+      measuredUntilMs,
       stoppedMs,
       sender,
       receiver,

@@ -5,10 +5,14 @@
 // its number in the file (barcode.ts). Chromium loops the file, so the
 // barcode holds the frame number modulo the file's length; the bench unwraps
 // it with the capture times (measure.ts).
+import { createStreamDecoder } from '../codec-bridge/stream-decoder.ts';
+import type { Picture } from '../codec-bridge/types.ts';
+import { loopFrameIndex } from '../codec-bridge/video/clip-source.ts';
+import { ivfFrameRate } from '../codec-bridge/video/ivf-frame-rate.ts';
+import { openIvfReader, type IvfFrame } from '../codec-bridge/video/ivf.ts';
 import { openVideoSource } from '../codec-bridge/video/open-video-source.ts';
 import { frameIndexAt } from '../codec-bridge/video/video-source.ts';
 import { createY4mWriter } from '../codec-bridge/video/y4m.ts';
-import { createStreamDecoder } from '../codec-bridge/stream-decoder.ts';
 import { BARCODE_MAX, stampBarcode } from './barcode.ts';
 import { resizePicture } from './scale.ts';
 
@@ -42,32 +46,71 @@ export function preparedFrameCount(clipFrames: number | undefined, clipFps: numb
   return Math.max(1, Math.round((periodFrames / clipFps) * fps));
 }
 
+/** The clip frame (forward then backward) shown at prepared frame k: the source sampled at `fps`. */
+function clipIndex(k: number, clipFps: number, clipFrames: number | undefined, fps: number): number {
+  const index = frameIndexAt({ fps: clipFps }, (k * 1000) / fps);
+  return clipFrames === undefined ? index : loopFrameIndex(index, clipFrames);
+}
+
+/**
+ * The frames of an IVF clip that the prepared file uses, decoded in one
+ * sequential pass (a VP8 stream decodes only in order) and resized at once,
+ * so that only the needed frames at the call's size are held.
+ */
+async function ivfFramesNeeded(path: string, width: number, height: number, fps: number, fallbackFrames: number) {
+  const reader = await openIvfReader(path);
+  const encoded: IvfFrame[] = [];
+  try {
+    for (let f = await reader.readFrame(); f !== null; f = await reader.readFrame()) encoded.push(f);
+  } finally {
+    await reader.close();
+  }
+  if (encoded.length === 0) throw new Error(`${path}: the IVF file has no frames`);
+  const clipFps = ivfFrameRate(encoded.map((f) => f.timestamp), reader.header, path).fps;
+  const frameCount = preparedFrameCount(encoded.length, clipFps, fps, fallbackFrames);
+  const needed = new Set<number>();
+  for (let k = 0; k < frameCount; k++) needed.add(clipIndex(k, clipFps, encoded.length, fps));
+  const decoder = createStreamDecoder();
+  const kept = new Map<number, Picture>();
+  for (let i = 0; i < encoded.length; i++) {
+    const picture = await decoder.decode(encoded[i].data);
+    if (needed.has(i)) kept.set(i, resizePicture(picture, width, height));
+  }
+  return { frameCount, frame: (k: number) => kept.get(clipIndex(k, clipFps, encoded.length, fps))! };
+}
+
 /** Writes the prepared clip to `path`. */
 export async function prepareClip(path: string, options: ClipOptions): Promise<PreparedClip> {
   const { width, height, fps } = options;
-  const decoder = options.video.toLowerCase().endsWith('.ivf') ? createStreamDecoder() : undefined;
-  const source = await openVideoSource(options.video, {
-    width: options.video.startsWith('synthetic') ? width : undefined,
-    height: options.video.startsWith('synthetic') ? height : undefined,
-    fps: options.video.startsWith('synthetic') ? fps : undefined,
-    decode: decoder ? (frame) => decoder.decode(frame) : undefined,
-    cache: decoder ? 'disk' : undefined,
-  });
+  const fallbackFrames = options.syntheticFrames ?? Math.round(20 * fps);
+  let frameCount: number;
+  let frame: (k: number) => Promise<Picture> | Picture;
+  let close = async () => {};
+  if (options.video.toLowerCase().endsWith('.ivf')) {
+    ({ frameCount, frame } = await ivfFramesNeeded(options.video, width, height, fps, fallbackFrames));
+  } else {
+    const synthetic = options.video.startsWith('synthetic');
+    const source = await openVideoSource(options.video, synthetic ? { width, height, fps } : {});
+    close = () => source.close();
+    frameCount = preparedFrameCount(source.frameCount, source.fps, fps, fallbackFrames);
+    // The source loops forward and backward itself.
+    frame = async (k) => resizePicture(await source.frame(frameIndexAt(source, (k * 1000) / fps)), width, height);
+  }
   try {
-    const frameCount = preparedFrameCount(source.frameCount, source.fps, fps, options.syntheticFrames ?? Math.round(20 * fps));
     if (frameCount > BARCODE_MAX + 1) throw new RangeError(`${options.video}: ${frameCount} frames do not fit the barcode's ${BARCODE_MAX + 1}`);
     const writer = createY4mWriter(path, { width, height, fps, interlacing: 'p', colourSpace: '420jpeg' });
     try {
       for (let k = 0; k < frameCount; k++) {
-        const picture = resizePicture(await source.frame(frameIndexAt(source, (k * 1000) / fps)), width, height);
-        stampBarcode(picture, k);
-        await writer.write(picture);
+        const picture = await frame(k);
+        const stamped = { width, height, data: picture.data.slice() };
+        stampBarcode(stamped, k);
+        await writer.write(stamped);
       }
     } finally {
       await writer.close();
     }
     return { path, width, height, fps, frameCount };
   } finally {
-    await source.close();
+    await close();
   }
 }

@@ -1,0 +1,232 @@
+// `salsify webrtc`: a real WebRTC call between two headless Chromium browsers
+// over coturn and linkshell, measured frame by frame (src/webrtc/).
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Table from 'cli-table3';
+import { fileErrorReason, inContext, toolkitError, usageError } from '../common/errors.ts';
+import {
+  durationMsValue, formatHelp, integerValue, LIMITS, nameValue, noPositionals, optional, parseCommandLine, pathValue, probabilityValue, rateValue, required, seedValue,
+} from '../common/validate.ts';
+import { resolveTraceName } from '../link-emu/trace-files.ts';
+import { formatTrace } from '../link-emu/trace-format.ts';
+import { constantRateTrace } from '../link-emu/trace-generators.ts';
+import { runWebrtcBench, type WebrtcResult } from '../webrtc/bench.ts';
+import type { CallOptions, WebrtcCodec } from '../webrtc/call.ts';
+import { findPrerequisites } from '../webrtc/prerequisites.ts';
+import { queueOption } from './salsify.ts';
+
+const DEFAULT_CLIP = fileURLToPath(new URL('../../../shared/video/FourPeople_1280x720_60.ivf', import.meta.url));
+const HELP_REF = 'salsify webrtc --help';
+
+export const WEBRTC_HELP = formatHelp({
+  usage: ['salsify webrtc --downlink TRACE --uplink TRACE [options]'],
+  about: `Runs a real WebRTC call between two headless Chromium browsers (Debian's
+chromium, driven by puppeteer-core) through coturn on 127.0.0.1, with
+linkshell between the sending browser and coturn: the video crosses the
+downlink trace, the receiver's feedback the uplink trace, as in the paper.
+Measures every source frame black-box (barcodes in the picture): signal
+delay, SSIM of what was shown (VP8: decoded with our own decoder), getStats.
+One call at a time: a 360p30 call takes about 0.3 of a core.`,
+  options: [
+    ['--downlink TRACE', "the video direction's trace: a file or a name found in\n./traces, $LINKSHELL_TRACES or /usr/share/mahimahi/traces;\nor const:MBPS for a constant rate (e.g. const:2)"],
+    ['--uplink TRACE', "the feedback direction's trace (same forms)"],
+    ['--queue KIND', 'queue of both directions: infinite, droptail, drophead,\ncodel, pie (default droptail)'],
+    ['--queue-args ARGS', 'its arguments (default packets=256, as salsify sim)'],
+    ['--delay MS', 'one-way delay of each direction, whole ms from 0 to\n60000 (default 0)'],
+    ['--downlink-loss P', 'loss probability of the video direction, 0 to 1 (default 0)'],
+    ['--uplink-loss P', 'loss probability of the feedback direction (default 0)'],
+    ['--seed N', "seed of linkshell's random draws: an integer from 0 to\n2^53-1 (default 1)"],
+    ['--video SRC', "the camera's clip: FILE.y4m, FILE.ivf (VP8) or synthetic\n(default ../shared/video/FourPeople_1280x720_60.ivf\nwhen present, otherwise synthetic); scaled, looped\nforward and backward, each frame stamped with its number"],
+    ['--size WxH', 'camera size, even, from 80x48 to 3840x2160 (default 640x360)'],
+    ['--fps N', 'camera frame rate, 1 to 60 (default 30)'],
+    ['--codec NAME', 'vp8, vp9 or av1, forced with setCodecPreferences\n(default vp8; SSIM is measured for vp8 only)'],
+    ['--svc MODE', 'scalability mode, e.g. L1T3, or L2T3 with vp9 or av1'],
+    ['--duration S', 'seconds of the call measured once connected, > 0 and at\nmost 86400 (default 30)'],
+    ['--drain MS', 'the call goes on this long after the last frame\ncounted, 0 to 60000 (default 2000)'],
+    ['--endpoint NAME', 'chromium (the default and, for now, the only one)'],
+    ['--out DIR', 'where the results go (default webrtc-out)'],
+    ['-h, --help', 'this text'],
+  ],
+  notes: `Writes DIR/summary.json (summary, config, browser version, getStats totals
+and time series), DIR/frames.csv (one line per source frame), DIR/received.ivf,
+DIR/sender-stats.jsonl and DIR/receiver-stats.jsonl (raw getStats every 500 ms),
+DIR/video-link.log and DIR/feedback-link.log (linkshell's mm-link logs) and
+DIR/linkshell.txt; prints a results table. SALSIFY_CHROMIUM and
+SALSIFY_TURNSERVER select other binaries.
+
+Exit status: 0 on success; 2 for a bad argument or input file, an output
+that cannot be written, or a missing chromium or coturn (the line gives the
+apt command); 1 on an internal error; 128 + N when signal N stopped it
+(everything it started is stopped first).`,
+});
+
+const CODECS: readonly WebrtcCodec[] = ['vp8', 'vp9', 'av1'];
+const ENDPOINTS = ['chromium'] as const;
+
+/** A trace option: a trace file (resolved as every command does), or const:MBPS written as a trace file into `dir`. */
+function traceValue(name: string, text: string | undefined, dir: string): string {
+  const value = required(name, text, 'TRACE', HELP_REF);
+  const m = /^const:(.*)$/.exec(value);
+  if (m) {
+    const trace = (() => {
+      try {
+        return constantRateTrace({ rateMbps: rateValue(name, m[1]!) });
+      } catch (error) {
+        throw inContext(`--${name}`, error);
+      }
+    })();
+    const path = join(dir, `${name}-const-${m[1]}mbps.trace`);
+    try {
+      writeFileSync(path, formatTrace(trace));
+    } catch (error) {
+      throw toolkitError('ERR_UNWRITABLE_FILE', `cannot write ${path}: ${fileErrorReason(error, { writing: true })}`);
+    }
+    return path;
+  }
+  try {
+    return resolve(resolveTraceName(value));
+  } catch (error) {
+    throw toolkitError('ERR_UNREADABLE_FILE', `--${name}: ${(error as Error).message.replace(/\s*\n\s*/g, ' ')}`);
+  }
+}
+
+function sizeValue(text: string): { width: number; height: number } {
+  const m = /^(\d{1,5})x(\d{1,5})$/.exec(text);
+  const width = Number(m?.[1]);
+  const height = Number(m?.[2]);
+  if (!m || width < 80 || height < 48 || width > 3840 || height > 2160 || width % 2 !== 0 || height % 2 !== 0) {
+    throw usageError(`--size must be WIDTHxHEIGHT, even, from 80x48 to 3840x2160, got ${JSON.stringify(text)}`);
+  }
+  return { width, height };
+}
+
+export interface WebrtcArgs {
+  readonly help: boolean;
+  readonly call?: Omit<CallOptions, 'signal' | 'log'>;
+}
+
+export function parseWebrtcArgs(argv: string[]): WebrtcArgs {
+  const { values, positionals } = parseCommandLine(HELP_REF, {
+    args: argv,
+    options: {
+      preset: { type: 'string' }, downlink: { type: 'string' }, uplink: { type: 'string' },
+      queue: { type: 'string' }, 'queue-args': { type: 'string' }, delay: { type: 'string' },
+      'downlink-loss': { type: 'string' }, 'uplink-loss': { type: 'string' }, seed: { type: 'string' },
+      video: { type: 'string' }, size: { type: 'string' }, fps: { type: 'string' }, codec: { type: 'string' }, svc: { type: 'string' },
+      duration: { type: 'string' }, drain: { type: 'string' }, endpoint: { type: 'string' }, out: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (values.help) return { help: true };
+  noPositionals(positionals, HELP_REF);
+  if (values.preset !== undefined) throw usageError(`--preset ${JSON.stringify(values.preset)}: presets are not available yet (issue 9); give --downlink and --uplink traces`);
+  nameValue('endpoint', values.endpoint ?? 'chromium', ENDPOINTS);
+  const codec = nameValue('codec', values.codec ?? 'vp8', CODECS);
+  const { width, height } = sizeValue(values.size ?? '640x360');
+  const fps = optional(values.fps, (t) => integerValue('fps', t, { min: 1, max: 60 })) ?? 30;
+  const svc = values.svc;
+  if (svc !== undefined && !/^L[1-3]T[1-3](_KEY)?$/.test(svc)) throw usageError(`--svc must be a scalability mode such as L1T3 or L2T3, got ${JSON.stringify(svc)}`);
+  if (svc !== undefined && codec === 'vp8' && !/^L1T[1-3]$/.test(svc)) throw usageError(`--svc ${svc}: VP8 has temporal layers only (L1T1 to L1T3); use --codec vp9 or av1`);
+  const durationS = (optional(values.duration, (t) => durationMsValue('duration', t, { unit: 's', minExclusive: true, maxMs: 1000 * LIMITS.maxRunS })) ?? 30_000) / 1000;
+  const drainMs = optional(values.drain, (t) => durationMsValue('drain', t, { unit: 'ms', maxMs: 60_000 })) ?? 2000;
+  const delay = optional(values.delay, (t) => durationMsValue('delay', t, { unit: 'ms', maxMs: LIMITS.maxDelayMs, wholeMs: true }));
+  const downlinkLoss = optional(values['downlink-loss'], (t) => probabilityValue('downlink-loss', t));
+  const uplinkLoss = optional(values['uplink-loss'], (t) => probabilityValue('uplink-loss', t));
+  const seed = optional(values.seed, (t) => seedValue('seed', t));
+  const queue = values.queue ?? 'droptail';
+  const queueArgs = values['queue-args'] ?? (queue === 'droptail' ? 'packets=256' : '');
+  queueOption('queue', queue, queueArgs);
+  let video = values.video ?? (existsSync(DEFAULT_CLIP) ? DEFAULT_CLIP : 'synthetic');
+  if (video !== 'synthetic') {
+    pathValue('video', video);
+    if (!/\.(y4m|ivf)$/i.test(video)) throw usageError(`--video must be FILE.y4m, FILE.ivf or synthetic, got ${JSON.stringify(video)}`);
+    if (!existsSync(video)) throw toolkitError('ERR_UNREADABLE_FILE', `--video ${video}: no such file`);
+    video = resolve(video);
+  }
+  // Before anything is written: a missing chromium or coturn is one line naming the apt command.
+  const programs = findPrerequisites({ chromium: process.env.SALSIFY_CHROMIUM || undefined, turnserver: process.env.SALSIFY_TURNSERVER || undefined });
+  const out = resolve(pathValue('out', values.out ?? 'webrtc-out'));
+  try {
+    mkdirSync(out, { recursive: true });
+  } catch (error) {
+    throw toolkitError('ERR_UNWRITABLE_FILE', `--out: cannot create ${out}: ${fileErrorReason(error, { writing: true })}`);
+  }
+  const videoTrace = traceValue('downlink', values.downlink, out);
+  const feedbackTrace = traceValue('uplink', values.uplink, out);
+  // The scenario's downlink (the video) is linkshell's uplink: what the sending browser sends.
+  const extra = ['--uplink-queue', queue, '--downlink-queue', queue];
+  if (queueArgs !== '') extra.push('--uplink-queue-args', queueArgs, '--downlink-queue-args', queueArgs);
+  if (delay !== undefined) extra.push('--delay', String(delay));
+  if (downlinkLoss !== undefined) extra.push('--uplink-loss', String(downlinkLoss));
+  if (uplinkLoss !== undefined) extra.push('--downlink-loss', String(uplinkLoss));
+  if (seed !== undefined) extra.push('--seed', String(seed));
+  return {
+    help: false,
+    call: { programs, video, width, height, fps, codec, scalabilityMode: svc, durationS, drainMs, videoTrace, feedbackTrace, linkshellArgs: extra, out },
+  };
+}
+
+export function formatWebrtcTable(results: readonly WebrtcResult[]): string {
+  const table = new Table({
+    head: ['system', 'delay mean', 'p5', 'p95 (ms)', 'SSIM mean', 'p5', 'p95 (dB)', 'shown', 'never shown', 'skipped', 'captured', 'sent (MB)', 'link use'],
+    style: { head: [], border: [] },
+  });
+  const f = (x: number, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : '-');
+  for (const r of results) {
+    const s = r.summary;
+    table.push([
+      `${r.label} ${r.config.codec}${r.config.scalabilityMode ? ` ${r.config.scalabilityMode}` : ''}`,
+      f(s.signalDelayMs.mean), f(s.signalDelayMs.p5), f(s.signalDelayMs.p95),
+      f(s.ssimDb.mean, 2), f(s.ssimDb.p5, 2), f(s.ssimDb.p95, 2),
+      String(s.framesShown), String(s.framesNeverShown), String(s.framesSkipped), String(s.framesCaptured),
+      f(s.bytesSent / 1e6, 2), `${f(100 * s.linkUtilization)} %`,
+    ]);
+  }
+  return table.toString();
+}
+
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+const SIGNAL_STATUS: Record<(typeof SIGNALS)[number], number> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
+
+export async function runWebrtc(argv: string[]): Promise<number> {
+  const args = parseWebrtcArgs(argv);
+  if (args.help || !args.call) {
+    process.stdout.write(WEBRTC_HELP);
+    return 0;
+  }
+  const controller = new AbortController();
+  let caught: (typeof SIGNALS)[number] | undefined;
+  const onSignal = (signal: (typeof SIGNALS)[number]) => {
+    if (caught !== undefined) process.exit(SIGNAL_STATUS[signal]); // a second signal: stop waiting (children die with us)
+    caught = signal;
+    process.stderr.write(`salsify webrtc: ${signal}: stopping the call\n`);
+    controller.abort(new Error(`interrupted by ${signal}`));
+  };
+  for (const s of SIGNALS) process.on(s, onSignal);
+  try {
+    const started = performance.now();
+    const result = await runWebrtcBench({
+      ...args.call,
+      signal: controller.signal,
+      log: (line) => process.stderr.write(`salsify webrtc: ${line}\n`),
+    });
+    const c = args.call;
+    process.stdout.write(
+      `${result.browser}; video ${c.video} at ${c.width}x${c.height} ${c.fps} fps; downlink ${c.videoTrace}, uplink ${c.feedbackTrace}; ` +
+        `${c.durationS} s in ${((performance.now() - started) / 1000).toFixed(1)} s; results in ${c.out}\n`,
+    );
+    process.stdout.write(formatWebrtcTable([result]) + '\n');
+    return 0;
+  } catch (error) {
+    if (caught !== undefined) {
+      process.stderr.write(`salsify webrtc: stopped by ${caught}; everything it started has ended\n`);
+      return SIGNAL_STATUS[caught];
+    }
+    throw error;
+  } finally {
+    for (const s of SIGNALS) process.off(s, onSignal);
+  }
+}

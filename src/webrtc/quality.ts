@@ -1,0 +1,161 @@
+// The quality of what the receiver showed, from the encoded frames it got
+// (insertable streams, posted by the receiver page): sorted by RTP timestamp
+// (a retransmitted frame arrives late), duplicates dropped, from the first key
+// frame on, written to IVF and decoded with our own VP8 decoder (native-vp8).
+// Each decoded picture's barcode names its source frame; a frame the receiver
+// displayed (its RTP timestamp in requestVideoFrameCallback's metadata) gets
+// the luma SSIM of the decoded picture, brought back to the source's size if
+// Chromium sent it smaller, against that source frame, the barcode strip
+// excluded from both.
+import { readFileSync } from 'node:fs';
+import { ssim } from '../codec-bridge/ssim.ts';
+import { createStreamDecoder } from '../codec-bridge/stream-decoder.ts';
+import type { Picture } from '../codec-bridge/types.ts';
+import { createIvfWriter } from '../codec-bridge/video/ivf.ts';
+import { chromaHeight, chromaWidth, i420Size } from '../codec-bridge/video/i420.ts';
+import { barcodeStripHeight, decodeBarcode } from './barcode.ts';
+import { resizePicture } from './scale.ts';
+
+export interface EncodedFrame {
+  /** RTP timestamp (90 kHz), unwrapped past 2^32 relative to the first frame received. */
+  readonly rtp: number;
+  /** The RTP timestamp as sent (32 bits). */
+  readonly rawRtp: number;
+  readonly key: boolean;
+  /** When the receiver page got it (its performance timeline, ms). */
+  readonly receivedMs: number;
+  readonly data: Uint8Array;
+}
+
+const HEADER = 17;
+
+/** Parses the receiver's posted frames (pages.ts: [u32 rtp][u8 key][f64 receivedMs][u32 length][bytes]...). */
+export function parseEncodedFrames(bytes: Uint8Array, name: string): EncodedFrame[] {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const frames: EncodedFrame[] = [];
+  let offset = 0;
+  let base: number | null = null;
+  let previous = 0;
+  while (offset < bytes.length) {
+    if (offset + HEADER > bytes.length) throw new Error(`${name}: frame ${frames.length} at byte ${offset}: header truncated`);
+    const raw = view.getUint32(offset, true);
+    const key = view.getUint8(offset + 4) === 1;
+    const receivedMs = view.getFloat64(offset + 5, true);
+    const length = view.getUint32(offset + 13, true);
+    if (offset + HEADER + length > bytes.length) throw new Error(`${name}: frame ${frames.length} at byte ${offset}: ${length} bytes announced, ${bytes.length - offset - HEADER} left`);
+    // Unwrap: the candidate nearest the previous frame's timestamp.
+    let rtp: number;
+    if (base === null) {
+      base = raw;
+      rtp = 0;
+    } else {
+      rtp = raw - base;
+      rtp += Math.round((previous - rtp) / 2 ** 32) * 2 ** 32;
+    }
+    previous = rtp;
+    frames.push({ rtp, rawRtp: raw, key, receivedMs, data: bytes.subarray(offset + HEADER, offset + HEADER + length) });
+    offset += HEADER + length;
+  }
+  return frames;
+}
+
+/** The frames in RTP timestamp order, one per timestamp (the first received), from the first key frame on. */
+export function decodeOrder(frames: readonly EncodedFrame[]): EncodedFrame[] {
+  const byRtp = new Map<number, EncodedFrame>();
+  for (const f of frames) if (!byRtp.has(f.rtp)) byRtp.set(f.rtp, f);
+  const sorted = [...byRtp.values()].sort((a, b) => a.rtp - b.rtp);
+  const firstKey = sorted.findIndex((f) => f.key);
+  return firstKey < 0 ? [] : sorted.slice(firstKey);
+}
+
+/** Rows [from, height) of a picture as a picture of their own (chroma rows from from/2; `from` even). */
+export function cropTop(picture: Picture, from: number): Picture {
+  const { width, height, data } = picture;
+  const h = height - from;
+  const out = new Uint8Array(i420Size(width, h));
+  out.set(data.subarray(from * width, height * width), 0);
+  const cw = chromaWidth(width);
+  const sch = chromaHeight(height);
+  const dch = chromaHeight(h);
+  const skip = from >> 1;
+  for (let plane = 0; plane < 2; plane++) {
+    const src = width * height + plane * cw * sch + skip * cw;
+    const dst = width * h + plane * cw * dch;
+    out.set(data.subarray(src, src + dch * cw), dst);
+  }
+  return { width, height: h, data: out };
+}
+
+/** Luma SSIM of `shown` (any size) against `source`, the top `strip` rows excluded. */
+export function shownSsim(source: Picture, shown: Picture, strip: number): number {
+  const full = shown.width === source.width && shown.height === source.height ? shown : resizePicture(shown, source.width, source.height);
+  return ssim(cropTop(source, strip), cropTop(full, strip)).y;
+}
+
+export interface DecodedFrameInfo {
+  readonly rtp: number;
+  readonly rawRtp: number;
+  readonly key: boolean;
+  readonly bytes: number;
+  readonly width: number;
+  readonly height: number;
+  /** The barcode of the decoded picture (its source frame's number in the camera file), or null. */
+  readonly fileFrame: number | null;
+  /** Set when this frame was displayed: its luma SSIM against the source frame. */
+  ssim?: number;
+}
+
+export interface QualityResult {
+  readonly frames: DecodedFrameInfo[];
+  /** Frames received that the decoder refused (with the first error). */
+  readonly undecodable: number;
+  readonly firstError?: string;
+  /** Frames received before the first key frame, or duplicates: not decoded. */
+  readonly notDecoded: number;
+}
+
+/**
+ * Writes the received frames to `ivfPath` in decode order and decodes them;
+ * for every frame whose RTP timestamp is in `displayed`, computes SSIM
+ * against `sourceFrame(barcode)` (the camera file's frame).
+ */
+export async function measureQuality(options: {
+  readonly framesFile: string;
+  readonly ivfPath: string;
+  readonly displayed: ReadonlySet<number>;
+  readonly sourceFrame: (fileFrame: number) => Promise<Picture>;
+  readonly sourceWidth: number;
+  readonly sourceHeight: number;
+}): Promise<QualityResult> {
+  const received = parseEncodedFrames(readFileSync(options.framesFile), options.framesFile);
+  const ordered = decodeOrder(received);
+  const strip = barcodeStripHeight(options.sourceWidth, options.sourceHeight);
+  const first = ordered[0] ?? { rtp: 0 };
+  const writer = createIvfWriter(options.ivfPath, { width: options.sourceWidth, height: options.sourceHeight, fps: 90000, fourcc: 'VP80' });
+  const decoder = createStreamDecoder();
+  const frames: DecodedFrameInfo[] = [];
+  let undecodable = 0;
+  let firstError: string | undefined;
+  try {
+    for (const f of ordered) {
+      await writer.write({ data: f.data, timestamp: f.rtp - first.rtp });
+      let picture: Picture;
+      try {
+        picture = await decoder.decode(f.data);
+      } catch (error) {
+        undecodable++;
+        firstError ??= (error as Error).message;
+        continue;
+      }
+      const info: DecodedFrameInfo = { rtp: f.rtp, rawRtp: f.rawRtp, key: f.key, bytes: f.data.length, width: picture.width, height: picture.height, fileFrame: decodeBarcode(picture) };
+      // The displayed set holds the RTP timestamps as sent.
+      if (options.displayed.has(f.rawRtp) && info.fileFrame !== null) {
+        info.ssim = shownSsim(await options.sourceFrame(info.fileFrame), picture, strip);
+      }
+      frames.push(info);
+    }
+  } finally {
+    await writer.close();
+  }
+  return { frames, undecodable, firstError, notDecoded: received.length - ordered.length };
+}
