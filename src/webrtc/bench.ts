@@ -82,6 +82,9 @@ export interface WebrtcResult {
   readonly stats: StatsSummary;
   readonly link: { video: VideoLinkFigures; linkshellStatus: number | null };
   readonly counters: Record<string, number | undefined>;
+  /** The processes the call started (all ended) and its temporary directory (removed). */
+  readonly processes: CallData['processes'];
+  readonly tempDir: string;
 }
 
 export interface VideoLinkFigures {
@@ -217,12 +220,24 @@ export async function analyzeCall(data: CallData, options: CallOptions): Promise
             sourceFrame: (k) => clip.read(k),
             sourceWidth: data.clip.width,
             sourceHeight: data.clip.height,
+            hashFileFrames: new Set(data.decodingChecks.flatMap((c) => (c.n === null ? [] : [c.n]))),
           })
         : { frames: [], undecodable: 0, notDecoded: 0 };
   } finally {
     await clip.close();
   }
   rmSync(data.framesFile, { force: true });
+  // Chromium's decoding against ours, frame by frame (by barcode; the first frames only, before the clip loops).
+  const ours = new Map<number, number[]>();
+  for (const f of quality.frames) if (f.lumaHash !== undefined && f.fileFrame !== null) ours.set(f.fileFrame, [...(ours.get(f.fileFrame) ?? []), f.lumaHash]);
+  let decodingCompared = 0;
+  let decodingIdentical = 0;
+  for (const c of data.decodingChecks) {
+    const hashes = c.n === null ? undefined : ours.get(c.n);
+    if (hashes === undefined) continue;
+    decodingCompared++;
+    if (hashes.includes(c.hash)) decodingIdentical++;
+  }
   const stats = summarizeStats(data.senderStats, data.receiverStats);
   const video = videoLinkFigures(data.videoLog);
   const frames = frameRecords(measurement.frames, quality, data.connectedMs);
@@ -258,7 +273,12 @@ export async function analyzeCall(data: CallData, options: CallOptions): Promise
       framesNotDecoded: quality.notDecoded,
       displayCallbacks: data.receiver.length,
       cameraFrames: data.sender.length,
+      decodingChecked: data.decodingChecks.length,
+      decodingCompared,
+      decodingIdentical,
     },
+    processes: data.processes,
+    tempDir: data.tempDir,
   };
 }
 
@@ -269,7 +289,7 @@ export async function runWebrtcBench(options: CallOptions): Promise<WebrtcResult
     const result = await analyzeCall(data, options);
     writeFileSync(join(options.out, 'frames.csv'), framesCsv(result.frames));
     writeFileSync(join(options.out, 'linkshell.txt'), data.linkshellOutput);
-    const { frames, ...rest } = result;
+    const { frames, processes, tempDir, ...rest } = result;
     writeFileSync(join(options.out, 'summary.json'), JSON.stringify(rest, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2) + '\n');
     return result;
   } finally {

@@ -46,6 +46,8 @@ export interface CallOptions {
   readonly out: string;
   /** Milliseconds the call goes on after the last source frame counted (default 2000), so that late frames are shown. */
   readonly drainMs?: number;
+  /** Frames of Chromium's own decoding to hash at the receiver, to check ours against (default 0). */
+  readonly verifyFrames?: number;
   /** encodings[0].maxBitrate in bit/s (default 50 Mbit/s: above every trace). */
   readonly maxBitrate?: number;
   readonly signal?: AbortSignal;
@@ -71,6 +73,15 @@ export interface ReceiverRecord {
   readonly height: number;
 }
 
+/** Chromium's own decoding of a received frame: its barcode and luma hash (luma-hash.ts). */
+export interface DecodingCheck {
+  readonly n: number | null;
+  readonly hash: number;
+  readonly width: number;
+  readonly height: number;
+  readonly format?: string;
+}
+
 export interface StatsSnapshot {
   /** performance.now() of the page. */
   readonly t: number;
@@ -92,6 +103,7 @@ export interface CallData {
   readonly receiver: ReceiverRecord[];
   readonly senderStats: StatsSnapshot[];
   readonly receiverStats: StatsSnapshot[];
+  readonly decodingChecks: DecodingCheck[];
   /** The encoded frames the receiver got, as posted (pages.ts's binary layout). */
   readonly framesFile: string;
   readonly videoLog: string;
@@ -99,6 +111,9 @@ export interface CallData {
   /** linkshell's summary (stderr). */
   readonly linkshellOutput: string;
   readonly linkshellStatus: number | null;
+  /** Every process the call started (all ended by now), and its temporary directory. */
+  readonly processes: { readonly name: string; readonly pid: number | undefined }[];
+  readonly tempDir: string;
   /** The temporary directory (clip), removed by `dispose`. */
   dispose(): void;
 }
@@ -136,6 +151,7 @@ export async function runCall(options: CallOptions): Promise<CallData> {
   const receiver: ReceiverRecord[] = [];
   const senderStats: StatsSnapshot[] = [];
   const receiverStats: StatsSnapshot[] = [];
+  const decodingChecks: DecodingCheck[] = [];
   const framesFile = join(options.out, 'received.frames');
   const videoLog = join(options.out, 'video-link.log');
   const feedbackLog = join(options.out, 'feedback-link.log');
@@ -148,10 +164,16 @@ export async function runCall(options: CallOptions): Promise<CallData> {
   cleanup.add('output files', async () => {
     await Promise.all([ended(statsFiles.sender), ended(statsFiles.receiver), ended(frames)]);
   });
+  const processes: { name: string; pid: number | undefined }[] = [];
+  const started = (name: string, pid: number | undefined) => {
+    processes.push({ name, pid });
+    log(`started ${name} (pid ${pid ?? '?'})`);
+  };
   const checkAbort = () => {
     if (options.signal?.aborted) throw options.signal.reason;
   };
   try {
+    log(`temporary directory ${temp}`);
     log(`preparing the clip (${options.video} at ${options.width}x${options.height}, ${options.fps} fps)`);
     const clip = await prepareClip(join(temp, 'camera.y4m'), { video: options.video, width: options.width, height: options.height, fps: options.fps });
     checkAbort();
@@ -167,6 +189,7 @@ export async function runCall(options: CallOptions): Promise<CallData> {
       realm: 'salsify.bench',
     });
     cleanup.add('coturn', () => turn.stop());
+    started('coturn', turn.pid);
     checkAbort();
 
     const link = await startLinkshellChild({
@@ -186,6 +209,7 @@ export async function runCall(options: CallOptions): Promise<CallData> {
       }
     };
     cleanup.add('linkshell', stopLink);
+    started('linkshell', link.pid);
     log(`coturn on 127.0.0.1:${turnPort}; linkshell listens on ${link.listen}`);
     checkAbort();
 
@@ -193,6 +217,8 @@ export async function runCall(options: CallOptions): Promise<CallData> {
       if (kind === 'frames') {
         if (role !== 'receiver') throw new Error('only the receiver posts frames');
         frames.write(body);
+      } else if (kind === 'checks') {
+        decodingChecks.push(...parseBatch<DecodingCheck>(body, role, kind));
       } else if (kind === 'records') {
         for (const record of parseBatch<SenderRecord & ReceiverRecord>(body, role, kind)) (role === 'sender' ? sender : receiver).push(record);
       } else {
@@ -210,6 +236,7 @@ export async function runCall(options: CallOptions): Promise<CallData> {
       const browser = await launchBrowser({ executable: options.programs.chromium, cameraFile: clip.path, role });
       browsers.push(browser);
       cleanup.add(`Chromium (${role})`, () => browser.close());
+      started(`Chromium (${role}, profile ${browser.profileDir})`, browser.pid);
       checkAbort();
     }
     const [receiverBrowser, senderBrowser] = browsers;
@@ -236,6 +263,7 @@ export async function runCall(options: CallOptions): Promise<CallData> {
       codec: options.codec,
       scalabilityMode: options.scalabilityMode ?? null,
       maxBitrate: options.maxBitrate ?? 50_000_000,
+      verifyFrames: options.verifyFrames ?? 0,
       timeoutMs: 30_000,
     };
     const senderConfig = { ...config, iceServers: [{ urls: turn.url(link.listen), ...iceUser }] };
@@ -274,11 +302,14 @@ export async function runCall(options: CallOptions): Promise<CallData> {
       receiver,
       senderStats,
       receiverStats,
+      decodingChecks,
       framesFile,
       videoLog,
       feedbackLog,
       linkshellOutput: link.output(),
       linkshellStatus,
+      processes,
+      tempDir: temp,
       dispose: () => rmSync(temp, { recursive: true, force: true }),
     };
   } finally {

@@ -7,6 +7,9 @@
 //                             receiver {n, presentationMs, rtp, width, height}
 //                             per displayed frame (requestVideoFrameCallback)
 //   POST /post/ROLE/stats     JSON array of getStats() snapshots {t, report}
+//   POST /post/receiver/checks  JSON array {n, hash, width, height}: Chromium's own
+//                             decoding of the first frames (a MediaStreamTrackProcessor
+//                             on a clone of the received track), luma hashed (luma-hash.ts)
 //   POST /post/receiver/frames  binary: the encoded frames the receiver got
 //                             (insertable streams), each
 //                             [u32 rtpTimestamp][u8 key][f64 receivedMs][u32 length][bytes]
@@ -14,13 +17,15 @@
 // Barcodes are read with barcode.ts's decodeBarcodeLuma, whose source text is
 // put into the page as it is.
 import { decodeBarcodeLuma } from './barcode.ts';
+import { lumaHash } from './luma-hash.ts';
 
 const COMMON = `
 'use strict';
 // esbuild (tsx) may wrap named functions in __name(); the decoder's text is the same either way.
 var __name = (f) => f;
 const decodeBarcodeLuma = ${decodeBarcodeLuma.toString()};
-const pending = { records: [], stats: [] };
+const lumaHash = ${lumaHash.toString()};
+const pending = { records: [], stats: [], checks: [] };
 let posting = Promise.resolve();
 function post(kind, body, type) {
   posting = posting.then(() => fetch('/post/' + ROLE + '/' + kind, { method: 'POST', headers: { 'content-type': type }, body })
@@ -29,7 +34,7 @@ function post(kind, body, type) {
   return posting;
 }
 function flushJson() {
-  for (const kind of ['records', 'stats']) {
+  for (const kind of ['records', 'stats', 'checks']) {
     if (pending[kind].length === 0) continue;
     const batch = pending[kind];
     pending[kind] = [];
@@ -169,6 +174,29 @@ window.flushFrames = () => {
   frameBytes = 0;
   return post('frames', body, 'application/octet-stream');
 };
+async function checkDecoding(track, count) {
+  const processor = new MediaStreamTrackProcessor({ track });
+  const reader = processor.readable.getReader();
+  let buffer = null;
+  for (let i = 0; i < count && measuring; i++) {
+    const { value: frame, done } = await reader.read();
+    if (done) break;
+    try {
+      const size = frame.allocationSize();
+      if (!buffer || buffer.length < size) buffer = new Uint8Array(size);
+      const layout = await frame.copyTo(buffer);
+      const width = frame.visibleRect.width;
+      const height = frame.visibleRect.height;
+      const stride = layout[0].stride;
+      const luma = buffer.subarray(layout[0].offset);
+      pending.checks.push({ n: decodeBarcodeLuma(luma, width, height, stride), hash: lumaHash(luma, width, height, stride), width, height, format: frame.format });
+    } finally {
+      frame.close();
+    }
+  }
+  reader.cancel().catch(() => {});
+  track.stop();
+}
 function watchDisplay(video) {
   const canvas = document.createElement('canvas');
   const context = canvas.getContext('2d', { willReadFrequently: true });
@@ -205,6 +233,7 @@ window.bench = {
       const video = document.getElementById('video');
       video.srcObject = new MediaStream([event.track]);
       watchDisplay(video);
+      if (config.verifyFrames > 0) checkDecoding(event.track.clone(), config.verifyFrames).catch((e) => console.error('decoding check: ' + e));
       video.play().catch((e) => console.error('play: ' + e));
     };
     timers.push(setInterval(() => { if (frameBytes > 0) window.flushFrames(); }, 250));

@@ -14,6 +14,7 @@ import type { Picture } from '../codec-bridge/types.ts';
 import { createIvfWriter } from '../codec-bridge/video/ivf.ts';
 import { chromaHeight, chromaWidth, i420Size } from '../codec-bridge/video/i420.ts';
 import { barcodeStripHeight, decodeBarcode } from './barcode.ts';
+import { lumaHash } from './luma-hash.ts';
 import { resizePicture } from './scale.ts';
 
 export interface EncodedFrame {
@@ -103,6 +104,8 @@ export interface DecodedFrameInfo {
   readonly fileFrame: number | null;
   /** Set when this frame was displayed: its luma SSIM against the source frame. */
   ssim?: number;
+  /** Set for frames whose barcode is in options.hashFileFrames: the luma hash of our decoding. */
+  lumaHash?: number;
 }
 
 export interface QualityResult {
@@ -126,6 +129,8 @@ export async function measureQuality(options: {
   readonly sourceFrame: (fileFrame: number) => Promise<Picture>;
   readonly sourceWidth: number;
   readonly sourceHeight: number;
+  /** Camera-file frame numbers whose decoded luma to hash (to compare with Chromium's decoding). */
+  readonly hashFileFrames?: ReadonlySet<number>;
 }): Promise<QualityResult> {
   const received = parseEncodedFrames(readFileSync(options.framesFile), options.framesFile);
   const ordered = decodeOrder(received);
@@ -148,6 +153,7 @@ export async function measureQuality(options: {
         continue;
       }
       const info: DecodedFrameInfo = { rtp: f.rtp, rawRtp: f.rawRtp, key: f.key, bytes: f.data.length, width: picture.width, height: picture.height, fileFrame: decodeBarcode(picture) };
+      if (info.fileFrame !== null && options.hashFileFrames?.has(info.fileFrame)) info.lumaHash = lumaHash(picture.data, picture.width, picture.height, picture.width);
       // The displayed set holds the RTP timestamps as sent.
       if (options.displayed.has(f.rawRtp) && info.fileFrame !== null) {
         info.ssim = shownSsim(await options.sourceFrame(info.fileFrame), picture, strip);
