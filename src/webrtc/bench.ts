@@ -5,6 +5,7 @@
 //
 //   summary.json          config, browser, summary, counters, getStats totals and series
 //   frames.csv            one line per source frame
+//   camera.jsonl, display.jsonl   the pages' raw records (barcode, time) after a line of clock origins
 //   received.ivf          the encoded frames the receiver got, in RTP timestamp order
 //   sender-stats.jsonl, receiver-stats.jsonl   every getStats snapshot, raw
 //   video-link.log, feedback-link.log          linkshell's mm-link logs
@@ -140,25 +141,46 @@ export function videoLinkFigures(logPath: string): VideoLinkFigures {
   };
 }
 
+/**
+ * The source index of every decoded frame: the one with the frame's barcode
+ * (modulo the camera file's length) nearest to where its RTP timestamp (90 kHz,
+ * stamped at capture) puts it, counted from a frame that was shown (whose
+ * source index the measurement knows). None when no decoded frame was shown.
+ */
+export function decodedSourceIndices(decoded: QualityResult['frames'], frames: readonly SourceFrame[], fileFrames: number, fps: number): Map<number, number> {
+  const byRtp = new Map<number, number>();
+  for (const f of frames) if (f.rtp !== undefined) byRtp.set(f.rtp, f.sourceIndex);
+  const anchor = decoded.find((d) => byRtp.has(d.rawRtp));
+  const out = new Map<number, number>();
+  if (anchor === undefined) return out;
+  const anchorIndex = byRtp.get(anchor.rawRtp)!;
+  decoded.forEach((d, i) => {
+    if (d.fileFrame === null) return;
+    const estimate = anchorIndex + ((d.rtp - anchor.rtp) * fps) / 90000;
+    out.set(d.fileFrame + Math.round((estimate - d.fileFrame) / fileFrames) * fileFrames, i);
+  });
+  return out;
+}
+
 /** The per-frame records of a call: measurement joined with the decoded frames' sizes and SSIM. */
-export function frameRecords(frames: readonly SourceFrame[], quality: QualityResult, originMs: number): WebrtcFrameRecord[] {
-  const decodedByFileFrame = new Map<number, QualityResult['frames'][number]>();
-  for (const f of quality.frames) if (f.fileFrame !== null) decodedByFileFrame.set(f.fileFrame, f);
+export function frameRecords(frames: readonly SourceFrame[], quality: QualityResult, originMs: number, fileFrames: number, fps: number): WebrtcFrameRecord[] {
   const byRtp = new Map<number, QualityResult['frames'][number]>();
   for (const f of quality.frames) byRtp.set(f.rawRtp, f);
+  const bySource = decodedSourceIndices(quality.frames, frames, fileFrames, fps);
   return frames.map((f) => {
     const shown = f.rtp !== undefined ? byRtp.get(f.rtp) : undefined;
-    // A frame that arrived: its RTP timestamp was shown, or a decoded frame carries its number (the file loops: only within this loop's time).
-    const arrived = shown ?? decodedByFileFrame.get(f.fileFrame);
-    const fate: WebrtcFate = f.shownMs !== undefined ? 'shown' : arrived !== undefined && arrived.fileFrame === f.fileFrame ? 'never-shown' : 'skipped';
+    const decodedIndex = bySource.get(f.sourceIndex);
+    const arrived = shown ?? (decodedIndex === undefined ? undefined : quality.frames[decodedIndex]);
+    // Shown; arrived at the receiver (decoded by us) but never shown; or never arrived.
+    const fate: WebrtcFate = f.shownMs !== undefined ? 'shown' : arrived !== undefined ? 'never-shown' : 'skipped';
     const rel = (t: number | undefined) => (t === undefined ? undefined : t - originMs);
     return {
       sourceIndex: f.sourceIndex,
       fileFrame: f.fileFrame,
       captureMs: f.captureMs - originMs,
       fate,
-      bytes: shown?.bytes,
-      keyFrame: shown?.key,
+      bytes: arrived?.bytes,
+      keyFrame: arrived?.key,
       shownMs: rel(f.shownMs),
       displayMs: rel(f.displayMs),
       signalDelayMs: f.signalDelayMs,
@@ -240,7 +262,7 @@ export async function analyzeCall(data: CallData, options: CallOptions): Promise
   }
   const stats = summarizeStats(data.senderStats, data.receiverStats);
   const video = videoLinkFigures(data.videoLog);
-  const frames = frameRecords(measurement.frames, quality, data.connectedMs);
+  const frames = frameRecords(measurement.frames, quality, data.connectedMs, data.clip.frameCount, data.clip.fps);
   const summary = summarizeFrames(frames, measurement.missingCaptures, stats.totals.bytesSent ?? 0, video.utilization);
   const browser = data.browserVersion;
   return {
@@ -289,6 +311,10 @@ export async function runWebrtcBench(options: CallOptions): Promise<WebrtcResult
     const result = await analyzeCall(data, options);
     writeFileSync(join(options.out, 'frames.csv'), framesCsv(result.frames));
     writeFileSync(join(options.out, 'linkshell.txt'), data.linkshellOutput);
+    // The pages' raw records, with the clocks that relate them (monotonic ms = page time + origin).
+    const origins = { senderOriginMs: data.senderOriginMs, receiverOriginMs: data.receiverOriginMs, connectedMs: data.connectedMs, measuredUntilMs: data.measuredUntilMs, stoppedMs: data.stoppedMs, clipFrames: data.clip.frameCount };
+    writeFileSync(join(options.out, 'camera.jsonl'), [JSON.stringify(origins), ...data.sender.map((r) => JSON.stringify(r))].join('\n') + '\n');
+    writeFileSync(join(options.out, 'display.jsonl'), [JSON.stringify(origins), ...data.receiver.map((r) => JSON.stringify(r))].join('\n') + '\n');
     const { frames, processes, tempDir, ...rest } = result;
     writeFileSync(join(options.out, 'summary.json'), JSON.stringify(rest, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2) + '\n');
     return result;

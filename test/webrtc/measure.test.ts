@@ -10,6 +10,7 @@ import { stampBarcode } from '../../src/webrtc/barcode.ts';
 import { measureFrames, unwrapCaptures, type CapturedFrame, type ShownFrame } from '../../src/webrtc/measure.ts';
 import { cropTop, decodeOrder, parseEncodedFrames, shownSsim } from '../../src/webrtc/quality.ts';
 import { longestAbove } from '../../src/webrtc/stats-summary.ts';
+import { frameRecords } from '../../src/webrtc/bench.ts';
 
 const L = 10; // frames in the camera file
 
@@ -118,6 +119,27 @@ test('longestAbove: the longest run of intervals above a rate', () => {
   const series = [0.5, 1, 1.5, 2, 2.5, 3].map((t, i) => ({ t, sendMbps: [1, 2.5, 2.5, 1, 2.1, 1][i] }));
   assert.is(longestAbove(series, 2), 1);
   assert.is(longestAbove(series, 3), 0);
+});
+
+test('fates: shown; arrived (decoded) but never shown, in this loop of the file; never arrived', () => {
+  const c = captures(25);
+  // RTP timestamps: 3000 ticks (90 kHz) a frame at 30 fps, source frame k at 7000 + 3000 k.
+  // Shown: source 2 and 14. Decoded: 2, 3, 14 and, in the first loop only, 5; nothing between 5 and 14.
+  const rtp = (k: number) => 7000 + 3000 * k;
+  const m = measureFrames(c, [{ n: 2, shownMs: 1200, rtp: rtp(2) }, { n: 4, shownMs: 1600, rtp: rtp(14) }], L, { fromMs: 0, toMs: 5000, endMs: 5000 });
+  const decoded = [
+    { rtp: 0, rawRtp: rtp(2), key: true, bytes: 900, width: 640, height: 360, fileFrame: 2, ssim: 0.9 },
+    { rtp: 3000, rawRtp: rtp(3), key: false, bytes: 300, width: 640, height: 360, fileFrame: 3 },
+    { rtp: 9000, rawRtp: rtp(5), key: false, bytes: 500, width: 640, height: 360, fileFrame: 5 },
+    { rtp: 36000, rawRtp: rtp(14), key: false, bytes: 400, width: 640, height: 360, fileFrame: 4, ssim: 0.8 },
+  ];
+  const records = frameRecords(m.frames, { frames: decoded, undecodable: 0, notDecoded: 0 }, 1000, L, 30);
+  const fate = (i: number) => records.find((r) => r.sourceIndex === i)!.fate;
+  assert.equal([2, 3, 5, 14].map(fate), ['shown', 'never-shown', 'never-shown', 'shown']);
+  assert.equal([0, 1, 4, 13, 15, 23].map(fate), ['skipped', 'skipped', 'skipped', 'skipped', 'skipped', 'skipped'], 'file frame 3 and 5 arrived in the first loop only');
+  assert.equal(records.find((r) => r.sourceIndex === 14)!.ssim, 0.8);
+  assert.equal(records.find((r) => r.sourceIndex === 3)!.bytes, 300);
+  assert.equal(records.find((r) => r.sourceIndex === 2)!.captureMs, 66);
 });
 
 test.run();
