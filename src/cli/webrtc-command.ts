@@ -3,18 +3,19 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Table from 'cli-table3';
 import { fileErrorReason, inContext, toolkitError, usageError } from '../common/errors.ts';
 import {
   durationMsValue, formatHelp, integerValue, LIMITS, nameValue, noPositionals, optional, parseCommandLine, pathValue, probabilityValue, rateValue, required, seedValue,
 } from '../common/validate.ts';
+import { createRng } from '../common/random.ts';
+import { createQueue } from '../link-emu/queue-factory.ts';
 import { resolveTraceName } from '../link-emu/trace-files.ts';
 import { formatTrace } from '../link-emu/trace-format.ts';
 import { constantRateTrace } from '../link-emu/trace-generators.ts';
-import { runWebrtcBench, type WebrtcResult } from '../webrtc/bench.ts';
+import { formatResultsTable } from '../results/table.ts';
+import { runWebrtcBench } from '../webrtc/bench.ts';
 import type { CallOptions, WebrtcCodec } from '../webrtc/call.ts';
 import { findPrerequisites } from '../webrtc/prerequisites.ts';
-import { queueOption } from './salsify.ts';
 
 const DEFAULT_CLIP = fileURLToPath(new URL('../../../shared/video/FourPeople_1280x720_60.ivf', import.meta.url));
 const HELP_REF = 'salsify webrtc --help';
@@ -138,7 +139,12 @@ export function parseWebrtcArgs(argv: string[]): WebrtcArgs {
   const seed = optional(values.seed, (t) => seedValue('seed', t));
   const queue = values.queue ?? 'droptail';
   const queueArgs = values['queue-args'] ?? (queue === 'droptail' ? 'packets=256' : '');
-  queueOption('queue', queue, queueArgs);
+  // Checked as linkshell will build it (src/cli/salsify.ts checks --queue the same way; importing it from there would be a cycle).
+  try {
+    createQueue(queue, queueArgs, createRng(0));
+  } catch (error) {
+    throw usageError(`--queue: ${(error as Error).message}`);
+  }
   let video = values.video ?? (existsSync(DEFAULT_CLIP) ? DEFAULT_CLIP : 'synthetic');
   if (video !== 'synthetic') {
     pathValue('video', video);
@@ -167,25 +173,6 @@ export function parseWebrtcArgs(argv: string[]): WebrtcArgs {
     help: false,
     call: { programs, video, width, height, fps, codec, scalabilityMode: svc, durationS, drainMs, videoTrace, feedbackTrace, linkshellArgs: extra, out },
   };
-}
-
-export function formatWebrtcTable(results: readonly WebrtcResult[]): string {
-  const table = new Table({
-    head: ['system', 'delay mean', 'p5', 'p95 (ms)', 'SSIM mean', 'p5', 'p95 (dB)', 'shown', 'never shown', 'skipped', 'captured', 'sent (MB)', 'link use'],
-    style: { head: [], border: [] },
-  });
-  const f = (x: number, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : '-');
-  for (const r of results) {
-    const s = r.summary;
-    table.push([
-      `${r.label} ${r.config.codec}${r.config.scalabilityMode ? ` ${r.config.scalabilityMode}` : ''}`,
-      f(s.signalDelayMs.mean), f(s.signalDelayMs.p5), f(s.signalDelayMs.p95),
-      f(s.ssimDb.mean, 2), f(s.ssimDb.p5, 2), f(s.ssimDb.p95, 2),
-      String(s.framesShown), String(s.framesNeverShown), String(s.framesSkipped), String(s.framesCaptured),
-      f(s.bytesSent / 1e6, 2), `${f(100 * s.linkUtilization)} %`,
-    ]);
-  }
-  return table.toString();
 }
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
@@ -218,7 +205,8 @@ export async function runWebrtc(argv: string[]): Promise<number> {
       `${result.browser}; video ${c.video} at ${c.width}x${c.height} ${c.fps} fps; downlink ${c.videoTrace}, uplink ${c.feedbackTrace}; ` +
         `${c.durationS} s in ${((performance.now() - started) / 1000).toFixed(1)} s; results in ${c.out}\n`,
     );
-    process.stdout.write(formatWebrtcTable([result]) + '\n');
+    const label = `${result.label} ${c.codec}${c.scalabilityMode ? `-${c.scalabilityMode}` : ''}`;
+    process.stdout.write(formatResultsTable([{ label, summary: result.summary, wallMs: performance.now() - started }]) + '\n');
     return 0;
   } catch (error) {
     if (caught !== undefined) {

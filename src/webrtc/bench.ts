@@ -3,82 +3,41 @@
 // what was shown (quality.ts), getStats summarised (stats-summary.ts) and the
 // video link's log. Writes into `out`:
 //
-//   summary.json          config, browser, summary, counters, getStats totals and series
-//   frames.csv            one line per source frame
+//   summary.json          the results pipeline's JSON (label, config, counters, bytes sent,
+//                         link use, summary) plus the browser, getStats totals and series
+//                         and the video link's figures
+//   frames.csv            the results pipeline's per-frame CSV (one line per source frame)
 //   camera.jsonl, display.jsonl   the pages' raw records (barcode, time) after a line of clock origins
 //   received.ivf          the encoded frames the receiver got, in RTP timestamp order
 //   sender-stats.jsonl, receiver-stats.jsonl   every getStats snapshot, raw
 //   video-link.log, feedback-link.log          linkshell's mm-link logs
 //   linkshell.txt         linkshell's summary
 //
-// Times in the records are ms since the call connected.
+// Times in the records are ms since the call connected. Fates: records.ts.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ssimToDb } from '../codec-bridge/ssim-db.ts';
 import { Y4mFile } from '../codec-bridge/video/y4m-file.ts';
 import { parseLinkLog } from '../link-emu/link-log.ts';
-import { linkLogStats, quantile } from '../link-emu/log-stats.ts';
+import { linkLogStats } from '../link-emu/log-stats.ts';
+import { framesToCsv } from '../results/csv.ts';
+import type { RunRecord } from '../results/frame-record.ts';
+import { runToJson } from '../results/json.ts';
+import { summarize, type Summary } from '../results/summary.ts';
 import { runCall, type CallData, type CallOptions } from './call.ts';
 import { measureFrames, type SourceFrame } from './measure.ts';
-import { measureQuality, type QualityResult } from './quality.ts';
+import { measureQuality, parseEncodedFrames, type QualityResult } from './quality.ts';
+import { linkUseFromLog, webrtcRunRecord, type WebrtcFate, type WebrtcFrameRecord } from './records.ts';
+export type { WebrtcFate, WebrtcFrameRecord } from './records.ts';
 import { summarizeStats, type StatsSummary } from './stats-summary.ts';
-
-/**
- * A source frame's fate, as the results pipeline names them; black-box, the
- * bench tells apart only: shown; arrived whole at the receiver but never shown
- * ('never-shown'); never arrived ('skipped': dropped by Chromium's sender, its
- * encoder's frame dropper or lost beyond recovery; a black box cannot tell
- * which).
- */
-export type WebrtcFate = 'shown' | 'never-shown' | 'skipped';
-
-export interface WebrtcFrameRecord {
-  readonly sourceIndex: number;
-  readonly fileFrame: number;
-  readonly captureMs: number;
-  readonly fate: WebrtcFate;
-  readonly bytes?: number;
-  readonly keyFrame?: boolean;
-  readonly shownMs?: number;
-  readonly displayMs?: number;
-  readonly signalDelayMs: number;
-  readonly shownWidth?: number;
-  readonly shownHeight?: number;
-  readonly ssim?: number;
-}
-
-export interface Distribution {
-  readonly mean: number;
-  readonly p5: number;
-  readonly p95: number;
-}
-
-export interface WebrtcSummary {
-  readonly signalDelayMs: Distribution;
-  readonly ssimDb: Distribution;
-  readonly framesCaptured: number;
-  readonly framesShown: number;
-  readonly framesNeverShown: number;
-  readonly framesSkipped: number;
-  /** Frames with no display time by the end: their delay is a lower bound. */
-  readonly framesNotCaughtUp: number;
-  /** Source frames between the first and last counted without a capture time (the camera or page missed them). */
-  readonly framesWithoutCapture: number;
-  /** Shown frames with a known SSIM. */
-  readonly framesWithSsim: number;
-  /** Fraction of source frames (with or without a capture time) whose delay is known. */
-  readonly delayKnownFraction: number;
-  /** RTP bytes the sender sent (payload and headers; getStats). */
-  readonly bytesSent: number;
-  /** The video link: departed over capacity bytes while the call ran (linkshell's log). */
-  readonly linkUtilization: number;
-}
 
 export interface WebrtcResult {
   readonly label: string;
   readonly browser: string;
   readonly config: Record<string, unknown>;
-  readonly summary: WebrtcSummary;
+  readonly run: RunRecord;
+  readonly summary: Summary;
+  /** Frames whose delay is known (shown, or a later frame shown by the end), over all source frames including those without a capture time. */
+  readonly delayKnownFraction: number;
   readonly frames: WebrtcFrameRecord[];
   readonly stats: StatsSummary;
   readonly link: { video: VideoLinkFigures; linkshellStatus: number | null };
@@ -99,14 +58,6 @@ export interface VideoLinkFigures {
   readonly queueDelayMs?: { mean: number; p50: number; p95: number; max: number };
   /** Longest run of whole seconds in which more bytes arrived at the link than it could deliver in that second. */
   readonly longestOfferedAboveCapacityS: number;
-}
-
-function distribution(values: readonly number[]): Distribution {
-  if (values.length === 0) return { mean: NaN, p5: NaN, p95: NaN };
-  const sorted = Float64Array.from(values).sort();
-  let sum = 0;
-  for (const v of values) sum += v;
-  return { mean: sum / values.length, p5: quantile(sorted, 0.05), p95: quantile(sorted, 0.95) };
 }
 
 /** The video link's figures from its mm-link log. */
@@ -141,81 +92,130 @@ export function videoLinkFigures(logPath: string): VideoLinkFigures {
   };
 }
 
-/**
- * The source index of every decoded frame: the one with the frame's barcode
- * (modulo the camera file's length) nearest to where its RTP timestamp (90 kHz,
- * stamped at capture) puts it, counted from a frame that was shown (whose
- * source index the measurement knows). None when no decoded frame was shown.
- */
-export function decodedSourceIndices(decoded: QualityResult['frames'], frames: readonly SourceFrame[], fileFrames: number, fps: number): Map<number, number> {
-  const byRtp = new Map<number, number>();
-  for (const f of frames) if (f.rtp !== undefined) byRtp.set(f.rtp, f.sourceIndex);
-  const anchor = decoded.find((d) => byRtp.has(d.rawRtp));
-  const out = new Map<number, number>();
-  if (anchor === undefined) return out;
-  const anchorIndex = byRtp.get(anchor.rawRtp)!;
-  decoded.forEach((d, i) => {
-    if (d.fileFrame === null) return;
-    const estimate = anchorIndex + ((d.rtp - anchor.rtp) * fps) / 90000;
-    out.set(d.fileFrame + Math.round((estimate - d.fileFrame) / fileFrames) * fileFrames, i);
-  });
-  return out;
+/** `raw` (a 32-bit RTP timestamp) minus `reference`, taken into [-2^31, 2^31): the 90 kHz ticks between them. */
+export function rtpDelta(raw: number, reference: number): number {
+  const d = (((raw - reference) % 2 ** 32) + 2 ** 32) % 2 ** 32;
+  return d >= 2 ** 31 ? d - 2 ** 32 : d;
 }
 
-/** The per-frame records of a call: measurement joined with the decoded frames' sizes and SSIM. */
-export function frameRecords(frames: readonly SourceFrame[], quality: QualityResult, originMs: number, fileFrames: number, fps: number): WebrtcFrameRecord[] {
-  const byRtp = new Map<number, QualityResult['frames'][number]>();
-  for (const f of quality.frames) byRtp.set(f.rawRtp, f);
-  const bySource = decodedSourceIndices(quality.frames, frames, fileFrames, fps);
-  return frames.map((f) => {
-    const shown = f.rtp !== undefined ? byRtp.get(f.rtp) : undefined;
-    const decodedIndex = bySource.get(f.sourceIndex);
-    const arrived = shown ?? (decodedIndex === undefined ? undefined : quality.frames[decodedIndex]);
-    // Shown; arrived at the receiver (decoded by us) but never shown; or never arrived.
-    const fate: WebrtcFate = f.shownMs !== undefined ? 'shown' : arrived !== undefined ? 'never-shown' : 'skipped';
-    const rel = (t: number | undefined) => (t === undefined ? undefined : t - originMs);
+/**
+ * Which source frame an RTP timestamp belongs to. Chromium stamps a frame's
+ * RTP timestamp from its capture time (90 kHz), so counted from a shown frame
+ * (whose source frame and RTP timestamp are both known) an RTP timestamp
+ * gives a capture time; the source frame captured within a third of a frame
+ * interval of it is the one. Returns null when no frame was shown or none is
+ * that close.
+ */
+export function rtpToSource(frames: readonly SourceFrame[], fps: number): (rtp: number) => SourceFrame | null {
+  const anchor = frames.find((f) => f.rtp !== undefined && f.shownMs !== undefined);
+  if (anchor === undefined) return () => null;
+  const byTime = [...frames].sort((a, b) => a.captureMs - b.captureMs);
+  const tolerance = 1000 / fps / 3;
+  return (rtp) => {
+    const t = anchor.captureMs + rtpDelta(rtp, anchor.rtp!) / 90;
+    let lo = 0;
+    let hi = byTime.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (byTime[mid].captureMs < t) lo = mid + 1;
+      else hi = mid;
+    }
+    let best: SourceFrame | null = null;
+    for (const i of [lo - 1, lo]) {
+      const f = byTime[i];
+      if (f !== undefined && Math.abs(f.captureMs - t) <= tolerance && (best === null || Math.abs(f.captureMs - t) < Math.abs(best.captureMs - t))) best = f;
+    }
+    return best;
+  };
+}
+
+export interface FrameEvidence {
+  /** What the sender's encoder produced, in order. */
+  readonly sent: readonly { rtp: number; sentMs: number; bytes: number; key: boolean }[];
+  /** What the receiver got whole (first arrival per RTP timestamp). */
+  readonly received: readonly { rtp: number; receivedMs: number; bytes: number }[];
+  /** Our decoding of what the receiver got (VP8 only), for SSIM. */
+  readonly quality: QualityResult;
+}
+
+/**
+ * The per-frame records of a call: the measurement joined, by RTP timestamp,
+ * with what the sender encoded and the receiver got, and the SSIM of the
+ * shown frames. Times in ms since `originMs`. Also counts the RTP timestamps
+ * that matched no source frame and the decoded frames whose barcode names
+ * another source frame than their RTP timestamp does (both 0 in a sound run).
+ */
+export function frameRecords(frames: readonly SourceFrame[], evidence: FrameEvidence, originMs: number, fps: number): { records: WebrtcFrameRecord[]; unmatchedRtp: number; barcodeMismatches: number; sentNotNoted: number } {
+  const sourceOf = rtpToSource(frames, fps);
+  let unmatchedRtp = 0;
+  const sent = new Map<number, { frameNumber: number; sentMs: number; bytes: number; key: boolean }>();
+  let frameNumber = 0;
+  const sentRtp = new Map<number, number>();
+  for (const s of evidence.sent) {
+    // With spatial layers several encoded frames share one RTP timestamp: one frame, their sizes summed.
+    const known = sentRtp.get(s.rtp);
+    if (known !== undefined) {
+      const f = sent.get(known)!;
+      sent.set(known, { ...f, bytes: f.bytes + s.bytes, key: f.key || s.key });
+      continue;
+    }
+    const source = sourceOf(s.rtp);
+    if (source === null) {
+      unmatchedRtp++;
+      continue;
+    }
+    sentRtp.set(s.rtp, source.sourceIndex);
+    sent.set(source.sourceIndex, { frameNumber: frameNumber++, sentMs: s.sentMs, bytes: s.bytes, key: s.key });
+  }
+  const arrival = new Map<number, number>();
+  const receivedBytes = new Map<number, number>();
+  for (const r of evidence.received) {
+    const source = sourceOf(r.rtp);
+    if (source === null) continue;
+    const before = arrival.get(source.sourceIndex);
+    if (before === undefined || r.receivedMs < before) arrival.set(source.sourceIndex, r.receivedMs);
+    if (!receivedBytes.has(source.sourceIndex)) receivedBytes.set(source.sourceIndex, r.bytes);
+  }
+  let sentNotNoted = 0;
+  const ssimOf = new Map<number, number>();
+  let barcodeMismatches = 0;
+  for (const d of evidence.quality.frames) {
+    const source = sourceOf(d.rawRtp);
+    if (source === null) continue;
+    if (d.fileFrame !== null && d.fileFrame !== source.fileFrame) barcodeMismatches++;
+    if (d.ssim !== undefined) ssimOf.set(source.sourceIndex, d.ssim);
+  }
+  const rel = (t: number | undefined) => (t === undefined ? undefined : t - originMs);
+  const records = frames.map((f): WebrtcFrameRecord => {
+    const s = sent.get(f.sourceIndex);
+    const arrived = arrival.get(f.sourceIndex);
+    const fate: WebrtcFate = f.shownMs !== undefined ? 'shown' : arrived !== undefined ? 'never-shown' : s !== undefined ? 'lost' : 'skipped';
+    // A frame shown or received was sent even if the sender page missed it (counted): frame number -1,
+    // send time its capture (a lower bound), size what arrived.
+    let sentInfo = fate === 'skipped' ? undefined : s;
+    if (fate !== 'skipped' && sentInfo === undefined) {
+      sentNotNoted++;
+      sentInfo = { frameNumber: -1, sentMs: f.captureMs, bytes: receivedBytes.get(f.sourceIndex) ?? 0, key: false };
+    }
     return {
       sourceIndex: f.sourceIndex,
       fileFrame: f.fileFrame,
       captureMs: f.captureMs - originMs,
       fate,
-      bytes: arrived?.bytes,
-      keyFrame: arrived?.key,
+      frameNumber: sentInfo?.frameNumber,
+      sendMs: rel(sentInfo?.sentMs),
+      bytes: sentInfo?.bytes,
+      keyFrame: sentInfo?.key,
+      arrivalMs: fate === 'shown' || fate === 'never-shown' ? rel(arrived ?? f.shownMs) : undefined,
       shownMs: rel(f.shownMs),
       displayMs: rel(f.displayMs),
       signalDelayMs: f.signalDelayMs,
       shownWidth: f.shownWidth,
       shownHeight: f.shownHeight,
-      ssim: shown?.ssim,
+      ssim: f.shownMs !== undefined ? ssimOf.get(f.sourceIndex) : undefined,
     };
   });
-}
-
-export function summarizeFrames(frames: readonly WebrtcFrameRecord[], framesWithoutCapture: number, bytesSent: number, linkUtilization: number): WebrtcSummary {
-  const ssims = frames.filter((f) => f.fate === 'shown' && f.ssim !== undefined).map((f) => f.ssim!);
-  const s = distribution(ssims);
-  const known = frames.filter((f) => f.displayMs !== undefined).length;
-  return {
-    signalDelayMs: distribution(frames.map((f) => f.signalDelayMs)),
-    ssimDb: { mean: ssimToDb(s.mean), p5: ssimToDb(s.p5), p95: ssimToDb(s.p95) },
-    framesCaptured: frames.length,
-    framesShown: frames.filter((f) => f.fate === 'shown').length,
-    framesNeverShown: frames.filter((f) => f.fate === 'never-shown').length,
-    framesSkipped: frames.filter((f) => f.fate === 'skipped').length,
-    framesNotCaughtUp: frames.length - known,
-    framesWithoutCapture,
-    framesWithSsim: ssims.length,
-    delayKnownFraction: frames.length + framesWithoutCapture > 0 ? known / (frames.length + framesWithoutCapture) : 0,
-    bytesSent,
-    linkUtilization,
-  };
-}
-
-export const FRAME_COLUMNS = ['sourceIndex', 'fileFrame', 'captureMs', 'fate', 'bytes', 'keyFrame', 'shownMs', 'displayMs', 'signalDelayMs', 'shownWidth', 'shownHeight', 'ssim'] as const;
-
-export function framesCsv(frames: readonly WebrtcFrameRecord[]): string {
-  const cell = (v: unknown) => (v === undefined ? '' : typeof v === 'number' ? String(Math.round(v * 1e4) / 1e4) : String(v));
-  return [FRAME_COLUMNS.join(','), ...frames.map((f) => FRAME_COLUMNS.map((c) => cell(f[c])).join(','))].join('\n') + '\n';
+  return { records, unmatchedRtp, barcodeMismatches, sentNotNoted };
 }
 
 /** "Chromium 156" from "Chrome/156.0.8078.114" (or the string as it is). */
@@ -230,13 +230,14 @@ export async function analyzeCall(data: CallData, options: CallOptions): Promise
   const measurement = measureFrames(captures, shown, data.clip.frameCount, { fromMs: data.connectedMs, toMs: data.measuredUntilMs, endMs: data.stoppedMs });
   const displayed = new Set<number>();
   for (const r of data.receiver) if (r.rtp !== undefined) displayed.add(r.rtp);
+  const received = parseEncodedFrames(new Uint8Array(readFileSync(data.framesFile)), data.framesFile);
   const clip = await Y4mFile.open(data.clip.path);
   let quality: QualityResult;
   try {
     quality =
       options.codec === 'vp8'
         ? await measureQuality({
-            framesFile: data.framesFile,
+            received,
             ivfPath: join(options.out, 'received.ivf'),
             displayed,
             sourceFrame: (k) => clip.read(k),
@@ -262,14 +263,39 @@ export async function analyzeCall(data: CallData, options: CallOptions): Promise
   }
   const stats = summarizeStats(data.senderStats, data.receiverStats);
   const video = videoLinkFigures(data.videoLog);
-  const frames = frameRecords(measurement.frames, quality, data.connectedMs, data.clip.frameCount, data.clip.fps);
-  const summary = summarizeFrames(frames, measurement.missingCaptures, stats.totals.bytesSent ?? 0, video.utilization);
+  const evidence = {
+    sent: data.sent.map((s) => ({ rtp: s.rtp, sentMs: data.senderOriginMs + s.t, bytes: s.bytes, key: s.key })),
+    received: received.map((r) => ({ rtp: r.rawRtp, receivedMs: data.receiverOriginMs + r.receivedMs, bytes: r.data.length })),
+    quality,
+  };
+  const { records: frames, unmatchedRtp, barcodeMismatches, sentNotNoted } = frameRecords(measurement.frames, evidence, data.connectedMs, data.clip.fps);
   const browser = data.browserVersion;
-  return {
-    label: `webrtc (${browserLabel(browser)})`,
-    browser,
-    config: {
+  const label = `webrtc (${browserLabel(browser)})`;
+  const endMs = data.stoppedMs - data.connectedMs;
+  const link = linkUseFromLog(data.videoLog, data.connectedMs + data.epochMinusMonotonicMs, 0, data.measuredUntilMs - data.connectedMs);
+  const known = frames.filter((f) => f.displayMs !== undefined).length;
+  const counters = {
+    cameraFrames: data.sender.length,
+    framesWithoutCapture: measurement.missingCaptures,
+    framesWithSsim: frames.filter((f) => f.ssim !== undefined).length,
+    unreadableCaptures: measurement.unreadableCaptures,
+    unreadableShown: measurement.unreadableShown,
+    unmatchedShown: measurement.unmatchedShown,
+    unmatchedRtp,
+    barcodeMismatches,
+    sentNotNoted,
+    displayCallbacks: data.receiver.length,
+    framesEncoded: data.sent.length,
+    framesReceived: received.length,
+    framesUndecodable: quality.undecodable,
+    framesNotDecoded: quality.notDecoded,
+    decodingChecked: data.decodingChecks.length,
+    decodingCompared: 0,
+    decodingIdentical: 0,
+  };
+  const config = {
       video: options.video,
+      browser,
       size: `${options.width}x${options.height}`,
       fps: options.fps,
       codec: options.codec,
@@ -281,24 +307,22 @@ export async function analyzeCall(data: CallData, options: CallOptions): Promise
       feedbackTrace: options.feedbackTrace,
       linkshellArgs: options.linkshellArgs ?? [],
       clipFrames: data.clip.frameCount,
-    },
-    summary,
+  };
+  counters.decodingCompared = decodingCompared;
+  counters.decodingIdentical = decodingIdentical;
+  // Bytes sent: RTP payload and headers as getStats counts them (TURN and UDP headers not included).
+  const run = webrtcRunRecord({ label, config, counters, bytesSent: stats.totals.bytesSent ?? 0, link, endMs, frames });
+  return {
+    label,
+    browser,
+    config,
+    run,
+    summary: summarize(run),
+    delayKnownFraction: frames.length + measurement.missingCaptures > 0 ? known / (frames.length + measurement.missingCaptures) : 0,
     frames,
     stats,
     link: { video, linkshellStatus: data.linkshellStatus },
-    counters: {
-      unreadableCaptures: measurement.unreadableCaptures,
-      unreadableShown: measurement.unreadableShown,
-      unmatchedShown: measurement.unmatchedShown,
-      framesReceived: quality.frames.length + quality.undecodable,
-      framesUndecodable: quality.undecodable,
-      framesNotDecoded: quality.notDecoded,
-      displayCallbacks: data.receiver.length,
-      cameraFrames: data.sender.length,
-      decodingChecked: data.decodingChecks.length,
-      decodingCompared,
-      decodingIdentical,
-    },
+    counters,
     processes: data.processes,
     tempDir: data.tempDir,
   };
@@ -309,14 +333,15 @@ export async function runWebrtcBench(options: CallOptions): Promise<WebrtcResult
   const data = await runCall(options);
   try {
     const result = await analyzeCall(data, options);
-    writeFileSync(join(options.out, 'frames.csv'), framesCsv(result.frames));
+    writeFileSync(join(options.out, 'frames.csv'), framesToCsv(result.run.frames));
     writeFileSync(join(options.out, 'linkshell.txt'), data.linkshellOutput);
     // The pages' raw records, with the clocks that relate them (monotonic ms = page time + origin).
     const origins = { senderOriginMs: data.senderOriginMs, receiverOriginMs: data.receiverOriginMs, connectedMs: data.connectedMs, measuredUntilMs: data.measuredUntilMs, stoppedMs: data.stoppedMs, clipFrames: data.clip.frameCount };
     writeFileSync(join(options.out, 'camera.jsonl'), [JSON.stringify(origins), ...data.sender.map((r) => JSON.stringify(r))].join('\n') + '\n');
     writeFileSync(join(options.out, 'display.jsonl'), [JSON.stringify(origins), ...data.receiver.map((r) => JSON.stringify(r))].join('\n') + '\n');
-    const { frames, processes, tempDir, ...rest } = result;
-    writeFileSync(join(options.out, 'summary.json'), JSON.stringify(rest, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2) + '\n');
+    const extra = { browser: result.browser, delayKnownFraction: result.delayKnownFraction, stats: result.stats, videoLink: result.link.video, linkshellStatus: result.link.linkshellStatus };
+    const json = JSON.stringify(runToJson(result.run, result.summary, { extra }), (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2) + '\n';
+    writeFileSync(join(options.out, 'summary.json'), json);
     return result;
   } finally {
     data.dispose();

@@ -82,6 +82,15 @@ export interface DecodingCheck {
   readonly format?: string;
 }
 
+/** A frame the sender's encoder produced (one per spatial layer with SVC). */
+export interface SentRecord {
+  readonly rtp: number;
+  /** The sender page's performance timeline, ms. */
+  readonly t: number;
+  readonly bytes: number;
+  readonly key: boolean;
+}
+
 export interface StatsSnapshot {
   /** performance.now() of the page. */
   readonly t: number;
@@ -104,6 +113,9 @@ export interface CallData {
   readonly senderStats: StatsSnapshot[];
   readonly receiverStats: StatsSnapshot[];
   readonly decodingChecks: DecodingCheck[];
+  readonly sent: SentRecord[];
+  /** Epoch ms (Date.now()) minus monotonic ms, taken when connected: places linkshell's logs (epoch) on the call's clock. */
+  readonly epochMinusMonotonicMs: number;
   /** The encoded frames the receiver got, as posted (pages.ts's binary layout). */
   readonly framesFile: string;
   readonly videoLog: string;
@@ -152,6 +164,7 @@ export async function runCall(options: CallOptions): Promise<CallData> {
   const senderStats: StatsSnapshot[] = [];
   const receiverStats: StatsSnapshot[] = [];
   const decodingChecks: DecodingCheck[] = [];
+  const sentFrames: SentRecord[] = [];
   const framesFile = join(options.out, 'received.frames');
   const videoLog = join(options.out, 'video-link.log');
   const feedbackLog = join(options.out, 'feedback-link.log');
@@ -217,6 +230,9 @@ export async function runCall(options: CallOptions): Promise<CallData> {
       if (kind === 'frames') {
         if (role !== 'receiver') throw new Error('only the receiver posts frames');
         frames.write(body);
+      } else if (kind === 'sent') {
+        if (role !== 'sender') throw new Error('only the sender posts sent frames');
+        sentFrames.push(...parseBatch<SentRecord>(body, role, kind));
       } else if (kind === 'checks') {
         decodingChecks.push(...parseBatch<DecodingCheck>(body, role, kind));
       } else if (kind === 'records') {
@@ -277,6 +293,7 @@ export async function runCall(options: CallOptions): Promise<CallData> {
       receiverPage.evaluate((t) => (window as Bench).bench.connected(t), 30_000),
     ]);
     const connectedMs = monotonicMs();
+    const epochMinusMonotonicMs = Date.now() - monotonicMs();
     log(`connected through coturn and linkshell (${codec}); the call lasts ${options.durationS} s`);
     await abortableDelay(options.durationS * 1000, options.signal);
     // Source frames are counted until now; the call goes on for the drain, so that later shows count for them.
@@ -303,6 +320,8 @@ export async function runCall(options: CallOptions): Promise<CallData> {
       senderStats,
       receiverStats,
       decodingChecks,
+      sent: sentFrames,
+      epochMinusMonotonicMs,
       framesFile,
       videoLog,
       feedbackLog,

@@ -10,6 +10,7 @@
 // file's length L: the sender's numbers are unwrapped in capture order, and a
 // shown number n is the latest source frame k = n (mod L) captured before it
 // was shown (delays are far shorter than the L / fps seconds of a loop).
+import { displayTimes } from '../results/display-times.ts';
 
 export interface CapturedFrame {
   /** Barcode as read (the file's frame number), or null. */
@@ -115,23 +116,19 @@ export function measureFrames(captures: readonly CapturedFrame[], shown: readonl
     const before = firstShown.get(index);
     if (before === undefined || s.shownMs < before.shownMs) firstShown.set(index, s);
   }
-  const inWindow = known.filter((k) => k.captureMs >= window.fromMs && k.captureMs < window.toMs).sort((a, b) => a.index - b.index);
+  // d_i over every captured frame (the results pipeline's one definition), so that frames shown after the window count too.
+  const all = [...known].sort((a, b) => a.index - b.index);
+  const display = displayTimes(all.map((k) => firstShown.get(k.index)?.shownMs));
+  const frames: SourceFrame[] = [];
   let missingCaptures = 0;
-  for (let i = 1; i < inWindow.length; i++) missingCaptures += inWindow[i].index - inWindow[i - 1].index - 1;
-  // d_i: the earliest show of this or any later source frame (all shows count, also of frames after the window).
-  const shows = [...firstShown.entries()].sort((a, b) => b[0] - a[0]);
-  const frames: SourceFrame[] = new Array(inWindow.length);
-  let best = Infinity;
-  let cursor = 0;
-  for (let i = inWindow.length - 1; i >= 0; i--) {
-    const { index, captureMs } = inWindow[i];
-    while (cursor < shows.length && shows[cursor][0] >= index) {
-      best = Math.min(best, shows[cursor][1].shownMs);
-      cursor++;
-    }
+  let previous: number | undefined;
+  all.forEach(({ index, captureMs }, i) => {
+    if (!(captureMs >= window.fromMs && captureMs < window.toMs)) return;
+    if (previous !== undefined) missingCaptures += index - previous - 1;
+    previous = index;
     const own = firstShown.get(index);
-    const displayMs = best === Infinity ? undefined : best;
-    frames[i] = {
+    const displayMs = display[i];
+    frames.push({
       sourceIndex: index,
       fileFrame: index % fileFrames,
       captureMs,
@@ -141,7 +138,7 @@ export function measureFrames(captures: readonly CapturedFrame[], shown: readonl
       rtp: own?.rtp,
       shownWidth: own?.width,
       shownHeight: own?.height,
-    };
-  }
+    });
+  });
   return { frames, unreadableCaptures: indices.filter((i) => i === null).length, unreadableShown, unmatchedShown, missingCaptures };
 }

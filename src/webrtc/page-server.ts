@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { RECEIVER_PAGE, SENDER_PAGE } from './pages.ts';
 
 export type Role = 'sender' | 'receiver';
-export type PostKind = 'records' | 'stats' | 'checks' | 'frames';
+export type PostKind = 'records' | 'stats' | 'checks' | 'sent' | 'frames';
 
 export interface PostSink {
   /** A JSON batch (records, stats) or the binary frames of the receiver. */
@@ -48,7 +48,7 @@ export async function startPageServer(sink: PostSink): Promise<PageServer> {
       response.end(url === '/sender.html' ? SENDER_PAGE : RECEIVER_PAGE);
       return;
     }
-    const post = /^\/post\/(sender|receiver)\/(records|stats|checks|frames)$/.exec(url);
+    const post = /^\/post\/(sender|receiver)\/(records|stats|checks|sent|frames)$/.exec(url);
     if (request.method === 'POST' && post) {
       readBody(request).then(
         (body) => {

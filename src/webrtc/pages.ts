@@ -7,6 +7,8 @@
 //                             receiver {n, presentationMs, rtp, width, height}
 //                             per displayed frame (requestVideoFrameCallback)
 //   POST /post/ROLE/stats     JSON array of getStats() snapshots {t, report}
+//   POST /post/sender/sent    JSON array {rtp, t, bytes, key} per frame the encoder produced
+//                             (insertable streams; one per spatial layer with SVC)
 //   POST /post/receiver/checks  JSON array {n, hash, width, height}: Chromium's own
 //                             decoding of the first frames (a MediaStreamTrackProcessor
 //                             on a clone of the received track), luma hashed (luma-hash.ts)
@@ -25,7 +27,7 @@ const COMMON = `
 var __name = (f) => f;
 const decodeBarcodeLuma = ${decodeBarcodeLuma.toString()};
 const lumaHash = ${lumaHash.toString()};
-const pending = { records: [], stats: [], checks: [] };
+const pending = { records: [], stats: [], checks: [], sent: [] };
 let posting = Promise.resolve();
 function post(kind, body, type) {
   posting = posting.then(() => fetch('/post/' + ROLE + '/' + kind, { method: 'POST', headers: { 'content-type': type }, body })
@@ -34,7 +36,7 @@ function post(kind, body, type) {
   return posting;
 }
 function flushJson() {
-  for (const kind of ['records', 'stats', 'checks']) {
+  for (const kind of ['records', 'stats', 'checks', 'sent']) {
     if (pending[kind].length === 0) continue;
     const batch = pending[kind];
     pending[kind] = [];
@@ -123,10 +125,20 @@ window.bench = {
     // Strip rows: the cell size at the camera's width, rounded up to even for the chroma planes.
     const cell = Math.floor(config.width / 20) & ~1;
     measureCamera(track.clone(), cell + (cell & 1)).catch((e) => console.error('camera measurement: ' + e));
-    pc = new RTCPeerConnection({ iceServers: config.iceServers, iceTransportPolicy: 'relay', bundlePolicy: 'max-bundle', rtcpMuxPolicy: 'require' });
+    pc = new RTCPeerConnection({ iceServers: config.iceServers, iceTransportPolicy: 'relay', bundlePolicy: 'max-bundle', rtcpMuxPolicy: 'require', encodedInsertableStreams: true });
     const encoding = { maxBitrate: config.maxBitrate };
     if (config.scalabilityMode) encoding.scalabilityMode = config.scalabilityMode;
     const transceiver = pc.addTransceiver(track, { direction: 'sendonly', streams: [stream], sendEncodings: [encoding] });
+    // What the encoder produced: a pass-through transform that notes each frame's RTP timestamp, size and time (not its bytes).
+    const { readable, writable } = transceiver.sender.createEncodedStreams();
+    readable.pipeThrough(new TransformStream({
+      transform(frame, controller) {
+        const meta = frame.getMetadata ? frame.getMetadata() : {};
+        const rtp = meta.rtpTimestamp !== undefined ? meta.rtpTimestamp : frame.timestamp;
+        pending.sent.push({ rtp: rtp >>> 0, t: performance.now(), bytes: frame.data.byteLength, key: frame.type === 'key' });
+        controller.enqueue(frame);
+      },
+    })).pipeTo(writable).catch(() => {});
     const codecs = RTCRtpSender.getCapabilities('video').codecs;
     const wanted = codecs.filter((c) => c.mimeType.toLowerCase() === 'video/' + config.codec && (config.codec !== 'vp9' || /profile-id=0/.test(c.sdpFmtpLine || 'profile-id=0')));
     if (wanted.length === 0) throw new Error('Chromium offers no ' + config.codec + ' encoder');

@@ -7,7 +7,6 @@
 // the luma SSIM of the decoded picture, brought back to the source's size if
 // Chromium sent it smaller, against that source frame, the barcode strip
 // excluded from both.
-import { readFileSync } from 'node:fs';
 import { ssim } from '../codec-bridge/ssim.ts';
 import { createStreamDecoder } from '../codec-bridge/stream-decoder.ts';
 import type { Picture } from '../codec-bridge/types.ts';
@@ -123,7 +122,8 @@ export interface QualityResult {
  * against `sourceFrame(barcode)` (the camera file's frame).
  */
 export async function measureQuality(options: {
-  readonly framesFile: string;
+  /** The received frames (parseEncodedFrames). */
+  readonly received: readonly EncodedFrame[];
   readonly ivfPath: string;
   readonly displayed: ReadonlySet<number>;
   readonly sourceFrame: (fileFrame: number) => Promise<Picture>;
@@ -132,7 +132,7 @@ export async function measureQuality(options: {
   /** Camera-file frame numbers whose decoded luma to hash (to compare with Chromium's decoding). */
   readonly hashFileFrames?: ReadonlySet<number>;
 }): Promise<QualityResult> {
-  const received = parseEncodedFrames(readFileSync(options.framesFile), options.framesFile);
+  const { received } = options;
   const ordered = decodeOrder(received);
   const strip = barcodeStripHeight(options.sourceWidth, options.sourceHeight);
   const first = ordered[0] ?? { rtp: 0 };

@@ -10,7 +10,7 @@ import { stampBarcode } from '../../src/webrtc/barcode.ts';
 import { measureFrames, unwrapCaptures, type CapturedFrame, type ShownFrame } from '../../src/webrtc/measure.ts';
 import { cropTop, decodeOrder, parseEncodedFrames, shownSsim } from '../../src/webrtc/quality.ts';
 import { longestAbove } from '../../src/webrtc/stats-summary.ts';
-import { frameRecords } from '../../src/webrtc/bench.ts';
+import { frameRecords, rtpDelta } from '../../src/webrtc/bench.ts';
 
 const L = 10; // frames in the camera file
 
@@ -121,25 +121,32 @@ test('longestAbove: the longest run of intervals above a rate', () => {
   assert.is(longestAbove(series, 3), 0);
 });
 
-test('fates: shown; arrived (decoded) but never shown, in this loop of the file; never arrived', () => {
+test('fates by RTP timestamp: shown; received but never shown; encoded but lost; never encoded (skipped)', () => {
   const c = captures(25);
-  // RTP timestamps: 3000 ticks (90 kHz) a frame at 30 fps, source frame k at 7000 + 3000 k.
-  // Shown: source 2 and 14. Decoded: 2, 3, 14 and, in the first loop only, 5; nothing between 5 and 14.
-  const rtp = (k: number) => 7000 + 3000 * k;
+  // Chromium stamps RTP timestamps from capture times (90 kHz): source k at 7000 + 90 * 33 k.
+  const rtp = (k: number) => 7000 + 90 * 33 * k;
   const m = measureFrames(c, [{ n: 2, shownMs: 1200, rtp: rtp(2) }, { n: 4, shownMs: 1600, rtp: rtp(14) }], L, { fromMs: 0, toMs: 5000, endMs: 5000 });
-  const decoded = [
-    { rtp: 0, rawRtp: rtp(2), key: true, bytes: 900, width: 640, height: 360, fileFrame: 2, ssim: 0.9 },
-    { rtp: 3000, rawRtp: rtp(3), key: false, bytes: 300, width: 640, height: 360, fileFrame: 3 },
-    { rtp: 9000, rawRtp: rtp(5), key: false, bytes: 500, width: 640, height: 360, fileFrame: 5 },
-    { rtp: 36000, rawRtp: rtp(14), key: false, bytes: 400, width: 640, height: 360, fileFrame: 4, ssim: 0.8 },
-  ];
-  const records = frameRecords(m.frames, { frames: decoded, undecodable: 0, notDecoded: 0 }, 1000, L, 30);
+  const sent = [2, 3, 5, 6, 14].map((k, i) => ({ rtp: rtp(k), sentMs: 1010 + 33 * k, bytes: 100 * (i + 1), key: i === 0 }));
+  sent.push({ rtp: rtp(14), sentMs: 1500, bytes: 7, key: false }); // a second spatial layer of frame 14
+  const received = [2, 3, 5, 14].map((k) => ({ rtp: rtp(k), receivedMs: 1100 + 33 * k, bytes: 1 }));
+  const decoded = [{ rtp: 0, rawRtp: rtp(2), key: true, bytes: 100, width: 640, height: 360, fileFrame: 2, ssim: 0.9 }, { rtp: 0, rawRtp: rtp(14), key: false, bytes: 507, width: 640, height: 360, fileFrame: 4, ssim: 0.8 }];
+  const { records, unmatchedRtp, barcodeMismatches, sentNotNoted } = frameRecords(m.frames, { sent, received, quality: { frames: decoded, undecodable: 0, notDecoded: 0 } }, 1000, 30);
   const fate = (i: number) => records.find((r) => r.sourceIndex === i)!.fate;
-  assert.equal([2, 3, 5, 14].map(fate), ['shown', 'never-shown', 'never-shown', 'shown']);
-  assert.equal([0, 1, 4, 13, 15, 23].map(fate), ['skipped', 'skipped', 'skipped', 'skipped', 'skipped', 'skipped'], 'file frame 3 and 5 arrived in the first loop only');
-  assert.equal(records.find((r) => r.sourceIndex === 14)!.ssim, 0.8);
-  assert.equal(records.find((r) => r.sourceIndex === 3)!.bytes, 300);
-  assert.equal(records.find((r) => r.sourceIndex === 2)!.captureMs, 66);
+  assert.equal([2, 3, 5, 6, 14].map(fate), ['shown', 'never-shown', 'never-shown', 'lost', 'shown']);
+  assert.equal([0, 1, 4, 13, 15, 24].map(fate), ['skipped', 'skipped', 'skipped', 'skipped', 'skipped', 'skipped']);
+  const r14 = records.find((r) => r.sourceIndex === 14)!;
+  assert.equal([r14.frameNumber, r14.bytes, r14.ssim, r14.arrivalMs], [4, 507, 0.8, 100 + 33 * 14]);
+  assert.equal(records.find((r) => r.sourceIndex === 6)!.arrivalMs, undefined);
+  assert.equal([unmatchedRtp, barcodeMismatches, sentNotNoted], [0, 0, 0]);
+  // A decoded frame whose barcode names another frame than its RTP timestamp is counted.
+  const wrong = frameRecords(m.frames, { sent, received, quality: { frames: [{ ...decoded[0]!, fileFrame: 7 }], undecodable: 0, notDecoded: 0 } }, 1000, 30);
+  assert.is(wrong.barcodeMismatches, 1);
+});
+
+test('rtpDelta: ticks between RTP timestamps across the 32-bit wrap', () => {
+  assert.is(rtpDelta(5, 2 ** 32 - 5), 10);
+  assert.is(rtpDelta(2 ** 32 - 5, 5), -10);
+  assert.is(rtpDelta(3000, 0), 3000);
 });
 
 test.run();
