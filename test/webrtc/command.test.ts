@@ -1,0 +1,151 @@
+// `salsify webrtc` on the command line: a missing chromium or coturn is one
+// line naming the apt command, exit status 2, and nothing written; bad
+// arguments likewise; and a call stopped by SIGINT ends everything it started
+// (browsers, coturn, linkshell, profiles, the temporary directory) and exits
+// 130. The signal case runs a real call (about 20 s, bounded at 3 minutes).
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { main } from '../../src/cli/salsify.ts';
+import { findPrerequisites } from '../../src/webrtc/prerequisites.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'webrtc-command-test-'));
+
+/** Runs `salsify ARGS` in this process with `env` set; returns the exit status and stderr. */
+async function salsify(args: string[], env: Record<string, string> = {}): Promise<{ status: number; stderr: string; stdout: string }> {
+  let stderr = '';
+  let stdout = '';
+  const writeErr = process.stderr.write;
+  const writeOut = process.stdout.write;
+  const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, env);
+  process.stderr.write = ((chunk: string | Uint8Array) => {
+    stderr += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString();
+    return true;
+  }) as typeof process.stderr.write;
+  process.stdout.write = ((chunk: string | Uint8Array) => {
+    stdout += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString();
+    return true;
+  }) as typeof process.stdout.write;
+  try {
+    return { status: await main(args), stderr, stdout };
+  } finally {
+    process.stderr.write = writeErr;
+    process.stdout.write = writeOut;
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
+}
+
+const CALL = ['webrtc', '--downlink', 'const:2', '--uplink', 'const:2', '--video', 'synthetic'];
+
+test('a missing chromium: one line with the apt command, exit 2, nothing written', async () => {
+  const out = join(dir, 'no-chromium');
+  const r = await salsify([...CALL, '--out', out], { SALSIFY_CHROMIUM: join(dir, 'no-such-chromium') });
+  assert.is(r.status, 2);
+  assert.is(r.stderr.trim().split('\n').length, 1, r.stderr);
+  assert.match(r.stderr, /^salsify webrtc: .*chromium .*not installed; install with: apt-get install -y chromium\n$/);
+  assert.not.ok(existsSync(out), '--out was not created');
+});
+
+test('a missing coturn, or both: the line names each package', async () => {
+  const r = await salsify([...CALL, '--out', join(dir, 'x')], { SALSIFY_TURNSERVER: join(dir, 'no-turnserver') });
+  assert.is(r.status, 2);
+  assert.match(r.stderr, /^salsify webrtc: .*coturn .*install with: apt-get install -y coturn\n$/);
+  const both = await salsify([...CALL, '--out', join(dir, 'x')], { SALSIFY_CHROMIUM: '/nonexistent/chromium', SALSIFY_TURNSERVER: '/nonexistent/turnserver' });
+  assert.is(both.status, 2);
+  assert.match(both.stderr, /apt-get install -y chromium coturn\n$/);
+  assert.throws(() => findPrerequisites({ chromium: dir }), /chromium/, 'a directory is not a program');
+});
+
+test('bad arguments: one line each, exit 2', async () => {
+  for (const [args, pattern] of [
+    [['--codec', 'h264'], /--codec must be one of vp8, vp9, av1/],
+    [['--size', '641x360'], /--size must be WIDTHxHEIGHT, even/],
+    [['--svc', 'L2T3'], /VP8 has temporal layers only/],
+    [['--preset', 'att-lte'], /presets are not available yet/],
+    [['--endpoint', 'salsify-1'], /--endpoint must be one of chromium/],
+    [['--downlink-loss', '1.5'], /--downlink-loss/],
+    [['--delay', '2.5'], /--delay/],
+    [['--queue', 'fifo'], /--queue/],
+    [['--video', join(dir, 'missing.y4m')], /no such file/],
+    [['--duration', '0'], /--duration/],
+  ] as const) {
+    const r = await salsify([...CALL, '--out', join(dir, 'bad'), ...args]);
+    assert.is(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.is(r.stderr.trim().split('\n').length, 1, r.stderr);
+    assert.match(r.stderr, pattern);
+  }
+  const missing = await salsify(['webrtc', '--uplink', 'const:2', '--out', join(dir, 'bad')]);
+  assert.is(missing.status, 2);
+  assert.match(missing.stderr, /--downlink TRACE is required/);
+  const help = await salsify(['webrtc', '--help']);
+  assert.is(help.status, 0);
+  assert.match(help.stdout, /^Usage: salsify webrtc /);
+});
+
+/** Pids of processes whose command line mentions `text`. */
+function processesMentioning(text: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, 'latin1').includes(text)) found.push(Number(entry));
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return found;
+}
+
+test('SIGINT during the call: everything started ends, nothing is left, exit 130', async () => {
+  const out = join(dir, 'signal');
+  const child = spawn(process.execPath, ['bin/salsify.js', ...CALL, '--duration', '60', '--out', out], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  const status = await new Promise<number | null>((resolve, reject) => {
+    const limit = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`no end within 180 s: ${stderr}`));
+    }, 180_000);
+    child.stderr.on('data', (chunk) => {
+      const before = stderr;
+      stderr += String(chunk);
+      if (!/connected through/.test(before) && /connected through/.test(stderr)) setTimeout(() => child.kill('SIGINT'), 2000);
+    });
+    child.once('exit', (code) => {
+      clearTimeout(limit);
+      resolve(code);
+    });
+  });
+  assert.is(status, 130, stderr);
+  assert.match(stderr, /stopped by SIGINT; everything it started has ended/);
+  const pids = [...stderr.matchAll(/started (.+?) \(pid (\d+)\)/g)].map((m) => ({ name: m[1]!, pid: Number(m[2]) }));
+  assert.is(pids.length, 4, stderr);
+  for (const p of pids) {
+    let alive = true;
+    try {
+      process.kill(p.pid, 0);
+    } catch {
+      alive = false;
+    }
+    assert.not.ok(alive, `${p.name} (pid ${p.pid}) still runs`);
+    const profile = /profile (\S+)/.exec(p.name)?.[1];
+    if (profile !== undefined) {
+      assert.not.ok(existsSync(profile), `${profile} is left`);
+      assert.equal(processesMentioning(profile), [], `processes of ${profile} still run`);
+    }
+  }
+  const temp = /temporary directory (\S+)/.exec(stderr)?.[1];
+  assert.ok(temp !== undefined && !existsSync(temp), `temporary directory ${temp} is left`);
+});
+
+test.after(() => rmSync(dir, { recursive: true, force: true }));
+
+test.run();
