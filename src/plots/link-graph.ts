@@ -3,7 +3,7 @@
 // ingress and egress throughput as lines, per bin) and mm-delay-graph
 // (per-packet queueing delay as points, signal delay as a filled area, their
 // 95th percentiles as rules), plus what those do not draw: drops, as crosses
-// at the rate dropped in each bin. Several directions go side by side.
+// at the rate dropped in each bin, at the bin's middle. Several directions go side by side.
 
 import type { TopLevelSpec } from 'vega-lite';
 import { LogEventKind, type ParsedLinkLog } from '../link-emu/link-log.ts';
@@ -73,7 +73,7 @@ export function throughputSpec(s: LinkDirectionSeries, direction = 0): Record<st
   const ingress = `Ingress (mean ${mbps(s.stats.offeredMbps)} Mbit/s)`;
   const egress = `Egress (mean ${mbps(s.stats.throughputMbps)} Mbit/s, ${(100 * s.stats.utilization).toFixed(1)} % utilisation)`;
   const drops = `Drops (${s.stats.drops} packets)`;
-  const values = s.bins.map((b) => ({ t: b.startMs / 1000, capacity: b.capacityMbps, ingress: b.ingressMbps, egress: b.egressMbps, drop: b.dropMbps, dropped: b.dropPackets }));
+  const values = s.bins.map((b) => ({ t: b.startMs / 1000, middle: (b.startMs + s.binMs / 2) / 1000, capacity: b.capacityMbps, ingress: b.ingressMbps, egress: b.egressMbps, drop: b.dropMbps, dropped: b.dropPackets }));
   const x = { field: 't', type: 'quantitative', title: 'time (s)', scale: { domain: [s.startMs / 1000, s.endMs / 1000], nice: false } };
   const colour = (label: string) => ({
     datum: label, type: 'nominal',
@@ -91,8 +91,9 @@ export function throughputSpec(s: LinkDirectionSeries, direction = 0): Record<st
       {
         name: markName(direction, 'drops'),
         transform: [{ filter: 'datum.dropped > 0' }],
-        mark: { type: 'point', shape: 'cross', filled: true, size: 40 },
-        encoding: { x, y: { field: 'drop', type: 'quantitative' }, color: colour(drops), tooltip: [{ field: 't', title: 'bin start (s)' }, { field: 'dropped', title: 'packets dropped' }] },
+        mark: { type: 'point', shape: 'cross', filled: true, size: 40, clip: true },
+        // At the middle of its bin (the lines step at the bins' starts).
+        encoding: { x: { ...x, field: 'middle' }, y: { field: 'drop', type: 'quantitative' }, color: colour(drops), tooltip: [{ field: 't', title: 'bin start (s)' }, { field: 'dropped', title: 'packets dropped' }] },
       },
     ],
   };
