@@ -11,10 +11,23 @@ export type { TopLevelSpec } from 'vega-lite';
 export async function renderSvg(spec: TopLevelSpec): Promise<string> {
   const view = new View(parse(compile(spec).spec), { renderer: 'none' });
   try {
-    return await view.toSVG();
+    return renumberClipIds(await view.toSVG());
   } finally {
     view.finalize();
   }
+}
+
+/**
+ * vega numbers the clip paths of every SVG it renders from one counter for
+ * the whole process, so the same chart would differ with what was drawn
+ * before it; numbered from 1 in each document instead, it does not.
+ */
+function renumberClipIds(svg: string): string {
+  const ids = new Map<string, number>();
+  return svg.replace(/(id="|url\(#)clip(\d+)/g, (_, lead: string, n: string) => {
+    if (!ids.has(n)) ids.set(n, ids.size + 1);
+    return `${lead}clip${ids.get(n)}`;
+  });
 }
 
 export interface HtmlChart {
