@@ -6,7 +6,7 @@
 import { openTrace } from '../src/link-emu/trace-files.ts';
 import { createSimNetwork } from '../src/net/sim-network.ts';
 import { Simulator } from '../src/net/simulator.ts';
-import { quantile } from '../src/link-emu/log-stats.ts';
+import { rankQuantile } from '../src/link-emu/log-stats.ts';
 import { AimdSender, startAckingReceiver } from './aimd.ts';
 
 const trace = openTrace(process.argv[2] ?? '../shared/traces/ATT-LTE-driving.up');
@@ -28,4 +28,4 @@ const link = net.uplink.links()[0].counters();
 const rtts = Float64Array.from(sender.stats.rttMs).sort();
 console.log(`60 s over ${trace.source} in ${wallMs.toFixed(0)} ms of wall time`);
 console.log(`delivered ${receiver.received()} datagrams, link utilization ${((100 * link.departureBytes) / (link.opportunities * 1504)).toFixed(1)} %`);
-console.log(`losses ${sender.stats.losses}, RTT p50 ${quantile(rtts, 0.5).toFixed(0)} ms, p95 ${quantile(rtts, 0.95).toFixed(0)} ms`);
+console.log(`losses ${sender.stats.losses}, RTT p50 ${rankQuantile(rtts, 0.5).toFixed(0)} ms, p95 ${rankQuantile(rtts, 0.95).toFixed(0)} ms`);

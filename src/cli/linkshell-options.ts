@@ -57,7 +57,7 @@ first argument that is not an option, an option's value or a trace starts it.
 Bare trace names are looked up in ./traces, $LINKSHELL_TRACES,
 /usr/local/share/mahimahi/traces and /usr/share/mahimahi/traces.
 mm-link's --meter-* flags are refused: log the direction and plot the log with
-\`linkshell graph\` (coming; until then \`linkshell stats\` summarises a log).
+\`linkshell graph\`.
 
 With -- COMMAND, linkshell runs COMMAND (no shell) with LINKSHELL_ADDR (where to
 send) and LINKSHELL_PEER in its environment, passes SIGINT, SIGTERM and SIGHUP
@@ -96,6 +96,7 @@ Names and addresses are chosen per run, so runs side by side do not collide.
 Subcommands (each has --help):
   linkshell replay --log-in IN.log --trace TRACE [...]   re-run a recorded load on an emulated link
   linkshell stats LOG...                                  summary figures of mm-link logs
+  linkshell graph LOG... [--out FILE.svg|FILE.html]       Mahimahi's throughput and delay graphs
   linkshell gen-trace KIND [...]                          write a synthetic trace`,
 });
 

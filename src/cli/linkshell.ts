@@ -12,6 +12,10 @@ export async function main(argv: string[]): Promise<number> {
       return runCommand('linkshell replay', () => runReplay(rest));
     case 'stats':
       return runCommand('linkshell stats', () => runStats(rest));
+    case 'graph': {
+      const { runGraph } = await import('./graph-command.ts');
+      return runCommand('linkshell graph', () => runGraph(rest));
+    }
     case 'gen-trace': {
       const { runTraceGenCli } = await import('./gen-trace-command.ts');
       return runTraceGenCli(rest);

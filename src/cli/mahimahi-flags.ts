@@ -20,7 +20,7 @@ export function rejectMeterFlags(args: readonly string[]): void {
     if (name === undefined) continue;
     const direction = name.includes('downlink') ? 'downlink' : 'uplink';
     throw usageError(
-      `--${name}: linkshell draws no live graph; log the direction (--${direction}-log FILE) and plot the log with \`linkshell graph FILE\` (coming; until then \`linkshell stats FILE\` summarises it)`,
+      `--${name}: linkshell draws no live graph; log the direction (--${direction}-log FILE) and plot the log with \`linkshell graph FILE\``,
     );
   }
 }

@@ -2,7 +2,7 @@
 
 import Table from 'cli-table3';
 import { parseLinkLog } from '../link-emu/link-log.ts';
-import { linkLogStats, type LinkLogStats } from '../link-emu/log-stats.ts';
+import { linkLogStats, roundedStats, type DelayFigures, type LinkLogStats } from '../link-emu/log-stats.ts';
 import { duringSetup, usageError } from '../common/errors.ts';
 import { readInputFile, writeStdout } from './files.ts';
 import { formatHelp, parseCommandLine } from '../common/validate.ts';
@@ -10,7 +10,10 @@ import { formatHelp, parseCommandLine } from '../common/validate.ts';
 export const STATS_HELP = formatHelp({
   usage: ['linkshell stats [--json] LOG [LOG...]'],
   about: `Prints, for each mm-link log (Mahimahi's or linkshell's): duration, capacity,
-offered load, throughput, utilization, drops, and queueing-delay percentiles.`,
+offered load, throughput, utilization, drops, and the percentiles of the
+per-packet queueing delay and of the signal delay, as Mahimahi's
+mm-throughput-graph and mm-delay-graph define them (percentiles by rank, as
+Mahimahi prints them). JSON figures are rounded to the precision they carry.`,
   options: [
     ['--json', 'print the figures as JSON instead of a table'],
     ['-h, --help', 'this text'],
@@ -35,7 +38,7 @@ export async function runStats(argv: string[]): Promise<number> {
     stats: duringSetup(() => linkLogStats(parseLinkLog(readInputFile(path), path))),
   }));
   // A failed write (a full disk, `> /dev/full`) is one line and exit 2, not an unhandled stream error.
-  if (values.json) await writeStdout(JSON.stringify(results, null, 2) + '\n');
+  if (values.json) await writeStdout(JSON.stringify(results.map(({ log, stats }) => ({ log, stats: roundedStats(stats) })), null, 2) + '\n');
   else await writeStdout(results.map(({ log, stats }) => `${log}\n${formatStatsTable(stats)}\n`).join(''));
   return 0;
 }
@@ -51,11 +54,8 @@ export function formatStatsTable(s: LinkLogStats): string {
     ['utilization', `${f(100 * s.utilization, 1)} %`],
     ['drops', `${s.drops} packets, ${s.dropBytes} bytes`],
   );
-  if (s.delayMs) {
-    const d = s.delayMs;
-    table.push(['queueing delay', `mean ${f(d.mean, 1)} ms, p50 ${f(d.p50, 1)}, p95 ${f(d.p95, 1)}, p99 ${f(d.p99, 1)}, max ${d.max} ms`]);
-  } else {
-    table.push(['queueing delay', 'no departures']);
-  }
+  const delays = (d: DelayFigures | undefined) =>
+    d === undefined ? 'no departures' : `mean ${f(d.mean, 1)} ms, p50 ${d.p50}, p95 ${d.p95}, p99 ${d.p99}, max ${d.max} ms`;
+  table.push(['queueing delay', delays(s.delayMs)], ['signal delay', delays(s.signalDelayMs)]);
   return table.toString();
 }

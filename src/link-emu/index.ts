@@ -14,5 +14,5 @@ export { Chain, type StageSpec, type StageSeed, type Scheduler, type DropCause, 
 export { pathStages, SHELL_NESTING, type PathSpec, type PathDirectionSpec, type PathDirectionName, type OnOffSpec } from './path.ts';
 export { LinkLogWriter, parseLinkLog, requireEvents, formatLinkLogHeader, formatLogEvent, formatStageSeed, LogEventKind, LinkLogParseError, type LinkLogHeader, type ParsedLinkLog } from './link-log.ts';
 export { replay, arrivalsFromLog, parseArrivalList, lastLogTime, type Arrivals, type ReplayOptions } from './replay.ts';
-export { linkLogStats, quantile, type LinkLogStats } from './log-stats.ts';
+export { linkLogStats, rankQuantile, type LinkLogStats } from './log-stats.ts';
 export { createRng, type Rng } from '../common/random.ts';
