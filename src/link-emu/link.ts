@@ -114,6 +114,51 @@ export class TraceLink<T = unknown> {
   }
 
   /**
+   * A look into the link's future, which only a simulator can have (the
+   * oracle scheme's, salsify/schemes/oracle.ts): when the last of `bytes`
+   * would depart if they joined the queue at `atMs`, behind what is queued now
+   * (and what is left of a packet being sent) and the `earlier` arrivals, with
+   * nothing else arriving, first in first out and no drops. Infinity if a
+   * `once` trace ends first. Does not change the link.
+   */
+  deliveryTime(bytes: number, atMs: number, earlier: readonly { readonly atMs: number; readonly bytes: number }[] = []): number {
+    if (!(bytes > 0) || !Number.isFinite(atMs)) throw new RangeError(`deliveryTime needs bytes > 0 and a finite time, got ${bytes} at ${atMs}`);
+    if (this.finished) return Infinity;
+    const arrivals = [...earlier.filter((e) => e.bytes > 0 && e.atMs <= atMs)].sort((a, b) => a.atMs - b.atMs);
+    arrivals.push({ atMs, bytes });
+    const mine = arrivals.length - 1;
+    const times = this.times;
+    let index = this.index;
+    let base = this.base;
+    // Bytes queued ahead (a FIFO of amounts; the last one admitted may be ours).
+    let queued = this.backlogBytes();
+    let next = 0;
+    let mineLeft = -1;
+    for (;;) {
+      const time = times[index] + base;
+      while (next < arrivals.length && arrivals[next].atMs < time) {
+        if (next === mine) mineLeft = arrivals[next].bytes;
+        else queued += arrivals[next].bytes;
+        next++;
+      }
+      let capacity = this.mtu;
+      const ahead = Math.min(capacity, queued);
+      queued -= ahead;
+      capacity -= ahead;
+      if (mineLeft > 0 && capacity > 0) {
+        mineLeft -= Math.min(capacity, mineLeft);
+        if (mineLeft === 0) return time;
+      }
+      index++;
+      if (index === times.length) {
+        if (this.once) return Infinity;
+        index = 0;
+        base += this.period;
+      }
+    }
+  }
+
+  /**
    * Uses every delivery opportunity at or before `now`, in order, reporting
    * each packet that completes to `onDeparture` with its departure time.
    */

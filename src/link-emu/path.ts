@@ -81,6 +81,13 @@ export interface PathDirectionSpec {
   readonly delayMs?: number;
   /** Independent loss probability, as mm-loss. */
   readonly loss?: number;
+  /**
+   * Where the loss stage sits: 'entry' (default, mm-loss's place in the
+   * nesting below) or 'delivery', right after the link in the direction of
+   * travel, so that a lost datagram has used its delivery opportunity (as
+   * Cellsim's loss at delivery, the Salsify paper's wifi scenario).
+   */
+  readonly lossAt?: 'entry' | 'delivery';
   readonly onOff?: OnOffSpec | null;
   /** Where the trace's time zero lies on the scheduler's clock (default: when the chain is built). */
   readonly baseTimestamp?: number;
@@ -126,5 +133,11 @@ export function pathStages(direction: PathDirectionName, spec: PathDirectionSpec
         break;
     }
   }
-  return direction === 'downlink' ? outermostFirst : outermostFirst.reverse();
+  const crossed = direction === 'downlink' ? outermostFirst : outermostFirst.reverse();
+  if (spec.lossAt !== 'delivery') return crossed;
+  const loss = crossed.findIndex((s) => s.kind === 'loss');
+  if (loss < 0) return crossed;
+  const [stage] = crossed.splice(loss, 1);
+  crossed.splice(crossed.findIndex((s) => s.kind === 'link') + 1, 0, stage!);
+  return crossed;
 }
