@@ -17,6 +17,8 @@
 //                still waiting when the sender stopped counts here too)
 // "Skipped" means the sender's choice only, in every report.
 
+import type { MeasureWindow } from './window.ts';
+
 export const FATES = ['shown', 'never-shown', 'lost', 'skipped', 'superseded'] as const;
 export type Fate = (typeof FATES)[number];
 /** The fates of frames the sender sent. */
@@ -64,5 +66,7 @@ export interface RunRecord<Config extends object = object, Counters extends obje
   readonly link: LinkUse | null;
   /** When the run ended: frames never caught up count their delay until then. */
   readonly endMs: number;
+  /** The source frames the summary covers (window.ts); absent or null: all of them. The link use is over the same window. */
+  readonly window?: MeasureWindow | null;
   readonly frames: readonly FrameRecord[];
 }

@@ -11,3 +11,4 @@ export { runToJson, jsonText } from './json.ts';
 export { framesToCsv, summariesToCsv, FRAME_COLUMNS, SUMMARY_COLUMNS } from './csv.ts';
 export { readFramesCsv } from './read-csv.ts';
 export { writeResultsFile, makeResultsDirectory } from './writer.ts';
+export { capturedIn, checkWindow, framesInWindow, measureWindow, type MeasureWindow } from './window.ts';

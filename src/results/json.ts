@@ -13,6 +13,7 @@ export function runToJson(run: RunRecord, summary: Summary, options: { frames?: 
     bytesSent: run.bytesSent,
     link: run.link,
     endMs: run.endMs,
+    ...(run.window ? { window: run.window } : {}),
     summary,
     ...options.extra,
     ...(options.frames ? { frames: run.frames } : {}),

@@ -5,11 +5,13 @@
 // (luma SSIM as ffmpeg's ssim filter computes it, or the model codec's
 // modelled figure), against the source frame it was encoded from; mean and
 // percentiles over the linear values, then converted to dB. Frames are
-// counted by fate (frame-record.ts), each category on its own.
+// counted by fate (frame-record.ts), each category on its own. With a
+// measurement window (window.ts) only the source frames captured in it count.
 import { ssimToDb } from '../codec-bridge/ssim-db.ts';
 import { FATES, SENT_FATES, type Fate, type RunRecord } from './frame-record.ts';
 import { utilization } from './link-use.ts';
 import { distribution, type Distribution } from './statistics.ts';
+import { framesInWindow } from './window.ts';
 
 export interface Summary {
   readonly signalDelayMs: Distribution;
@@ -47,7 +49,8 @@ export function summarize(run: RunRecord): Summary {
   const ssims: number[] = [];
   const count = Object.fromEntries(FATES.map((f) => [f, 0])) as Record<Fate, number>;
   let notCaughtUp = 0;
-  for (const f of run.frames) {
+  const frames = framesInWindow(run.frames, run.window);
+  for (const f of frames) {
     delays.push(f.signalDelayMs);
     count[f.fate]++;
     if (f.displayMs === undefined) notCaughtUp++;
@@ -57,7 +60,7 @@ export function summarize(run: RunRecord): Summary {
   return {
     signalDelayMs: distribution(delays),
     ssimDb: { mean: ssimToDb(s.mean), p5: ssimToDb(s.p5), p95: ssimToDb(s.p95) },
-    framesCaptured: run.frames.length,
+    framesCaptured: frames.length,
     framesSent: SENT_FATES.reduce((n, f) => n + count[f], 0),
     framesShown: count.shown,
     framesNeverShown: count['never-shown'],

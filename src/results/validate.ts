@@ -48,6 +48,11 @@ export function checkRun<R extends RunRecord>(run: R): R {
     if (!(finite(l.fromMs) && finite(l.toMs) && l.fromMs <= l.toMs)) fail('link', 'must have fromMs <= toMs', l);
     if (!(l.departedBytes >= 0 && l.capacityBytes >= 0)) fail('link', 'must have byte counts >= 0', l);
   }
+  if (run.window) {
+    const w = run.window;
+    if (!(finite(w.fromMs) && w.fromMs >= 0 && w.toMs > w.fromMs)) fail('window', 'must have 0 <= fromMs < toMs', w);
+    if (run.link !== null && run.link.fromMs !== w.fromMs) fail('link', `must be measured over the window (from ${w.fromMs})`, run.link);
+  }
   run.frames.forEach((f, i) => checkFrame(run.label, f, i));
   return run;
 }
