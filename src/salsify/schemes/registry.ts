@@ -32,3 +32,13 @@ export function createScheme(name: string, params: SchemeParams): SenderScheme {
   }
   return FACTORIES[name](params);
 }
+
+/**
+ * Schemes only the simulator can run: the oracle (oracle.ts) knows the
+ * simulated link's future, so runSalsifySim builds it with that view; no live
+ * sender can (`salsify send` does not offer it).
+ */
+export const SIMULATOR_ONLY_SCHEMES = Object.freeze(['oracle'] as const);
+export type SimulatorOnlyScheme = (typeof SIMULATOR_ONLY_SCHEMES)[number];
+/** Every scheme `salsify sim` runs: the registry's and the simulator-only ones. */
+export const SIM_SCHEME_NAMES: readonly (SchemeName | SimulatorOnlyScheme)[] = Object.freeze([...SCHEME_NAMES, ...SIMULATOR_ONLY_SCHEMES]);
