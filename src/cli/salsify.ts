@@ -14,21 +14,25 @@ import { jsonText, runToJson } from '../results/json.ts';
 import { formatResultsTable } from '../results/table.ts';
 import { makeResultsDirectory, writeResultsFile } from '../results/writer.ts';
 import { CODECS, openCodec, openVideo } from '../salsify/open-inputs.ts';
-import { FRAME_CLOCKS, SCHEMES } from '../salsify/sender.ts';
-import { DEFAULT_SIM_CONFIG, runSalsifySim, type SalsifySimConfig, type SalsifySimResult } from '../salsify/sim-runner.ts';
+import { FRAME_CLOCKS } from '../salsify/sender.ts';
+import { PRESET_NAMES, simPreset } from '../salsify/presets.ts';
+import { SIM_SCHEME_NAMES } from '../salsify/schemes/registry.ts';
+import { DEFAULT_SIM_CONFIG, resolveSimConfig, runSalsifySim, type SalsifySimConfig, type SalsifySimInput, type SalsifySimResult } from '../salsify/sim-runner.ts';
+import { ENCODE_TIMINGS } from '../salsify/timing-model.ts';
 import { writeStdout } from './files.ts';
 import { codecNames, DEFAULT_CODEC, DEFAULT_SCHEME, schemeNames, wrapWords } from './help-names.ts';
 
 export const SALSIFY_HELP = formatHelp({
-  usage: ['salsify sim --downlink TRACE --uplink TRACE [options]'],
+  usage: ['salsify sim --downlink TRACE --uplink TRACE [options]', 'salsify sim --preset NAME [options]'],
   about: `Runs Salsify's sender and receiver in the deterministic simulator (virtual
 time: the same options and seed give the same results), the video on the
 downlink trace and the acknowledgements on the uplink trace, and prints
 signal delay, SSIM, frames shown/skipped, bytes sent and link utilisation.`,
   options: [
+    ['--preset NAME', wrapWords(`one of the Salsify paper's scenarios: ${PRESET_NAMES.join(', ')} (trace, 20 ms delay, queue, loss, on/off, 1514-byte opportunities, 702 s measured over [62, 702) s; verizon-lte and buffer-N run Verizon-LTE-short, a stand-in for Verizon-LTE-driving); every other option still overrides it`)],
     ['--downlink TRACE', 'downlink trace: a file or a name found in ./traces,\n$LINKSHELL_TRACES or /usr/share/mahimahi/traces;\nor const:MBPS for a constant rate (e.g. const:2;\nMBPS > 0, at most 100000)'],
     ['--uplink TRACE', 'uplink trace (same forms)'],
-    ['--scheme LIST', wrapWords(`${schemeNames()}, or several joined by commas to compare them (default ${DEFAULT_SCHEME})`)],
+    ['--scheme LIST', wrapWords(`${SIM_SCHEME_NAMES.join(', ')}, or several joined by commas to compare them (default ${DEFAULT_SCHEME}; oracle, simulator-only, knows the link's future)`)],
     ['--queue KIND', 'mm-link queue of both links: infinite, droptail,\ndrophead, codel, pie (default droptail)'],
     ['--queue-args ARGS', "its arguments (default packets=256, the paper's setting)"],
     ['--delay MS', 'one-way propagation delay of each direction,\n0 to 60000 ms (default 0)'],
@@ -40,6 +44,9 @@ signal delay, SSIM, frames shown/skipped, bytes sent and link utilisation.`,
     ['--codec NAME', wrapWords(`${codecNames()} (default ${DEFAULT_CODEC}: the fast modelled codec)`)],
     ['--duration S', 'seconds of video captured, > 0 and at most 86400\n(default 10; 500ms, 2min also work)'],
     ['--drain MS', 'simulated time after the last capture, 0 to 3600000\n(default 2000)'],
+    ['--measure-from S', 'the summary covers the source frames captured from S\nseconds on (default 0; 500ms, 1min also work)'],
+    ['--measure-for S', '... for S seconds (default: to the last capture)'],
+    ['--encode-timing T', `modelled encode time: ${ENCODE_TIMINGS.join(' or ')} (default libvpx,\nmeasured here; paper: the paper's slower encoder,\nabout 38 ms per 720p encoding)`],
     ['--budget MS', "the transport's delay budget, > 0 and at most 60000\n(default 100)"],
     ['--no-grace', 'no grace period in the inter-arrival estimate'],
     ['--frame-clock NAME', "next-frame (the default, the reference's: an encode\ntakes the next camera frame, waiting for it) or\nnewest-frame (the newest frame already captured)"],
@@ -93,37 +100,56 @@ export function parseSimArgs(argv: string[]): { configs: Partial<SalsifySimConfi
       video: { type: 'string' }, fps: { type: 'string' }, codec: { type: 'string' }, duration: { type: 'string' }, drain: { type: 'string' },
       budget: { type: 'string' }, 'no-grace': { type: 'boolean' }, 'frame-clock': { type: 'string' }, seed: { type: 'string' },
       json: { type: 'string' }, 'log-dir': { type: 'string' }, help: { type: 'boolean', short: 'h' },
+      preset: { type: 'string' }, 'measure-from': { type: 'string' }, 'measure-for': { type: 'string' }, 'encode-timing': { type: 'string' },
     },
     allowPositionals: true,
     strict: true,
   });
   if (values.help) return { configs: [], help: true };
   noPositionals(positionals, SIM_HELP_REF);
-  const schemes = nameListValue('scheme', values.scheme ?? DEFAULT_SCHEME, SCHEMES);
-  const queue = values.queue ?? DEFAULT_SIM_CONFIG.queue;
-  const queueArgs = values['queue-args'] ?? (values.queue === undefined || values.queue === 'droptail' ? DEFAULT_SIM_CONFIG.queueArgs : '');
+  const schemes = nameListValue('scheme', values.scheme ?? DEFAULT_SCHEME, SIM_SCHEME_NAMES);
+  const preset = optional(values.preset, (t) => nameValue('preset', t, PRESET_NAMES));
+  const fromPreset = preset === undefined ? undefined : simPreset(preset).config;
+  // Without a preset the simulator's defaults apply; with one, what it sets. Only options given override it.
+  const orDefault = <T>(value: T | undefined, fallback: T): T | undefined => value ?? (fromPreset ? undefined : fallback);
+  const queue = values.queue ?? fromPreset?.queue ?? DEFAULT_SIM_CONFIG.queue;
+  const queueArgs = values['queue-args'] ?? (values.queue === undefined ? fromPreset?.queueArgs ?? DEFAULT_SIM_CONFIG.queueArgs : values.queue === 'droptail' ? DEFAULT_SIM_CONFIG.queueArgs : '');
   queueOption('queue', queue, queueArgs);
+  const seconds = (name: string, text: string) => durationMsValue(name, text, { unit: 's', maxMs: 1000 * LIMITS.maxRunS }) / 1000;
   const base: Partial<SalsifySimConfig> = {
-    downlink: traceOption('downlink', values.downlink),
-    uplink: traceOption('uplink', values.uplink),
+    preset,
+    downlink: fromPreset && values.downlink === undefined ? undefined : traceOption('downlink', values.downlink),
+    uplink: fromPreset && values.uplink === undefined ? undefined : traceOption('uplink', values.uplink),
     queue,
     queueArgs,
-    delayMs: optional(values.delay, (t) => durationMsValue('delay', t, { unit: 'ms', maxMs: LIMITS.maxDelayMs })) ?? 0,
-    downlinkLoss: optional(values['downlink-loss'], (t) => probabilityValue('downlink-loss', t)) ?? 0,
-    uplinkLoss: optional(values['uplink-loss'], (t) => probabilityValue('uplink-loss', t)) ?? 0,
-    downlinkOnOff: optional(values['downlink-onoff'], onOffOption) ?? null,
+    delayMs: orDefault(optional(values.delay, (t) => durationMsValue('delay', t, { unit: 'ms', maxMs: LIMITS.maxDelayMs })), 0),
+    downlinkLoss: orDefault(optional(values['downlink-loss'], (t) => probabilityValue('downlink-loss', t)), 0),
+    uplinkLoss: orDefault(optional(values['uplink-loss'], (t) => probabilityValue('uplink-loss', t)), 0),
+    downlinkOnOff: orDefault(optional(values['downlink-onoff'], onOffOption), null),
     video: optional(values.video, (t) => pathValue('video', t)) ?? 'synthetic',
     fps: optional(values.fps, (t) => frameRateValue('fps', t)) ?? null,
     codec: nameValue('codec', values.codec ?? DEFAULT_CODEC, CODECS),
-    durationS: (optional(values.duration, (t) => durationMsValue('duration', t, { unit: 's', minExclusive: true, maxMs: 1000 * LIMITS.maxRunS })) ?? 1000 * DEFAULT_SIM_CONFIG.durationS) / 1000,
+    durationS: orDefault(optional(values.duration, (t) => durationMsValue('duration', t, { unit: 's', minExclusive: true, maxMs: 1000 * LIMITS.maxRunS }) / 1000), DEFAULT_SIM_CONFIG.durationS),
     drainMs: optional(values.drain, (t) => durationMsValue('drain', t, { unit: 'ms', maxMs: LIMITS.maxPeriodMs })) ?? DEFAULT_SIM_CONFIG.drainMs,
     budgetMs: optional(values.budget, (t) => durationMsValue('budget', t, { unit: 'ms', minExclusive: true, maxMs: LIMITS.maxDelayMs })) ?? DEFAULT_SIM_CONFIG.budgetMs,
     grace: !values['no-grace'],
     frameClock: nameValue('frame-clock', values['frame-clock'] ?? 'next-frame', FRAME_CLOCKS),
     seed: seedValue('seed', values.seed ?? '1'),
+    measureFromS: optional(values['measure-from'], (t) => seconds('measure-from', t)),
+    measureForS: optional(values['measure-for'], (t) => durationMsValue('measure-for', t, { unit: 's', minExclusive: true, maxMs: 1000 * LIMITS.maxRunS }) / 1000),
+    encodeTiming: optional(values['encode-timing'], (t) => nameValue('encode-timing', t, ENCODE_TIMINGS)),
   };
+  const configs = schemes.map((scheme) => {
+    const given = Object.fromEntries(Object.entries({ ...base, scheme }).filter(([, v]) => v !== undefined)) as SalsifySimInput;
+    try {
+      return resolveSimConfig(given);
+    } catch (error) {
+      // The one check that spans options: the window must lie within the run.
+      throw usageError(`${(error as Error).message.replace(/^salsify sim config: measureFromS/, '--measure-from')} (see ${SIM_HELP_REF})`);
+    }
+  });
   return {
-    configs: schemes.map((scheme) => ({ ...base, scheme })),
+    configs,
     json: optional(values.json, (t) => outputFileValue('json', t)),
     logDir: optional(values['log-dir'], (t) => pathValue('log-dir', t)),
     help: false,
@@ -182,9 +208,12 @@ export async function runSim(argv: string[]): Promise<number> {
   }
   const first = runs[0].result.config;
   const describe = (l: SalsifySimConfig['downlink']) => (typeof l === 'string' ? l : `const:${l.constantMbps}`);
+  const window = runs[0].result.window;
+  if (first.preset !== undefined) await writeStdout(`preset ${first.preset}: ${simPreset(first.preset).label}\n`);
+  if (window) await writeStdout(`measured over the source frames captured in [${window.fromMs / 1000}, ${window.toMs / 1000}) s\n`);
   await writeStdout(
     `downlink ${describe(first.downlink)}, uplink ${describe(first.uplink)}, queue ${first.queue} [${first.queueArgs}], ` +
-      `delay ${first.delayMs} ms, video ${first.video}, codec ${first.codec}, ${first.durationS} s, seed ${first.seed}\n`,
+      `delay ${first.delayMs} ms, video ${first.video}, codec ${first.codec}, ${first.durationS} s, encode timing ${first.encodeTiming ?? 'libvpx'}, seed ${first.seed}\n`,
   );
   await writeStdout(formatResultsTable(rows) + '\n');
   return 0;

@@ -8,11 +8,19 @@ export {
   type AckDatagram, type FragmentDatagram, type Datagram, type DatagramProblem,
 } from './datagram.ts';
 export { createModelCodec, inspectModelFrame, modelFrameBytes, modelSsim, type ModelCodec } from './model-codec.ts';
-export { modelledEncodeMs, modelledDecodeMs, modelledDecodeMsForFrame } from './timing-model.ts';
+export {
+  modelledEncodeMs, modelledDecodeMs, modelledDecodeMsForFrame, paperEncodeMs, encodeTimeFunction, referenceFrameCycleMs, ENCODE_TIMINGS, PAPER_ENCODE_MS_720P,
+  type EncodeTimingModel,
+} from './timing-model.ts';
 export { chooseEncoding, chooseLargestFitting, type Choice } from './choose-encoding.ts';
 export { candidateQuantizers, stepQuantizer } from './quantizer.ts';
 export { Pacer, pacingGapUs } from './pacer.ts';
 export { salsifyFrameRecords, senderView, type SenderView, type ReceiverView, type SentFrame } from './metrics.ts';
 export { FrameArrivals, type FrameArrival } from './frame-arrivals.ts';
-export { runSalsifySim, DEFAULT_SIM_CONFIG, type SalsifySimConfig, type SalsifySimResult, type SalsifySimCounters } from './sim-runner.ts';
+export {
+  runSalsifySim, resolveSimConfig, DEFAULT_SIM_CONFIG, type SalsifySimConfig, type SalsifySimInput, type SalsifySimResult, type SalsifySimCounters,
+} from './sim-runner.ts';
+export { PRESETS, PRESET_NAMES, simPreset, expandPreset, type SimPreset, type PresetConfig } from './presets.ts';
+export { oracle, type FutureLink, type OracleParams } from './schemes/oracle.ts';
+export { SIM_SCHEME_NAMES, SIMULATOR_ONLY_SCHEMES } from './schemes/registry.ts';
 export { openCodec, openVideo } from './open-inputs.ts';

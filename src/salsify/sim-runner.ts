@@ -21,14 +21,23 @@ import { salsifyFrameRecords, senderView } from './metrics.ts';
 import type { ModelCodec } from './model-codec.ts';
 import { openCodec, openVideo } from './open-inputs.ts';
 import { SalsifyReceiver, type ReceiverCounters } from './receiver.ts';
-import { FRAME_CLOCKS, SalsifySender, SCHEMES, type FrameClock, type Scheme, type SenderCounters, type SenderEvent } from './sender.ts';
+import { FRAME_CLOCKS, SalsifySender, type FrameClock, type Scheme, type SenderCounters, type SenderEvent } from './sender.ts';
+import { SIM_SCHEME_NAMES, type SimulatorOnlyScheme } from './schemes/registry.ts';
 import { ssimAsync } from '../codec-bridge/ssim.ts';
+import { DEFAULT_OVERHEAD_BYTES } from '../net/sim-network.ts';
+import { measureWindow, type MeasureWindow } from '../results/window.ts';
+import { FRAGMENT_OVERHEAD_BYTES, MAX_DATAGRAM_BYTES, MAX_FRAGMENT_PAYLOAD } from './datagram.ts';
+import { expandPreset, PRESET_NAMES } from './presets.ts';
+import { oracle, type FutureLink } from './schemes/oracle.ts';
+import { DEFAULT_MAX_SKIPS } from './choose-encoding.ts';
+import { ENCODE_TIMINGS, encodeTimeFunction, type EncodeTimingModel } from './timing-model.ts';
 
 /** A link's delivery trace: a trace file name or path, or a constant rate. */
 export type LinkTraceConfig = string | { readonly constantMbps: number };
 
 export interface SalsifySimConfig {
-  readonly scheme: Scheme;
+  /** A registered scheme, or a simulator-only one (the oracle). */
+  readonly scheme: Scheme | SimulatorOnlyScheme;
   readonly seed: number | string;
   /** Seconds of video captured. */
   readonly durationS: number;
@@ -57,7 +66,23 @@ export interface SalsifySimConfig {
   /** Which camera frame an encode takes (sender.ts; default 'next-frame', the reference's). */
   readonly frameClock?: FrameClock;
   readonly connectionId: number;
+  /** The paper's scenario this config was expanded from (presets.ts), if any. */
+  readonly preset?: string;
+  /** Bytes per delivery opportunity of both links (default 1504, Mahimahi's; the paper's Cellsim: 1514). */
+  readonly mtu?: number;
+  /** Bytes each datagram occupies on a link beyond its payload (default 32, Mahimahi's; Cellsim's Ethernet frames: 42). */
+  readonly overheadBytes?: number;
+  /** Where downlink loss happens: 'entry' (mm-loss, before the link; default) or 'delivery' (after it: the datagram used its opportunity). */
+  readonly downlinkLossAt?: 'entry' | 'delivery';
+  /** The summary covers the source frames captured in [measureFromS, measureFromS + measureForS) s (default: all of them). */
+  readonly measureFromS?: number;
+  readonly measureForS?: number;
+  /** How encode time is modelled: 'libvpx' (measured, the default) or 'paper' (timing-model.ts). */
+  readonly encodeTiming?: EncodeTimingModel;
 }
+
+/** What runSalsifySim accepts: any fields, the links required unless a preset gives them. */
+export type SalsifySimInput = Partial<SalsifySimConfig> & ({ readonly preset: string } | Pick<SalsifySimConfig, 'downlink' | 'uplink'>);
 
 export const DEFAULT_SIM_CONFIG: Omit<SalsifySimConfig, 'downlink' | 'uplink'> = {
   scheme: 'salsify-1',
@@ -109,7 +134,7 @@ function checkConfig(c: SalsifySimConfig): void {
   const fail = (field: string, value: unknown, want: string) => {
     throw new RangeError(`salsify sim config: ${field} must be ${want}, got ${JSON.stringify(value)}`);
   };
-  if (!SCHEMES.includes(c.scheme)) fail('scheme', c.scheme, SCHEMES.join(' | '));
+  if (!SIM_SCHEME_NAMES.includes(c.scheme)) fail('scheme', c.scheme, SIM_SCHEME_NAMES.join(' | '));
   if (c.frameClock !== undefined && !FRAME_CLOCKS.includes(c.frameClock)) fail('frameClock', c.frameClock, FRAME_CLOCKS.join(' | '));
   if (!(c.durationS > 0 && Number.isFinite(c.durationS))) fail('durationS', c.durationS, 'a number of seconds > 0');
   if (!(c.drainMs >= 0 && Number.isFinite(c.drainMs))) fail('drainMs', c.drainMs, 'a number of ms >= 0');
@@ -119,11 +144,35 @@ function checkConfig(c: SalsifySimConfig): void {
   if (c.codec !== 'model' && c.codec !== 'vp8') fail('codec', c.codec, '"model" or "vp8"');
   if (c.fps != null && !(c.fps > 0 && c.fps <= 1000)) fail('fps', c.fps, 'null or a number of frames per second in (0, 1000]');
   if (c.downlinkOnOff && !(c.downlinkOnOff.meanOnMs > 0 && c.downlinkOnOff.meanOffMs > 0)) fail('downlinkOnOff', c.downlinkOnOff, '{ meanOnMs > 0, meanOffMs > 0 }');
+  if (c.preset !== undefined && !PRESET_NAMES.includes(c.preset)) fail('preset', c.preset, PRESET_NAMES.join(' | '));
+  const largest = MAX_DATAGRAM_BYTES + (c.overheadBytes ?? DEFAULT_OVERHEAD_BYTES);
+  if (c.mtu !== undefined && !(Number.isInteger(c.mtu) && c.mtu >= largest && c.mtu <= 65535)) fail('mtu', c.mtu, `an integer from ${largest} (the largest datagram on the link) to 65535`);
+  if (c.overheadBytes !== undefined && !(Number.isInteger(c.overheadBytes) && c.overheadBytes >= 0 && c.overheadBytes <= 1024)) fail('overheadBytes', c.overheadBytes, 'an integer from 0 to 1024');
+  if (c.downlinkLossAt !== undefined && c.downlinkLossAt !== 'entry' && c.downlinkLossAt !== 'delivery') fail('downlinkLossAt', c.downlinkLossAt, '"entry" or "delivery"');
+  if (c.measureFromS !== undefined && !(c.measureFromS >= 0 && c.measureFromS < c.durationS)) fail('measureFromS', c.measureFromS, `a number of seconds from 0 to below durationS (${c.durationS})`);
+  if (c.measureForS !== undefined && !(c.measureForS > 0 && Number.isFinite(c.measureForS))) fail('measureForS', c.measureForS, 'a number of seconds > 0');
+  if (c.encodeTiming !== undefined && !ENCODE_TIMINGS.includes(c.encodeTiming)) fail('encodeTiming', c.encodeTiming, ENCODE_TIMINGS.join(' | '));
 }
 
-export async function runSalsifySim(partial: Partial<SalsifySimConfig> & Pick<SalsifySimConfig, 'downlink' | 'uplink'>, hooks: RunHooks = {}): Promise<SalsifySimResult> {
-  const config: SalsifySimConfig = { ...DEFAULT_SIM_CONFIG, ...partial };
+/** The config a run uses: the defaults, under the preset's fields (presets.ts), under the fields given. */
+export function resolveSimConfig(input: SalsifySimInput): SalsifySimConfig {
+  const expanded = expandPreset(input as Partial<SalsifySimConfig>);
+  const config = { ...DEFAULT_SIM_CONFIG, ...expanded } as SalsifySimConfig;
+  if (config.downlink === undefined || config.uplink === undefined) throw new TypeError('salsify sim config: downlink and uplink are required (or a preset that sets them)');
   checkConfig(config);
+  return config;
+}
+
+/** The window the summary covers, in ms of the run's clock (null: every frame). */
+export function simMeasureWindow(c: SalsifySimConfig, captureEndMs: number): MeasureWindow | null {
+  if (c.measureFromS === undefined && c.measureForS === undefined) return null;
+  const fromMs = 1000 * (c.measureFromS ?? 0);
+  const forMs = c.measureForS === undefined ? Infinity : 1000 * c.measureForS;
+  return measureWindow(fromMs, Math.min(forMs, captureEndMs - fromMs), captureEndMs);
+}
+
+export async function runSalsifySim(input: SalsifySimInput, hooks: RunHooks = {}): Promise<SalsifySimResult> {
+  const config = resolveSimConfig(input);
   const downTrace = loadLinkTrace(config.downlink, 'downlink');
   const upTrace = loadLinkTrace(config.uplink, 'uplink');
   const codec = hooks.codec ?? (await openCodec(config.codec));
@@ -144,7 +193,8 @@ export async function runSalsifySim(partial: Partial<SalsifySimConfig> & Pick<Sa
 
 /** One direction of the simulated path, built by the one path model (Mahimahi's nesting, see link-emu/path.ts). */
 function stages(direction: PathDirectionName, trace: Trace, c: SalsifySimConfig, loss: number, onOff: SalsifySimConfig['downlinkOnOff']): StageSpec[] {
-  return pathStages(direction, { trace, queue: c.queue, queueArgs: c.queueArgs, delayMs: c.delayMs, loss, onOff });
+  const lossAt = direction === 'downlink' ? c.downlinkLossAt : undefined;
+  return pathStages(direction, { trace, queue: c.queue, queueArgs: c.queueArgs, delayMs: c.delayMs, loss, lossAt, onOff, mtu: c.mtu });
 }
 
 /** The stages with `meter` listening to the link's events (the stages themselves are stages()'s). */
@@ -155,21 +205,39 @@ function metered(list: readonly StageSpec[], meter: LinkUseMeter): StageSpec[] {
 async function simulate(config: SalsifySimConfig, downTrace: Trace, upTrace: Trace, codec: FunctionalCodec, source: VideoSource): Promise<SalsifySimResult> {
   const frames = Math.round(config.durationS * source.fps);
   const durationMs = frames * (1000 / source.fps);
-  // Link utilisation while frames are captured, counted from the downlink's own events.
-  const linkUse = new LinkUseMeter(0, durationMs);
+  const window = simMeasureWindow(config, durationMs);
+  // Link utilisation while the measured frames are captured, counted from the downlink's own events.
+  const linkUse = new LinkUseMeter(window?.fromMs ?? 0, window?.toMs ?? durationMs);
   const sim = new Simulator();
   const net = createSimNetwork(sim, {
     downlink: metered(stages('downlink', downTrace, config, config.downlinkLoss, config.downlinkOnOff), linkUse),
     uplink: stages('uplink', upTrace, config, config.uplinkLoss, null),
     seed: config.seed,
+    overheadBytes: config.overheadBytes,
   });
   const drops = new Set(config.dropDownlinkDatagrams ?? []);
   let downlinkIndex = 0;
-  const outside = drops.size === 0 ? net.outside : {
+  const oracleSees = config.scheme === 'oracle' ? new RecentSends(config.delayMs) : undefined;
+  const outside = drops.size === 0 && !oracleSees ? net.outside : {
     ...net.outside,
     send: (bytes: Uint8Array) => {
-      if (!drops.has(downlinkIndex++)) net.outside.send(bytes);
+      if (drops.has(downlinkIndex++)) return;
+      oracleSees?.add(sim.now(), bytes.length);
+      net.outside.send(bytes);
     },
+  };
+  const encodeMs = encodeTimeFunction(config.encodeTiming ?? 'libvpx');
+  const overhead = config.overheadBytes ?? DEFAULT_OVERHEAD_BYTES;
+  const futureLink: FutureLink | undefined = oracleSees && {
+    // Simulator-only: the downlink's own TraceLink, its trace and its queue.
+    frameDeliveredAt: (frameBytes, atMs) => {
+      const link = net.downlink.links()[0]!;
+      const datagrams = Math.max(1, Math.ceil(frameBytes / MAX_FRAGMENT_PAYLOAD));
+      const wireBytes = frameBytes + datagrams * (FRAGMENT_OVERHEAD_BYTES + overhead);
+      return link.deliveryTime(wireBytes, atMs + config.delayMs, oracleSees.inDelay(sim.now(), overhead));
+    },
+    propagationMs: config.delayMs,
+    encodeMs: (q, keyFrame) => encodeMs(source.width, source.height, q, keyFrame),
   };
 
   const events: SenderEvent[] = [];
@@ -177,8 +245,10 @@ async function simulate(config: SalsifySimConfig, downTrace: Trace, upTrace: Tra
   let maxStatesKept = 0;
   let sender: SalsifySender | undefined;
   sender = new SalsifySender({
-    ctx: outside, codec, source, scheme: config.scheme, connectionId: config.connectionId, frames,
+    ctx: outside, codec, source, connectionId: config.connectionId, frames,
+    scheme: futureLink ? oracle({ frameIntervalMs: 1000 / source.fps, maxSkips: DEFAULT_MAX_SKIPS, futureLink }) : (config.scheme as Scheme),
     budgetMs: config.budgetMs, frameClock: config.frameClock,
+    encodeMs,
     // Virtual time follows the scheme's modelled encode time; running the two
     // encodings at once only makes the simulation finish sooner.
     concurrentEncodes: true,
@@ -225,7 +295,27 @@ async function simulate(config: SalsifySimConfig, downTrace: Trace, upTrace: Tra
     bytesSent: sender.counters.bytesSent,
     link: linkUse.result(),
     endMs,
+    window,
     frames: salsifyFrameRecords(senderView(events), { arrivals: arrivals.toMap(), shown }, endMs),
   });
   return { ...run, summary: summarize(run), senderEvents: events };
+}
+
+/** Datagrams sent on the downlink that are still crossing its propagation delay (before the link's queue): what the oracle must count ahead of a new frame. */
+class RecentSends {
+  readonly #sends: { atMs: number; bytes: number }[] = [];
+  constructor(readonly delayMs: number) {}
+
+  add(atMs: number, bytes: number): void {
+    this.#sends.push({ atMs, bytes });
+  }
+
+  /** The datagrams that reach the link after `now`, as arrivals at the link (time, bytes on the link). */
+  inDelay(now: number, overheadBytes: number): { atMs: number; bytes: number }[] {
+    const sends = this.#sends;
+    let first = 0;
+    while (first < sends.length && sends[first]!.atMs + this.delayMs < now) first++;
+    sends.splice(0, first);
+    return sends.map((s) => ({ atMs: s.atMs + this.delayMs, bytes: s.bytes + overheadBytes }));
+  }
 }

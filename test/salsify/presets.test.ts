@@ -1,0 +1,90 @@
+// The Salsify paper's scenarios as presets: each one's configuration, every
+// field still overridable, and the same expansion from the CLI and the library.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { parseSimArgs } from '../../src/cli/salsify.ts';
+import { pathStages } from '../../src/link-emu/path.ts';
+import { constantRateTrace } from '../../src/link-emu/trace-generators.ts';
+import { expandPreset, PRESET_NAMES, simPreset } from '../../src/salsify/presets.ts';
+import { resolveSimConfig, runSalsifySim } from '../../src/salsify/sim-runner.ts';
+
+const TRACES = new URL('../../../shared/traces/', import.meta.url).pathname;
+process.env.LINKSHELL_TRACES = TRACES;
+
+test('the preset names are the scenario column of the reference results', async () => {
+  const { readFileSync } = await import('node:fs');
+  const csv = readFileSync(new URL('../../../shared/reference/salsify-paper-results.csv', import.meta.url), 'utf8');
+  const scenarios = [...new Set(csv.trim().split('\n').slice(1).map((l) => l.split(',')[0]))];
+  assert.equal([...PRESET_NAMES].sort(), scenarios.sort());
+});
+
+test('every preset: 702 s captured, [62, 702) s measured, 20 ms each way, 1514-byte opportunities, 42 bytes of headers', () => {
+  for (const name of PRESET_NAMES) {
+    const c = resolveSimConfig({ preset: name });
+    assert.equal(
+      [c.preset, c.durationS, c.measureFromS, c.measureForS, c.delayMs, c.mtu, c.overheadBytes, c.queue],
+      [name, 702, 62, 640, 20, 1514, 42, 'droptail'],
+      name,
+    );
+  }
+});
+
+test('each preset: its trace, queue, loss and on/off', () => {
+  const pick = (name: string) => {
+    const c = resolveSimConfig({ preset: name });
+    return { down: c.downlink, up: c.uplink, queue: c.queueArgs, loss: c.downlinkLoss, at: c.downlinkLossAt, onOff: c.downlinkOnOff };
+  };
+  const plain = { loss: 0, at: undefined, onOff: null };
+  assert.equal(pick('att-lte'), { down: 'ATT-LTE-driving.down', up: 'ATT-LTE-driving.up', queue: 'packets=256', ...plain });
+  assert.equal(pick('tmobile-umts'), { down: 'TMobile-UMTS-driving.down', up: 'TMobile-UMTS-driving.up', queue: 'packets=256', ...plain });
+  assert.equal(pick('verizon-lte'), { down: 'Verizon-LTE-short.down', up: 'Verizon-LTE-short.up', queue: 'packets=256', ...plain });
+  for (const n of [64, 256, 1024]) assert.equal(pick(`buffer-${n}`), { down: 'Verizon-LTE-short.down', up: 'Verizon-LTE-short.up', queue: `packets=${n}`, ...plain });
+  assert.equal(pick('on-off'), { down: '12mbps.down', up: '12mbps.up', queue: 'packets=256', loss: 0, at: undefined, onOff: { meanOnMs: 5000, meanOffMs: 200 } });
+  assert.equal(pick('wifi'), { down: '0.57mbps-poisson.down', up: '0.57mbps-poisson.up', queue: 'packets=256', loss: 0.048, at: 'delivery', onOff: null });
+  // The stand-in is said wherever the Verizon trace appears.
+  for (const name of ['verizon-lte', 'buffer-64', 'buffer-256', 'buffer-1024']) {
+    assert.match(simPreset(name).label, /Verizon-LTE-driving.*\(stand-in: Verizon-LTE-short\)/);
+    assert.is(simPreset(name).standInFor, 'Verizon-LTE-driving');
+  }
+  assert.is(simPreset('att-lte').standInFor, undefined);
+  assert.throws(() => simPreset('lte'), /unknown preset "lte" \(expected one of att-lte, /);
+});
+
+test('the path a preset builds: delay before the queue on the video path; wifi loses at delivery', () => {
+  const c = resolveSimConfig({ preset: 'wifi' });
+  const trace = constantRateTrace({ rateMbps: 1 });
+  const stages = pathStages('downlink', { trace, delayMs: c.delayMs, loss: c.downlinkLoss, lossAt: c.downlinkLossAt, mtu: c.mtu });
+  assert.equal(stages.map((s) => s.kind), ['delay', 'link', 'loss']);
+  assert.is((stages[1] as { mtu?: number }).mtu, 1514);
+});
+
+test('every field stays overridable, in the library and on the command line', () => {
+  const c = resolveSimConfig({ preset: 'buffer-64', delayMs: 0, queueArgs: 'packets=10', durationS: 100, measureFromS: 0, downlink: { constantMbps: 3 } });
+  assert.equal([c.delayMs, c.queueArgs, c.durationS, c.measureFromS, c.measureForS, c.uplink], [0, 'packets=10', 100, 0, 640, 'Verizon-LTE-short.up']);
+  assert.equal(expandPreset({ delayMs: 5 }), { delayMs: 5 });
+  const cli = parseSimArgs(['--preset', 'on-off', '--delay', '5', '--downlink-onoff', '100,10', '--measure-from', '30', '--scheme', 'salsify-2,oracle']).configs;
+  assert.equal(cli.map((x) => [x.scheme, x.delayMs, x.downlinkOnOff, x.measureFromS, x.measureForS, x.downlink, x.mtu]), [
+    ['salsify-2', 5, { meanOnMs: 100, meanOffMs: 10 }, 30, 640, '12mbps.down', 1514],
+    ['oracle', 5, { meanOnMs: 100, meanOffMs: 10 }, 30, 640, '12mbps.down', 1514],
+  ]);
+  // Without --delay etc. the preset's values stand.
+  const plain = parseSimArgs(['--preset', 'buffer-1024']).configs[0]!;
+  assert.equal([plain.delayMs, plain.queue, plain.queueArgs, plain.durationS], [20, 'droptail', 'packets=1024', 702]);
+  // --queue without --queue-args: the queue's own defaults, as without a preset.
+  assert.is(parseSimArgs(['--preset', 'att-lte', '--queue', 'infinite']).configs[0]!.queueArgs, '');
+  assert.throws(() => parseSimArgs(['--preset', 'wifi', '--measure-from', '702']), /--measure-from must be a number of seconds from 0 to below durationS \(702\)/);
+  assert.throws(() => parseSimArgs(['--preset', 'nope']), /--preset must be one of att-lte, .*, got "nope"/);
+});
+
+test('a short run of a preset goes through the library as through the CLI', async () => {
+  const r = await runSalsifySim({ preset: 'wifi', durationS: 4, measureFromS: 1, measureForS: 2, drainMs: 500 });
+  assert.is(r.config.preset, 'wifi');
+  assert.equal(r.window, { fromMs: 1000, toMs: 3000 });
+  assert.is(r.summary.framesCaptured, 120);
+  // About 4.8 % of the downlink's datagrams are lost.
+  const d = r.counters.downlink;
+  const lossRate = d.drops.loss / d.packetsIn;
+  assert.ok(lossRate > 0.02 && lossRate < 0.08, `loss ${lossRate}`);
+});
+
+test.run();
