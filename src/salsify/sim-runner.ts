@@ -168,7 +168,9 @@ export function simMeasureWindow(c: SalsifySimConfig, captureEndMs: number): Mea
   if (c.measureFromS === undefined && c.measureForS === undefined) return null;
   const fromMs = 1000 * (c.measureFromS ?? 0);
   const forMs = c.measureForS === undefined ? Infinity : 1000 * c.measureForS;
-  return measureWindow(fromMs, Math.min(forMs, captureEndMs - fromMs), captureEndMs);
+  // To the microsecond: frames x (1000 / fps) carries rounding (2000.0000000000002).
+  const endMs = Math.round(captureEndMs * 1000) / 1000;
+  return measureWindow(fromMs, Math.min(forMs, endMs - fromMs), endMs);
 }
 
 export async function runSalsifySim(input: SalsifySimInput, hooks: RunHooks = {}): Promise<SalsifySimResult> {

@@ -87,4 +87,20 @@ test('a short run of a preset goes through the library as through the CLI', asyn
   assert.ok(lossRate > 0.02 && lossRate < 0.08, `loss ${lossRate}`);
 });
 
+test('salsify sim --preset prints what it ran, the stand-in and the window', async () => {
+  const { spawnSync } = await import('node:child_process');
+  const { fileURLToPath } = await import('node:url');
+  const root = fileURLToPath(new URL('../..', import.meta.url));
+  const r = spawnSync(process.execPath, ['bin/salsify.js', 'sim', '--preset', 'buffer-64', '--duration', '2', '--measure-from', '0.5', '--encode-timing', 'paper'], {
+    cwd: root, encoding: 'utf8', env: { ...process.env, LINKSHELL_TRACES: TRACES }, timeout: 120_000,
+  });
+  assert.is(r.status, 0, r.stderr);
+  assert.match(r.stdout, /preset buffer-64: Verizon-LTE-driving droptail 64 \(stand-in: Verizon-LTE-short\)/);
+  assert.match(r.stdout, /measured over the source frames captured in \[0\.5, 2\) s/);
+  assert.match(r.stdout, /queue droptail \[packets=64\], delay 20 ms, .*encode timing paper/);
+  const bad = spawnSync(process.execPath, ['bin/salsify.js', 'sim', '--preset', 'att-lte', '--encode-timing', 'fast'], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+  assert.is(bad.status, 2);
+  assert.match(bad.stderr, /--encode-timing must be one of libvpx, paper, got "fast"/);
+});
+
 test.run();
