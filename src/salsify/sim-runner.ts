@@ -29,6 +29,7 @@ import { measureWindow, type MeasureWindow } from '../results/window.ts';
 import { FRAGMENT_OVERHEAD_BYTES, MAX_DATAGRAM_BYTES, MAX_FRAGMENT_PAYLOAD } from './datagram.ts';
 import { expandPreset, PRESET_NAMES } from './presets.ts';
 import { oracle, type FutureLink } from './schemes/oracle.ts';
+import { pacingGapUs } from './pacer.ts';
 import { DEFAULT_MAX_SKIPS } from './choose-encoding.ts';
 import { ENCODE_TIMINGS, encodeTimeFunction, type EncodeTimingModel } from './timing-model.ts';
 
@@ -232,11 +233,16 @@ async function simulate(config: SalsifySimConfig, downTrace: Trace, upTrace: Tra
   const overhead = config.overheadBytes ?? DEFAULT_OVERHEAD_BYTES;
   const futureLink: FutureLink | undefined = oracleSees && {
     // Simulator-only: the downlink's own TraceLink, its trace and its queue.
+    // The frame's datagrams reach the link one pacing gap apart (the gap the sender's estimate gives now).
     frameDeliveredAt: (frameBytes, atMs) => {
       const link = net.downlink.links()[0]!;
-      const datagrams = Math.max(1, Math.ceil(frameBytes / MAX_FRAGMENT_PAYLOAD));
-      const wireBytes = frameBytes + datagrams * (FRAGMENT_OVERHEAD_BYTES + overhead);
-      return link.deliveryTime(wireBytes, atMs + config.delayMs, oracleSees.inDelay(sim.now(), overhead));
+      const payload = sender?.maxPayload ?? MAX_FRAGMENT_PAYLOAD;
+      const datagrams = Math.max(1, Math.ceil(frameBytes / payload));
+      const gapMs = pacingGapUs(sender?.interArrivalUs) / 1000;
+      const ahead = oracleSees.inDelay(sim.now(), overhead);
+      const wire = (i: number) => Math.min(payload, frameBytes - i * payload) + FRAGMENT_OVERHEAD_BYTES + overhead;
+      for (let i = 0; i < datagrams - 1; i++) ahead.push({ atMs: atMs + config.delayMs + i * gapMs, bytes: wire(i) });
+      return link.deliveryTime(wire(datagrams - 1), atMs + config.delayMs + (datagrams - 1) * gapMs, ahead);
     },
     propagationMs: config.delayMs,
     encodeMs: (q, keyFrame) => encodeMs(source.width, source.height, q, keyFrame),

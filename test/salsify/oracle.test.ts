@@ -24,9 +24,10 @@ test('on a constant link it fills the link with no queueing', async () => {
   assert.ok(s.linkUtilization > 0.85, `link use ${s.linkUtilization}`);
   assert.is(s.framesShown, s.framesCaptured);
   const interval = 1000 / 60;
-  // No queueing: every frame has fully arrived within one frame interval (+ the 20 ms of propagation) of its sending.
+  // No queueing: every frame has fully arrived within one frame interval (+ the 20 ms of propagation) of its
+  // sending, to 3 ms (the oracle plans with the pacing gap of the moment it plans; the pacer's may differ by then).
   for (const f of r.frames.filter((x) => x.captureMs >= 1000)) {
-    assert.ok(f.lastArrivalMs! - f.sendMs! <= 20 + interval + 1e-6, `frame ${f.sourceIndex}: sent ${f.sendMs}, complete ${f.lastArrivalMs}`);
+    assert.ok(f.lastArrivalMs! - f.sendMs! <= 20 + interval + 3, `frame ${f.sourceIndex}: sent ${f.sendMs}, complete ${f.lastArrivalMs}`);
   }
   // ... so the delay is the encode, the propagation and at most one interval of transmission (and the decode).
   assert.ok(s.signalDelayMs.p95 < 20 + interval + 10, `p95 ${s.signalDelayMs.p95}`);

@@ -17,9 +17,10 @@
 // factory (built without a FutureLink) refuses to make one; runSalsifySim
 // builds it with the simulated link's view.
 //
-// What it does not see: the pacer's spacing of a frame's datagrams (it
-// counts them as arriving at the link at once), datagrams still held by the
-// pacer, and stages other than the link (an on/off period, random loss).
+// What it does not see: datagrams of an earlier frame still held by the
+// pacer (a frame's own datagrams are counted one pacing gap apart, at the
+// gap the sender's estimate gives when the frame is planned), and stages
+// other than the link (an on/off period, random loss).
 import type { EncodingChoice, SchemeParams, SenderScheme } from './scheme.ts';
 
 export const ORACLE_MIN_QUANTIZER = 3;
