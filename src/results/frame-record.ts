@@ -17,8 +17,6 @@
 //                still waiting when the sender stopped counts here too)
 // "Skipped" means the sender's choice only, in every report.
 
-import type { MeasureWindow } from './window.ts';
-
 export const FATES = ['shown', 'never-shown', 'lost', 'skipped', 'superseded'] as const;
 export type Fate = (typeof FATES)[number];
 /** The fates of frames the sender sent. */
@@ -53,6 +51,14 @@ export interface LinkUse {
   readonly toMs: number;
   readonly departedBytes: number;
   readonly capacityBytes: number;
+}
+
+/** The source frames a summary covers: those captured in [fromMs, toMs) of the run's clock (window.ts). */
+export interface MeasureWindow {
+  /** Source frames captured at or after this time count (ms, the run's clock). */
+  readonly fromMs: number;
+  /** ... and before this one. */
+  readonly toMs: number;
 }
 
 export interface RunRecord<Config extends object = object, Counters extends object = object> {

@@ -4,14 +4,9 @@
 // salsify/presets.ts) or a trace's outage outside the window does not count.
 // One definition for every producer: a run record carries its window, and
 // summarize() and the link-use meter apply it.
-import type { FrameRecord } from './frame-record.ts';
+import type { FrameRecord, MeasureWindow } from './frame-record.ts';
 
-export interface MeasureWindow {
-  /** Source frames captured at or after this time count (ms, the run's clock). */
-  readonly fromMs: number;
-  /** ... and before this one. */
-  readonly toMs: number;
-}
+export type { MeasureWindow };
 
 export function checkWindow(window: MeasureWindow): MeasureWindow {
   const { fromMs, toMs } = window;

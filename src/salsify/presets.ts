@@ -43,10 +43,26 @@
 // - Verizon-LTE-driving is not among our traces (../shared/traces):
 //   Verizon-LTE-short stands in for it in the verizon-lte and buffer-N
 //   presets, and every label says so.
-import type { SalsifySimConfig } from './sim-runner.ts';
+// (A leaf: sim-runner.ts imports this module and checks that a PresetConfig
+// is a valid part of its config, so this one does not import it.)
 
-/** The fields a preset sets; everything else keeps the simulator's defaults. */
-export type PresetConfig = Partial<SalsifySimConfig> & Pick<SalsifySimConfig, 'downlink' | 'uplink'>;
+/** The fields a preset sets (the simulator config's, sim-runner.ts); everything else keeps the simulator's defaults. */
+export interface PresetConfig {
+  readonly preset: string;
+  readonly downlink: string;
+  readonly uplink: string;
+  readonly durationS: number;
+  readonly measureFromS: number;
+  readonly measureForS: number;
+  readonly delayMs: number;
+  readonly queue: string;
+  readonly queueArgs: string;
+  readonly mtu: number;
+  readonly overheadBytes: number;
+  readonly downlinkLoss?: number;
+  readonly downlinkLossAt?: 'entry' | 'delivery';
+  readonly downlinkOnOff?: { readonly meanOnMs: number; readonly meanOffMs: number };
+}
 
 export interface SimPreset {
   readonly name: string;
@@ -75,7 +91,7 @@ const COMMON = {
   queueArgs: `packets=${PAPER_QUEUE_PACKETS}`,
   mtu: CELLSIM_MTU,
   overheadBytes: CELLSIM_OVERHEAD_BYTES,
-} as const satisfies Partial<SalsifySimConfig>;
+} as const;
 
 const trace = (name: string) => ({ downlink: `${name}.down`, uplink: `${name}.up` });
 
@@ -117,7 +133,7 @@ export function simPreset(name: string): SimPreset {
 }
 
 /** A config with its preset expanded underneath: the preset's fields, then every field given explicitly. */
-export function expandPreset<C extends Partial<SalsifySimConfig>>(config: C): C & Partial<PresetConfig> {
+export function expandPreset<C extends { readonly preset?: string }>(config: C): C & Partial<PresetConfig> {
   if (config.preset === undefined) return config;
   const preset = simPreset(config.preset);
   const explicit = Object.fromEntries(Object.entries(config).filter(([, v]) => v !== undefined)) as C;

@@ -27,7 +27,7 @@ import { ssimAsync } from '../codec-bridge/ssim.ts';
 import { DEFAULT_OVERHEAD_BYTES } from '../net/sim-network.ts';
 import { measureWindow, type MeasureWindow } from '../results/window.ts';
 import { FRAGMENT_OVERHEAD_BYTES, MAX_DATAGRAM_BYTES, MAX_FRAGMENT_PAYLOAD } from './datagram.ts';
-import { expandPreset, PRESET_NAMES } from './presets.ts';
+import { expandPreset, PRESET_NAMES, type PresetConfig } from './presets.ts';
 import { oracle, type FutureLink } from './schemes/oracle.ts';
 import { pacingGapUs } from './pacer.ts';
 import { DEFAULT_MAX_SKIPS } from './choose-encoding.ts';
@@ -81,6 +81,10 @@ export interface SalsifySimConfig {
   /** How encode time is modelled: 'libvpx' (measured, the default) or 'paper' (timing-model.ts). */
   readonly encodeTiming?: EncodeTimingModel;
 }
+
+// A preset (presets.ts) sets fields of this config, and only valid ones.
+const PRESET_FIELDS_ARE_CONFIG: (p: PresetConfig) => Partial<SalsifySimConfig> = (p) => p;
+void PRESET_FIELDS_ARE_CONFIG;
 
 /** What runSalsifySim accepts: any fields, the links required unless a preset gives them. */
 export type SalsifySimInput = Partial<SalsifySimConfig> & ({ readonly preset: string } | Pick<SalsifySimConfig, 'downlink' | 'uplink'>);

@@ -61,7 +61,8 @@ test('the path a preset builds: delay before the queue on the video path; wifi l
 test('every field stays overridable, in the library and on the command line', () => {
   const c = resolveSimConfig({ preset: 'buffer-64', delayMs: 0, queueArgs: 'packets=10', durationS: 100, measureFromS: 0, downlink: { constantMbps: 3 } });
   assert.equal([c.delayMs, c.queueArgs, c.durationS, c.measureFromS, c.measureForS, c.uplink], [0, 'packets=10', 100, 0, 640, 'Verizon-LTE-short.up']);
-  assert.equal(expandPreset({ delayMs: 5 }), { delayMs: 5 });
+  const noPreset: { preset?: string; delayMs: number } = { delayMs: 5 };
+  assert.equal(expandPreset(noPreset), { delayMs: 5 });
   const cli = parseSimArgs(['--preset', 'on-off', '--delay', '5', '--downlink-onoff', '100,10', '--measure-from', '30', '--scheme', 'salsify-2,oracle']).configs;
   assert.equal(cli.map((x) => [x.scheme, x.delayMs, x.downlinkOnOff, x.measureFromS, x.measureForS, x.downlink, x.mtu]), [
     ['salsify-2', 5, { meanOnMs: 100, meanOffMs: 10 }, 30, 640, '12mbps.down', 1514],
