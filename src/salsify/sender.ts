@@ -167,6 +167,8 @@ export interface SenderCounters {
 interface SentFrameRecord {
   readonly sourceStateId: string;
   readonly targetStateId: string;
+  /** The quantizer of the frame, which its target state carries on as its encoder's last one. */
+  readonly quantizer: number;
 }
 
 export class SalsifySender {
@@ -364,7 +366,8 @@ export class SalsifySender {
     const encodeMs = this.#o.encodeMs ?? ((w, h, q, k) => modelledEncodeMs(w, h, q, k));
     const time = (q: number) => encodeMs(source.width, source.height, q, keyFrame);
     const view: SchemeView = {
-      now: this.#ctx.now(), startMs: this.#startTime, lastQuantizer: this.#lastQuantizer, interArrivalUs: this.#interArrivalUs,
+      now: this.#ctx.now(), startMs: this.#startTime, lastQuantizer: this.#lastQuantizer, sourceQuantizer: this.#quantizerOf(from),
+      interArrivalUs: this.#interArrivalUs,
       skipsInARow: this.#skipsInARow, keyFrame, targetBytes: () => this.currentTarget(),
       trialBytes: async (q) => (await this.#ctx.work(() => codec.encode(from, picture, q), 0)).frame.length,
     };
@@ -421,7 +424,7 @@ export class SalsifySender {
     const targetStateId = result.state.id;
     const checksum = crc32(frame);
     this.#inFlight.addFrame(frameNumber, pieces.length);
-    this.#remember(frameNumber, { sourceStateId, targetStateId });
+    this.#remember(frameNumber, { sourceStateId, targetStateId, quantizer: result.quantizer });
     this.#states.add(result.state);
     this.#current = result.state;
     this.#lastQuantizer = result.quantizer;
@@ -497,6 +500,12 @@ export class SalsifySender {
     this.#report = { receiverStateId: ack.currentStateId, held: ack.heldStateIds };
     this.#checkReceiverState(ack);
     this.#states.dropOlderThan(ack.currentStateId);
+  }
+
+  /** The quantizer of the frame that made `state` (undefined for the initial state, or a frame long forgotten). */
+  #quantizerOf(state: CodecState): number | undefined {
+    const frame = state === this.#initial ? undefined : this.#frameOfState.get(state.id);
+    return frame === undefined ? undefined : this.#sentFrames.get(frame)?.quantizer;
   }
 
   /** The frame whose target state `id` is (-1 for the initial state), if the sender made it. */

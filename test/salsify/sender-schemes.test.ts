@@ -15,7 +15,7 @@ const PARAMS: SchemeParams = { initialQuantizer: 64, betterStep: -17, worseStep:
 
 function view(over: Partial<ChoiceView> = {}): ChoiceView {
   return {
-    now: 0, startMs: 0, lastQuantizer: 64, interArrivalUs: undefined, skipsInARow: 0, keyFrame: false, target: 0,
+    now: 0, startMs: 0, lastQuantizer: 64, sourceQuantizer: 64, interArrivalUs: undefined, skipsInARow: 0, keyFrame: false, target: 0,
     targetBytes: () => 0, trialBytes: () => Promise.reject(new Error('no trial here')), ...over,
   };
 }
@@ -131,6 +131,8 @@ test('salsify-targetsize: the reference\'s binary search within the last quantiz
   assert.is(await searchQuantizer(20, 1e9, sizeAt), 4);
   assert.is(await searchQuantizer(21, 1e9, sizeAt), 5);
   assert.is(await searchQuantizer(120, 0, sizeAt), 127, 'the range ends at 127');
+  assert.is(await searchQuantizer(undefined, 0, sizeAt), 127, 'no last quantizer (a key frame\'s encoder): the whole range 4..127');
+  assert.is(await searchQuantizer(undefined, 1e9, sizeAt), 4);
 });
 
 test('salsify-targetsize: the target before encoding, one encoding; 32 before any acknowledgement, 127 at a target of 0; skip what does not fit', async () => {

@@ -5,8 +5,13 @@
 //   - before the first acknowledgement (no target): at quantizer 32;
 //   - a target of 0: at 127 (the reference's "fail-small");
 //   - otherwise at the best quantizer whose frame fits, found by binary search
-//     within the last quantizer sent +-16 (clamped to 4..127; if none fits,
-//     the worst of the range).
+//     within the last quantizer of the encoder it encodes from +-16 (clamped
+//     to 4..127; if none fits, the worst of the range). That is the quantizer
+//     of the frame that made the source state (Encoder::last_y_ac_qi_ of the
+//     reference's per-state encoders), not the last one sent: they differ
+//     after a loss, and a key frame's encoder has none, so its search covers
+//     4..127. (Searching around the last frame sent instead stalled: a key
+//     frame too large at last + 16 was skipped for ever.)
 // The frame is sent if it fits the target computed before encoding; else it
 // is skipped, except the 127 one of a target of 0 after 3 skips in a row. The reference searched
 // on its encoder's size estimate; here the search tries real encodings
@@ -21,12 +26,12 @@ const LOWEST = 4;
 
 /**
  * The reference's binary search: the best (lowest) quantizer in
- * [max(4, last - 16) .. min(127, last + 16)] whose size fits `target`,
- * or the range's highest when none does.
+ * [max(4, last - 16) .. min(127, last + 16)] (4..127 when `last` is
+ * undefined) whose size fits `target`, or the range's highest when none does.
  */
-export async function searchQuantizer(last: number, target: number, sizeAt: (q: number) => Promise<number>): Promise<number> {
-  let lo = last - TARGETSIZE_RADIUS >= LOWEST ? last - TARGETSIZE_RADIUS : LOWEST;
-  let hi = Math.min(MAX_QUANTIZER, last + TARGETSIZE_RADIUS);
+export async function searchQuantizer(last: number | undefined, target: number, sizeAt: (q: number) => Promise<number>): Promise<number> {
+  let lo = last === undefined ? LOWEST : last - TARGETSIZE_RADIUS >= LOWEST ? last - TARGETSIZE_RADIUS : LOWEST;
+  let hi = last === undefined ? MAX_QUANTIZER : Math.min(MAX_QUANTIZER, last + TARGETSIZE_RADIUS);
   let best: number | undefined;
   while (lo <= hi) {
     const q = Math.floor((lo + hi) / 2);
@@ -50,7 +55,7 @@ export function salsifyTargetsize(params: SchemeParams): SenderScheme {
       failSmall = target === 0;
       const q = target === Infinity ? TARGETSIZE_START_QUANTIZER
         : target === 0 ? MAX_QUANTIZER
-        : await searchQuantizer(view.lastQuantizer, target, (quantizer) => view.trialBytes(quantizer));
+        : await searchQuantizer(view.sourceQuantizer, target, (quantizer) => view.trialBytes(quantizer));
       return { quantizers: [q], timing: 'serial' };
     },
     choose: ([only], view) => {

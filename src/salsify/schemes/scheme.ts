@@ -49,6 +49,13 @@ export interface SchemeView {
   readonly startMs: number;
   /** The quantizer of the last frame sent (the initial quantizer before any). */
   readonly lastQuantizer: number;
+  /**
+   * The quantizer of the frame that made the state this frame is encoded
+   * from: what the reference's encoder object for that state holds as its
+   * last quantizer. Undefined for the initial state (a key frame), whose
+   * encoder has none.
+   */
+  readonly sourceQuantizer: number | undefined;
   /** The receiver's latest inter-arrival estimate (whole microseconds, as acknowledgements carry it), if any. */
   readonly interArrivalUs: number | undefined;
   /** Frames skipped in a row just before this one. */
