@@ -16,6 +16,10 @@ import { formatResultsTable } from '../results/table.ts';
 import { runWebrtcBench } from '../webrtc/bench.ts';
 import type { CallOptions, WebrtcCodec } from '../webrtc/call.ts';
 import { findPrerequisites } from '../webrtc/prerequisites.ts';
+import { runSalsifyEndpoint, type SalsifyEndpointOptions } from '../webrtc/salsify-endpoint.ts';
+import { CODECS as SALSIFY_CODECS } from '../salsify/open-inputs.ts';
+import { SCHEMES } from '../salsify/sender.ts';
+import { schemeNames } from './help-names.ts';
 
 const DEFAULT_CLIP = fileURLToPath(new URL('../../../shared/video/FourPeople_1280x720_60.ivf', import.meta.url));
 const HELP_REF = 'salsify webrtc --help';
@@ -45,7 +49,8 @@ One call at a time: a 360p30 call takes about 0.3 of a core.`,
     ['--svc MODE', 'scalability mode, e.g. L1T3, or L2T3 with vp9 or av1'],
     ['--duration S', 'seconds of the call measured once connected, > 0\nand at most 86400 (default 30)'],
     ['--drain MS', 'the call goes on this long after the last frame\ncounted, 0 to 60000 (default 2000)'],
-    ['--endpoint NAME', 'chromium (the default and, for now, the only one)'],
+    ['--endpoint NAME', `chromium (the default), or a Salsify scheme\n(${schemeNames()}):\nour live salsify send and salsify receive instead\nof the browsers and coturn, over the same linkshell\npath, with the same clip`],
+    ['--salsify-codec NAME', 'the codec of a Salsify endpoint: vp8 (the default)\nor model'],
     ['--out DIR', 'where the results go (default webrtc-out)'],
     ['-h, --help', 'this text'],
   ],
@@ -53,7 +58,10 @@ One call at a time: a 360p30 call takes about 0.3 of a core.`,
 and time series), DIR/frames.csv (one line per source frame), DIR/received.ivf,
 DIR/sender-stats.jsonl and DIR/receiver-stats.jsonl (raw getStats every 500 ms),
 DIR/video-link.log and DIR/feedback-link.log (linkshell's mm-link logs) and
-DIR/linkshell.txt; prints a results table. SALSIFY_CHROMIUM and
+DIR/linkshell.txt; prints a results table. With a Salsify --endpoint:
+DIR/summary.json (with endpoint and scheme), DIR/frames.csv, DIR/sender.jsonl,
+DIR/receiver.jsonl, DIR/received.ivf (vp8), the link logs and DIR/linkshell.txt;
+chromium and coturn are not needed. SALSIFY_CHROMIUM and
 SALSIFY_TURNSERVER select other binaries.
 
 Exit status: 0 on success; 2 for a bad argument or input file, an output
@@ -63,7 +71,7 @@ apt command); 1 on an internal error; 128 + N when signal N stopped it
 });
 
 const CODECS: readonly WebrtcCodec[] = ['vp8', 'vp9', 'av1'];
-const ENDPOINTS = ['chromium'] as const;
+const ENDPOINTS: readonly string[] = ['chromium', ...SCHEMES];
 
 /** A trace option: a trace file (resolved as every command does), or const:MBPS written as a trace file into `dir`. */
 function traceValue(name: string, text: string | undefined, dir: string): string {
@@ -105,6 +113,8 @@ function sizeValue(text: string): { width: number; height: number } {
 export interface WebrtcArgs {
   readonly help: boolean;
   readonly call?: Omit<CallOptions, 'signal' | 'log'>;
+  /** Set instead of `call` for a Salsify --endpoint. */
+  readonly salsify?: Omit<SalsifyEndpointOptions, 'signal' | 'log'>;
 }
 
 export function parseWebrtcArgs(argv: string[]): WebrtcArgs {
@@ -115,7 +125,7 @@ export function parseWebrtcArgs(argv: string[]): WebrtcArgs {
       queue: { type: 'string' }, 'queue-args': { type: 'string' }, delay: { type: 'string' },
       'downlink-loss': { type: 'string' }, 'uplink-loss': { type: 'string' }, seed: { type: 'string' },
       video: { type: 'string' }, size: { type: 'string' }, fps: { type: 'string' }, codec: { type: 'string' }, svc: { type: 'string' },
-      duration: { type: 'string' }, drain: { type: 'string' }, endpoint: { type: 'string' }, out: { type: 'string' },
+      duration: { type: 'string' }, drain: { type: 'string' }, endpoint: { type: 'string' }, 'salsify-codec': { type: 'string' }, out: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: true,
@@ -124,7 +134,12 @@ export function parseWebrtcArgs(argv: string[]): WebrtcArgs {
   if (values.help) return { help: true };
   noPositionals(positionals, HELP_REF);
   if (values.preset !== undefined) throw usageError(`--preset ${JSON.stringify(values.preset)}: presets are not available yet (issue 9); give --downlink and --uplink traces`);
-  nameValue('endpoint', values.endpoint ?? 'chromium', ENDPOINTS);
+  const endpoint = nameValue('endpoint', values.endpoint ?? 'chromium', ENDPOINTS);
+  const salsifyEndpoint = endpoint !== 'chromium';
+  if (!salsifyEndpoint && values['salsify-codec'] !== undefined) throw usageError('--salsify-codec is for a Salsify --endpoint; Chromium takes --codec');
+  if (salsifyEndpoint && values.codec !== undefined) throw usageError(`--codec is Chromium's; a Salsify --endpoint takes --salsify-codec vp8|model`);
+  if (salsifyEndpoint && values.svc !== undefined) throw usageError(`--svc is Chromium's; a Salsify --endpoint has no scalable coding`);
+  const salsifyCodec = nameValue('salsify-codec', values['salsify-codec'] ?? 'vp8', SALSIFY_CODECS);
   const codec = nameValue('codec', values.codec ?? 'vp8', CODECS);
   const { width, height } = sizeValue(values.size ?? '640x360');
   const fps = optional(values.fps, (t) => integerValue('fps', t, { min: 1, max: 60 })) ?? 30;
@@ -153,7 +168,7 @@ export function parseWebrtcArgs(argv: string[]): WebrtcArgs {
     video = resolve(video);
   }
   // Before anything is written: a missing chromium or coturn is one line naming the apt command.
-  const programs = findPrerequisites({ chromium: process.env.SALSIFY_CHROMIUM || undefined, turnserver: process.env.SALSIFY_TURNSERVER || undefined });
+  const programs = salsifyEndpoint ? undefined : findPrerequisites({ chromium: process.env.SALSIFY_CHROMIUM || undefined, turnserver: process.env.SALSIFY_TURNSERVER || undefined });
   const out = resolve(pathValue('out', values.out ?? 'webrtc-out'));
   try {
     mkdirSync(out, { recursive: true });
@@ -169,9 +184,16 @@ export function parseWebrtcArgs(argv: string[]): WebrtcArgs {
   if (downlinkLoss !== undefined) extra.push('--uplink-loss', String(downlinkLoss));
   if (uplinkLoss !== undefined) extra.push('--downlink-loss', String(uplinkLoss));
   if (seed !== undefined) extra.push('--seed', String(seed));
+  if (salsifyEndpoint) {
+    const scheme = nameValue('endpoint', endpoint, SCHEMES);
+    return {
+      help: false,
+      salsify: { scheme, codec: salsifyCodec, video, width, height, fps, durationS, drainMs, videoTrace, feedbackTrace, linkshellArgs: extra, out },
+    };
+  }
   return {
     help: false,
-    call: { programs, video, width, height, fps, codec, scalabilityMode: svc, durationS, drainMs, videoTrace, feedbackTrace, linkshellArgs: extra, out },
+    call: { programs: programs!, video, width, height, fps, codec, scalabilityMode: svc, durationS, drainMs, videoTrace, feedbackTrace, linkshellArgs: extra, out },
   };
 }
 
@@ -180,7 +202,7 @@ const SIGNAL_STATUS: Record<(typeof SIGNALS)[number], number> = { SIGINT: 130, S
 
 export async function runWebrtc(argv: string[]): Promise<number> {
   const args = parseWebrtcArgs(argv);
-  if (args.help || !args.call) {
+  if (args.help || (!args.call && !args.salsify)) {
     process.stdout.write(WEBRTC_HELP);
     return 0;
   }
@@ -195,12 +217,23 @@ export async function runWebrtc(argv: string[]): Promise<number> {
   for (const s of SIGNALS) process.on(s, onSignal);
   try {
     const started = performance.now();
+    if (args.salsify) {
+      const c = args.salsify;
+      const { analysis } = await runSalsifyEndpoint({ ...c, signal: controller.signal, log: (line) => process.stderr.write(`salsify webrtc: ${line}\n`) });
+      process.stdout.write(
+        `salsify ${c.scheme} (${c.codec} codec); video ${c.video} at ${c.width}x${c.height} ${c.fps} fps; downlink ${c.videoTrace}, uplink ${c.feedbackTrace}; ` +
+          `${c.durationS} s in ${((performance.now() - started) / 1000).toFixed(1)} s; results in ${c.out}\n`,
+      );
+      process.stdout.write(formatResultsTable([{ label: `${analysis.label} ${c.codec}`, summary: analysis.summary, wallMs: performance.now() - started }]) + '\n');
+      for (const note of analysis.notes) process.stdout.write(`note: ${note}\n`);
+      return 0;
+    }
     const result = await runWebrtcBench({
-      ...args.call,
+      ...args.call!,
       signal: controller.signal,
       log: (line) => process.stderr.write(`salsify webrtc: ${line}\n`),
     });
-    const c = args.call;
+    const c = args.call!;
     process.stdout.write(
       `${result.browser}; video ${c.video} at ${c.width}x${c.height} ${c.fps} fps; downlink ${c.videoTrace}, uplink ${c.feedbackTrace}; ` +
         `${c.durationS} s in ${((performance.now() - started) / 1000).toFixed(1)} s; results in ${c.out}\n`,

@@ -1,0 +1,164 @@
+// `salsify webrtc --endpoint SCHEME`: our live Salsify sender and receiver
+// (salsify send, salsify receive, as child processes) in place of the two
+// browsers and coturn, over the same linkshell path as a Chromium call
+// (linkshell-child.ts: the video on the scenario's downlink trace, the
+// feedback on its uplink trace, the same queue, delay, loss and seed), with
+// the same prepared clip (clip.ts), so that Salsify and Chromium are compared
+// in the same real-time conditions:
+//
+//   salsify send --UDP--> linkshell (video: .down trace) --> salsify receive
+//   salsify send <--UDP-- linkshell (feedback: .up trace) <-- salsify receive
+//
+// Then the run is analysed as `salsify analyze` does (analyzeLiveRun) and
+// written through src/results into `out`: summary.json (with endpoint and
+// scheme), frames.csv, the linkshell logs and summary. Everything started
+// ends with it, on success, error or abort.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { framesToCsv } from '../results/csv.ts';
+import { jsonText, runToJson } from '../results/json.ts';
+import { analyzeLiveRun, type LiveAnalysis } from '../salsify/live/analyze.ts';
+import type { CodecName } from '../salsify/open-inputs.ts';
+import type { Scheme } from '../salsify/sender.ts';
+import { Cleanup } from './cleanup.ts';
+import { prepareClip } from './clip.ts';
+import { startLinkshellChild } from './linkshell-child.ts';
+import { startNodeChild, waitForOutput, type NodeChild } from './node-child.ts';
+
+const SALSIFY_BIN = fileURLToPath(new URL('../../bin/salsify.js', import.meta.url));
+/** The receiver stops this long after the last datagram (salsify receive --idle-timeout). */
+const IDLE_TIMEOUT_S = 3;
+
+export interface SalsifyEndpointOptions {
+  readonly scheme: Scheme;
+  /** The codec of `salsify send` and `salsify receive` (vp8 by default in the CLI). */
+  readonly codec: CodecName;
+  /** The clip: a .y4m or .ivf path (prepared as for Chromium), or synthetic. */
+  readonly video: string;
+  readonly width: number;
+  readonly height: number;
+  readonly fps: number;
+  /** Seconds of video the sender captures. */
+  readonly durationS: number;
+  /** How long the sender waits for its last frames to be acknowledged (ms). */
+  readonly drainMs: number;
+  readonly videoTrace: string;
+  readonly feedbackTrace: string;
+  /** linkshell options beyond the traces, as the Chromium call takes them. */
+  readonly linkshellArgs?: readonly string[];
+  readonly out: string;
+  readonly signal?: AbortSignal;
+  readonly log?: (line: string) => void;
+}
+
+export interface SalsifyEndpointResult {
+  readonly analysis: LiveAnalysis;
+  /** Source frames whose delay is known, over all source frames. */
+  readonly delayKnownFraction: number;
+  readonly linkshellStatus: number | null;
+  readonly linkshellOutput: string;
+  /** Process ids of everything started (all ended when this resolves). */
+  readonly processes: readonly number[];
+  readonly tempDir: string;
+}
+
+/** Rejects when `signal` aborts; otherwise waits for `p`. */
+function abortable<T>(p: Promise<T>, signal?: AbortSignal): Promise<T> {
+  if (!signal) return p;
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}
+
+function lastLine(child: NodeChild): string {
+  return child.output().trim().split('\n').filter((l) => !/running the TypeScript sources/.test(l)).pop() ?? '';
+}
+
+/** Runs one live Salsify call over linkshell and writes its results into options.out (which must exist). */
+export async function runSalsifyEndpoint(options: SalsifyEndpointOptions): Promise<SalsifyEndpointResult> {
+  const log = options.log ?? (() => {});
+  const cleanup = new Cleanup();
+  const processes: number[] = [];
+  const tempDir = mkdtempSync(join(tmpdir(), 'salsify-endpoint-'));
+  cleanup.add('temporary directory', () => rmSync(tempDir, { recursive: true, force: true }));
+  const { signal } = options;
+  try {
+    let video = options.video;
+    if (video === 'synthetic') video = `synthetic:${options.width}x${options.height}@${options.fps}`;
+    else {
+      const clip = await abortable(prepareClip(join(tempDir, 'clip.y4m'), { video, width: options.width, height: options.height, fps: options.fps }), signal);
+      video = clip.path;
+      log(`clip: ${clip.frameCount} frames at ${clip.width}x${clip.height} ${clip.fps} fps`);
+    }
+    const receiver = startNodeChild(SALSIFY_BIN, ['receive', '--port', '0', '--out', options.out, '--codec', options.codec, '--idle-timeout', String(IDLE_TIMEOUT_S)]);
+    if (receiver.pid !== undefined) processes.push(receiver.pid);
+    cleanup.add('salsify receive', () => receiver.stop());
+    const listen = (await waitForOutput(receiver, /listening on (\S+)/, 'salsify receive', 60_000, signal))[1]!;
+    const linkshell = await abortable(
+      startLinkshellChild({
+        videoTrace: options.videoTrace,
+        feedbackTrace: options.feedbackTrace,
+        connect: listen,
+        videoLog: join(options.out, 'video-link.log'),
+        feedbackLog: join(options.out, 'feedback-link.log'),
+        extraArgs: options.linkshellArgs,
+        timeoutMs: 60_000,
+      }),
+      signal,
+    );
+    if (linkshell.pid !== undefined) processes.push(linkshell.pid);
+    cleanup.add('linkshell', () => linkshell.stop());
+    log(`salsify receive on ${listen}, linkshell on ${linkshell.listen}`);
+    const sender = startNodeChild(SALSIFY_BIN, [
+      'send', '--to', linkshell.listen, '--video', video, '--fps', String(options.fps), '--scheme', options.scheme, '--codec', options.codec,
+      '--duration', String(options.durationS), '--drain', `${options.drainMs}ms`, '--out', options.out,
+    ]);
+    if (sender.pid !== undefined) processes.push(sender.pid);
+    cleanup.add('salsify send', () => sender.stop());
+    log(`salsify send (${options.scheme}, ${options.codec}) for ${options.durationS} s`);
+    const sendStatus = await abortable(sender.exited, signal);
+    if (sendStatus !== 0) throw new Error(`salsify send failed (status ${sendStatus}): ${lastLine(sender)}`);
+    // The receiver ends IDLE_TIMEOUT_S after the last datagram; bounded in case none came.
+    const receiveBound = setTimeout(() => void receiver.stop(), (IDLE_TIMEOUT_S + 10) * 1000);
+    const receiveStatus = await abortable(receiver.exited, signal).finally(() => clearTimeout(receiveBound));
+    if (receiveStatus !== 0) throw new Error(`salsify receive failed (status ${receiveStatus}): ${lastLine(receiver)}`);
+    const linkshellStatus = await linkshell.stop();
+    const linkshellOutput = linkshell.output();
+    writeFileSync(join(options.out, 'linkshell.txt'), linkshellOutput);
+    const analysis = await analyzeLiveRun(options.out, { linkLog: join(options.out, 'video-link.log') });
+    const known = analysis.frames.filter((f) => f.displayMs !== undefined).length;
+    const delayKnownFraction = analysis.frames.length > 0 ? known / analysis.frames.length : 0;
+    writeFileSync(join(options.out, 'frames.csv'), framesToCsv(analysis.frames));
+    const extra = {
+      endpoint: `salsify (${options.scheme})`,
+      scheme: options.scheme,
+      codec: options.codec,
+      videoTrace: options.videoTrace,
+      feedbackTrace: options.feedbackTrace,
+      linkshellArgs: options.linkshellArgs ?? [],
+      delayKnownFraction,
+      ssimFrom: analysis.ssimFrom,
+      captureLatenessMs: analysis.captureLatenessMs,
+      notes: analysis.notes,
+      linkshellStatus,
+    };
+    writeFileSync(join(options.out, 'summary.json'), jsonText(runToJson(analysis, analysis.summary, { extra })));
+    return { analysis, delayKnownFraction, linkshellStatus, linkshellOutput, processes, tempDir };
+  } finally {
+    await cleanup.run();
+  }
+}
