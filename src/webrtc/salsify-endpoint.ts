@@ -35,7 +35,7 @@ export interface SalsifyEndpointOptions {
   readonly scheme: Scheme;
   /** The codec of `salsify send` and `salsify receive` (vp8 by default in the CLI). */
   readonly codec: CodecName;
-  /** The clip: a .y4m or .ivf path (prepared as for Chromium), or synthetic. */
+  /** The clip: a .y4m or .ivf path, or synthetic; prepared as for Chromium (clip.ts). */
   readonly video: string;
   readonly width: number;
   readonly height: number;
@@ -97,13 +97,10 @@ export async function runSalsifyEndpoint(options: SalsifyEndpointOptions): Promi
   cleanup.add('temporary directory', () => rmSync(tempDir, { recursive: true, force: true }));
   const { signal } = options;
   try {
-    let video = options.video;
-    if (video === 'synthetic') video = `synthetic:${options.width}x${options.height}@${options.fps}`;
-    else {
-      const clip = await abortable(prepareClip(join(tempDir, 'clip.y4m'), { video, width: options.width, height: options.height, fps: options.fps }), signal);
-      video = clip.path;
-      log(`clip: ${clip.frameCount} frames at ${clip.width}x${clip.height} ${clip.fps} fps`);
-    }
+    // The very clip a Chromium call's camera plays (scaled, looped, stamped), synthetic included.
+    const clip = await abortable(prepareClip(join(tempDir, 'clip.y4m'), { video: options.video, width: options.width, height: options.height, fps: options.fps }), signal);
+    const video = clip.path;
+    log(`clip: ${clip.frameCount} frames at ${clip.width}x${clip.height} ${clip.fps} fps`);
     const receiver = startNodeChild(SALSIFY_BIN, ['receive', '--port', '0', '--out', options.out, '--codec', options.codec, '--idle-timeout', String(IDLE_TIMEOUT_S)]);
     if (receiver.pid !== undefined) processes.push(receiver.pid);
     cleanup.add('salsify receive', () => receiver.stop());

@@ -6,7 +6,7 @@
 // logs show the traffic both ways, and nothing it started is left behind.
 // Also: the options that are Chromium's alone are refused with a Salsify
 // endpoint, and chromium and coturn are not needed for one.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -27,6 +27,20 @@ function alive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** Pids of processes whose command line mentions `text`. */
+function processesMentioning(text: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, 'latin1').includes(text)) found.push(Number(entry));
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return found;
 }
 
 function usageMessage(argv: string[]): string {
@@ -144,6 +158,39 @@ test('nothing started is left: the receiver, linkshell and sender ended, the tem
   assert.is(result.processes.length, 3);
   for (const pid of result.processes) assert.not.ok(alive(pid), `pid ${pid} still runs`);
   assert.not.ok(existsSync(result.tempDir), `${result.tempDir} is left`);
+});
+
+test('aborted mid-run (a signal in the CLI), it rejects with the reason and ends the receiver, linkshell and sender first', async () => {
+  const stopped = join(dir, 'stopped');
+  const args = parseWebrtcArgs([...ARGV.slice(0, -3), '30', '--out', stopped]);
+  const temporaryDirs = () => readdirSync(tmpdir()).filter((n) => n.startsWith('salsify-endpoint-'));
+  const before = new Set(temporaryDirs());
+  const controller = new AbortController();
+  const bound = setTimeout(() => controller.abort(new Error('bound')), LIMIT_MS);
+  const lines: string[] = [];
+  const run = runSalsifyEndpoint({
+    ...args.salsify!,
+    signal: controller.signal,
+    log: (line) => {
+      lines.push(line);
+      // Once the sender runs, stop it all a moment later.
+      if (/^salsify send/.test(line)) setTimeout(() => controller.abort(new Error('interrupted by SIGINT')), 2000);
+    },
+  });
+  try {
+    await run.then(
+      () => assert.unreachable('the run was not stopped'),
+      (error: Error) => assert.is(error.message, 'interrupted by SIGINT'),
+    );
+  } finally {
+    clearTimeout(bound);
+  }
+  assert.ok(lines.some((l) => /^salsify send/.test(l)), lines.join('; '));
+  assert.equal(processesMentioning(stopped), [], 'processes of the stopped run still run');
+  assert.equal(temporaryDirs().filter((n) => !before.has(n)), [], 'the temporary directory is left');
+  // The sender, stopped by SIGINT, still ended its records.
+  const sender = readFileSync(join(stopped, 'sender.jsonl'), 'utf8').trim().split('\n');
+  assert.is(JSON.parse(sender[sender.length - 1]!).type, 'end');
 });
 
 test.after(() => rmSync(dir, { recursive: true, force: true }));
