@@ -71,7 +71,7 @@ test('bad arguments: one line each, exit 2', async () => {
     [['--size', '641x360'], /--size must be WIDTHxHEIGHT, even/],
     [['--svc', 'L2T3'], /VP8 has temporal layers only/],
     [['--preset', 'att-lte'], /presets are not available yet/],
-    [['--endpoint', 'salsify-1'], /--endpoint must be one of chromium/],
+    [['--endpoint', 'firefox'], /--endpoint must be one of chromium, salsify-1/],
     [['--downlink-loss', '1.5'], /--downlink-loss/],
     [['--delay', '2.5'], /--delay/],
     [['--queue', 'fifo'], /--queue/],
