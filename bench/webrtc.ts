@@ -1,13 +1,15 @@
 // The WebRTC baseline of the paper's evaluation: Chromium's call measured over
 // linkshell on the paper's scenarios (salsify webrtc), one call at a time,
-// each repeated, beside the paper's WebRTC rows and Salsify-1 simulated on the
-// same traces (salsify sim, model codec).
+// each repeated, beside the paper's WebRTC rows, our live Salsify over the
+// same linkshell path (salsify webrtc --endpoint salsify-N, VP8) and Salsify-1
+// simulated on the same traces (salsify sim, model codec).
 //
-//   npx tsx bench/webrtc.ts [SECONDS] [REPEATS] [SCENARIO[:CODEC[:SVC]]...]
+//   npx tsx bench/webrtc.ts [SECONDS] [REPEATS] [SCENARIO[:CODEC[:SVC]|:salsify-N]...]
 //       SECONDS   of each call (default 120)
 //       REPEATS   calls per scenario (default 2)
 //       SCENARIO  att-lte, tmobile-umts, on-off, wifi (default: all four with
-//                 vp8, and att-lte:vp9:L2T3)
+//                 vp8 and with salsify-1, and att-lte:vp9:L2T3); :salsify-N
+//                 runs our live Salsify instead of Chromium
 //
 // Until the scenario presets exist (issue 9), the scenarios are spelled out
 // below from ../shared/reference/README.md: video on the .down trace, feedback
@@ -50,7 +52,9 @@ const SCENARIOS: Record<string, Scenario> = {
   wifi: { down: join(traces, '0.57mbps-poisson.down'), up: join(traces, '0.57mbps-poisson.up'), paperTrace: '0.57mbps-poisson', args: [...COMMON, '--downlink-loss', '0.048'] },
 };
 
-const wanted = process.argv.length > 4 ? process.argv.slice(4) : ['att-lte:vp8', 'tmobile-umts:vp8', 'on-off:vp8', 'wifi:vp8', 'att-lte:vp9:L2T3'];
+const wanted = process.argv.length > 4
+  ? process.argv.slice(4)
+  : ['att-lte:vp8', 'tmobile-umts:vp8', 'on-off:vp8', 'wifi:vp8', 'att-lte:vp9:L2T3', 'att-lte:salsify-1', 'tmobile-umts:salsify-1', 'on-off:salsify-1', 'wifi:salsify-1'];
 
 interface Row {
   readonly scenario: string;
@@ -70,7 +74,9 @@ for (const spec of wanted) {
   if (!scenario) throw new Error(`unknown scenario ${name} (${Object.keys(SCENARIOS).join(', ')})`);
   for (let k = 1; k <= repeats; k++) {
     const out = join(results, `${name}-${codec}${svc ? `-${svc}` : ''}-${seconds}s-${k}`);
-    const args = ['bin/salsify.js', 'webrtc', '--downlink', scenario.down, '--uplink', scenario.up, ...scenario.args, '--codec', codec!, ...(svc ? ['--svc', svc] : []), '--duration', String(seconds), '--out', out];
+    const salsify = codec.startsWith('salsify-');
+    const endpoint = salsify ? ['--endpoint', codec] : ['--codec', codec, ...(svc ? ['--svc', svc] : [])];
+    const args = ['bin/salsify.js', 'webrtc', '--downlink', scenario.down, '--uplink', scenario.up, ...scenario.args, ...endpoint, '--duration', String(seconds), '--out', out];
     const started = Date.now();
     process.stderr.write(`bench: ${spec} run ${k}: node ${args.join(' ')}\n`);
     const run = spawnSync(process.execPath, args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
@@ -79,8 +85,18 @@ for (const spec of wanted) {
       continue;
     }
     const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
-    browser = summary.browser;
     const s = summary.summary;
+    if (salsify) {
+      rows.push({
+        scenario: name!,
+        system: `${summary.label} vp8 over linkshell #${k}`,
+        delay: [s.signalDelayMs.mean, s.signalDelayMs.p5, s.signalDelayMs.p95],
+        ssim: [s.ssimDb.mean, s.ssimDb.p5, s.ssimDb.p95],
+        note: `shown ${s.framesShown}/${s.framesCaptured}, skipped ${s.framesSkipped}, lost ${s.framesLost}, link use ${f(100 * s.linkUtilization)} %; ${((Date.now() - started) / 1000).toFixed(0)} s wall`,
+      });
+      continue;
+    }
+    browser = summary.browser;
     const t = summary.stats.totals;
     rows.push({
       scenario: name!,
