@@ -221,7 +221,9 @@ for (const signal of ['SIGINT', 'SIGKILL'] as const) {
 }
 
 maybe('without root, --netns says what is missing, that the relay mode needs none of it, and starts nothing', async () => {
-  const r = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, join(import.meta.dirname, '../../bin/linkshell.js'), '--netns', '--trace', TRACE_12MBPS, '--', 'true'], {
+  // Root without any capability (so the checkout stays readable wherever it is, a 0700 folder included).
+  const noCaps = ['--securebits', '+noroot,+noroot_locked,+no_setuid_fixup,+no_setuid_fixup_locked', '--bounding-set', '-all', '--inh-caps', '-all'];
+  const r = spawnSync('setpriv', [...noCaps, process.execPath, join(import.meta.dirname, '../../bin/linkshell.js'), '--netns', '--trace', TRACE_12MBPS, '--', 'true'], {
     encoding: 'utf8',
     timeout: 30_000,
   });

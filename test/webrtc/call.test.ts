@@ -7,7 +7,7 @@
 // identical to Chromium's on the frames checked; the summary complete; no
 // process or temporary directory left behind. About a minute on a loaded
 // machine; bounded at 5 minutes (the call is aborted and cleaned up then).
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -17,22 +17,9 @@ import { constantRateTrace } from '../../src/link-emu/trace-generators.ts';
 import { runWebrtcBench, type WebrtcResult } from '../../src/webrtc/bench.ts';
 import { findPrerequisites } from '../../src/webrtc/prerequisites.ts';
 import { longestAbove } from '../../src/webrtc/stats-summary.ts';
+import { processesMentioning } from '../helpers/processes.ts';
 
 const LIMIT_MS = 300_000;
-
-/** Pids of processes whose command line mentions `text`. */
-function processesMentioning(text: string): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/cmdline`, 'latin1').includes(text)) found.push(Number(entry));
-    } catch {
-      // ended meanwhile
-    }
-  }
-  return found;
-}
 
 function alive(pid: number | undefined): boolean {
   if (pid === undefined) return false;

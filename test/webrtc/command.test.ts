@@ -4,7 +4,7 @@
 // (browsers, coturn, linkshell, profiles, the temporary directory) and exits
 // 130. The signal case runs a real call (about 20 s, bounded at 3 minutes).
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +12,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { main } from '../../src/cli/salsify.ts';
 import { findPrerequisites } from '../../src/webrtc/prerequisites.ts';
+import { processesMentioning } from '../helpers/processes.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'webrtc-command-test-'));
@@ -90,20 +91,6 @@ test('bad arguments: one line each, exit 2', async () => {
   assert.is(help.status, 0);
   assert.match(help.stdout, /^Usage: salsify webrtc /);
 });
-
-/** Pids of processes whose command line mentions `text`. */
-function processesMentioning(text: string): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/cmdline`, 'latin1').includes(text)) found.push(Number(entry));
-    } catch {
-      // ended meanwhile
-    }
-  }
-  return found;
-}
 
 test('SIGINT during the call: everything started ends, nothing is left, exit 130', async () => {
   const out = join(dir, 'signal');

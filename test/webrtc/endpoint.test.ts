@@ -14,6 +14,7 @@ import * as assert from 'uvu/assert';
 import { parseWebrtcArgs } from '../../src/cli/webrtc-command.ts';
 import { parseLinkLog, LogEventKind } from '../../src/link-emu/link-log.ts';
 import { runSalsifyEndpoint, type SalsifyEndpointResult } from '../../src/webrtc/salsify-endpoint.ts';
+import { processesMentioning } from '../helpers/processes.ts';
 
 const LIMIT_MS = 180_000;
 const dir = mkdtempSync(join(tmpdir(), 'webrtc-endpoint-test-'));
@@ -27,20 +28,6 @@ function alive(pid: number): boolean {
   } catch {
     return false;
   }
-}
-
-/** Pids of processes whose command line mentions `text`. */
-function processesMentioning(text: string): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/cmdline`, 'latin1').includes(text)) found.push(Number(entry));
-    } catch {
-      // ended meanwhile
-    }
-  }
-  return found;
 }
 
 function usageMessage(argv: string[]): string {
