@@ -3,9 +3,10 @@
 // TURN traffic, the video) replays the scenario's .down trace, its downlink
 // (coturn's answers: the receiver's feedback) the .up trace, as in the paper.
 // Ready when it prints its listen address; stopped with SIGINT, after which
-// it completes its logs and prints its summary.
-import { spawn } from 'node:child_process';
+// it completes its logs and prints its summary (src/webrtc/node-child.ts:
+// killed with the bench even by SIGKILL).
 import { fileURLToPath } from 'node:url';
+import { startNodeChild, waitForOutput } from './node-child.ts';
 
 const LINKSHELL_BIN = fileURLToPath(new URL('../../bin/linkshell.js', import.meta.url));
 
@@ -49,40 +50,13 @@ export function linkshellArgs(options: LinkshellChildOptions): string[] {
   ];
 }
 
-export function startLinkshellChild(options: LinkshellChildOptions): Promise<LinkshellChild> {
-  // setpriv --pdeathsig: linkshell is killed when the bench dies, even by SIGKILL.
-  const child = spawn('setpriv', ['--pdeathsig', 'KILL', process.execPath, LINKSHELL_BIN, ...linkshellArgs(options)], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  const exited = new Promise<number | null>((resolve) => {
-    child.once('exit', (code) => resolve(code));
-    child.once('error', () => resolve(null));
-  });
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGINT');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      const code = await exited;
-      clearTimeout(timer);
-      return code;
-    }
-    return child.exitCode;
-  };
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      void stop();
-      reject(new Error(`linkshell printed no listen address within ${options.timeoutMs ?? 30_000} ms: ${stderr.trim().split('\n').pop() ?? ''}`));
-    }, options.timeoutMs ?? 30_000);
-    child.stderr?.on('data', (chunk) => {
-      stderr += String(chunk);
-      const m = /inside applications send to (\S+?);/.exec(stderr);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ listen: m[1], pid: child.pid, output: () => stderr, stop });
-      }
-    });
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`linkshell exited (status ${code}): ${stderr.trim().split('\n').filter((l) => !/running the TypeScript sources/.test(l)).pop() ?? ''}`));
-    });
-  });
+export async function startLinkshellChild(options: LinkshellChildOptions): Promise<LinkshellChild> {
+  const child = startNodeChild(LINKSHELL_BIN, linkshellArgs(options));
+  try {
+    const ready = await waitForOutput(child, /inside applications send to (\S+?);/, 'linkshell', options.timeoutMs ?? 30_000);
+    return { listen: ready[1], pid: child.pid, output: () => child.output(), stop: () => child.stop() };
+  } catch (error) {
+    await child.stop();
+    throw error;
+  }
 }
