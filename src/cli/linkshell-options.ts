@@ -2,12 +2,11 @@
 
 import type { parseArgs } from 'node:util';
 import { usageError } from '../common/errors.ts';
-import { createRng } from '../common/random.ts';
 import {
   formatHelp, hostPortValue, integerValue, LIMITS, nameValue, numberValue, optional, parseCommandLine, pathValue, probabilityValue, seedValue,
 } from '../common/validate.ts';
 import { DEFAULT_MTU } from '../link-emu/link.ts';
-import { createQueue } from '../link-emu/queue-factory.ts';
+import { queueOption } from './queue-option.ts';
 import { DEFAULT_MAX_FLOWS, DEFAULT_MEMORY_CAP_MIB, NETNS_OVERHEAD_BYTES, type LinkshellConfig, type NetnsConfig } from '../linkshell/config.ts';
 import { MAX_ONOFF_MS, onOffValue, rejectMeterFlags, splitCommandLine } from './mahimahi-flags.ts';
 import { DEFAULT_OVERHEAD_BYTES } from '../net/sim-network.ts';
@@ -269,9 +268,5 @@ function commandAfterDashes(command: string[] | undefined): string[] | undefined
 }
 
 function checkQueue(direction: string, kind: string, args: string): void {
-  try {
-    createQueue(kind, args, createRng(0));
-  } catch (error) {
-    throw usageError(`--${direction}-queue: ${(error as Error).message}`);
-  }
+  queueOption(`${direction}-queue`, kind, args);
 }

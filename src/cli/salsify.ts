@@ -3,11 +3,9 @@
 // results table; per-frame records and JSON results go where asked.
 import { join } from 'node:path';
 import { duringSetup, inContext, runCommand, usageError } from '../common/errors.ts';
-import { createRng } from '../common/random.ts';
 import {
   durationMsValue, formatHelp, frameRateValue, LIMITS, nameListValue, nameValue, noPositionals, optional, outputFileValue, parseCommandLine, pathValue, probabilityValue, rateValue, required, seedValue,
 } from '../common/validate.ts';
-import { createQueue } from '../link-emu/queue-factory.ts';
 import { openTrace } from '../link-emu/trace-files.ts';
 import { framesToCsv, summariesToCsv } from '../results/csv.ts';
 import { jsonText, runToJson } from '../results/json.ts';
@@ -20,6 +18,7 @@ import { SIM_SCHEME_NAMES } from '../salsify/schemes/registry.ts';
 import { DEFAULT_SIM_CONFIG, resolveSimConfig, runSalsifySim, type SalsifySimConfig, type SalsifySimInput, type SalsifySimResult } from '../salsify/sim-runner.ts';
 import { ENCODE_TIMINGS } from '../salsify/timing-model.ts';
 import { writeStdout } from './files.ts';
+import { queueOption } from './queue-option.ts';
 import { codecNames, DEFAULT_CODEC, DEFAULT_SCHEME, schemeNames, wrapWords } from './help-names.ts';
 
 export const SALSIFY_HELP = formatHelp({
@@ -78,15 +77,6 @@ function onOffOption(text: string): SalsifySimConfig['downlinkOnOff'] {
   if (parts.length !== 2) throw usageError(`--downlink-onoff must be ON_MS,OFF_MS, got ${JSON.stringify(text)}`);
   const period = (part: string) => durationMsValue('downlink-onoff', part, { unit: 'ms', minExclusive: true, maxMs: LIMITS.maxPeriodMs });
   return { meanOnMs: period(parts[0]!), meanOffMs: period(parts[1]!) };
-}
-
-/** Checks a queue kind and its arguments as the link will build them. */
-export function queueOption(option: string, kind: string, args: string): void {
-  try {
-    createQueue(kind, args, createRng(0));
-  } catch (error) {
-    throw usageError(`--${option}: ${(error as Error).message}`);
-  }
 }
 
 /** Parses `salsify sim` arguments into one config per scheme, and the output options. */

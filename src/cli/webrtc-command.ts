@@ -7,8 +7,7 @@ import { fileErrorReason, inContext, toolkitError, usageError } from '../common/
 import {
   durationMsValue, formatHelp, integerValue, LIMITS, nameValue, noPositionals, optional, parseCommandLine, pathValue, probabilityValue, rateValue, required, seedValue,
 } from '../common/validate.ts';
-import { createRng } from '../common/random.ts';
-import { createQueue } from '../link-emu/queue-factory.ts';
+import { queueOption } from './queue-option.ts';
 import { resolveTraceName } from '../link-emu/trace-files.ts';
 import { formatTrace } from '../link-emu/trace-format.ts';
 import { constantRateTrace } from '../link-emu/trace-generators.ts';
@@ -154,12 +153,7 @@ export function parseWebrtcArgs(argv: string[]): WebrtcArgs {
   const seed = optional(values.seed, (t) => seedValue('seed', t));
   const queue = values.queue ?? 'droptail';
   const queueArgs = values['queue-args'] ?? (queue === 'droptail' ? 'packets=256' : '');
-  // Checked as linkshell will build it (src/cli/salsify.ts checks --queue the same way; importing it from there would be a cycle).
-  try {
-    createQueue(queue, queueArgs, createRng(0));
-  } catch (error) {
-    throw usageError(`--queue: ${(error as Error).message}`);
-  }
+  queueOption('queue', queue, queueArgs);
   let video = values.video ?? (existsSync(DEFAULT_CLIP) ? DEFAULT_CLIP : 'synthetic');
   if (video !== 'synthetic') {
     pathValue('video', video);
