@@ -1,5 +1,12 @@
-// Means and percentiles. Percentiles interpolate linearly between the closest
-// ranks (p in 0..100 over the sorted values x_0..x_{n-1}: position p/100 x (n - 1)).
+// Means and percentiles of per-frame figures. Percentiles interpolate linearly
+// between the closest ranks (p in 0..100 over the sorted values x_0..x_{n-1}:
+// position p/100 x (n - 1)), which is numpy's default and the rule of the
+// Salsify authors' analysis scripts (excamera/salsify-results,
+// graphs/generate-timelapse.py: np.percentile), so our delay and SSIM
+// percentiles compare with the paper's. Link-log figures follow Mahimahi's
+// tools instead (rankQuantile in src/link-emu/log-stats.ts), so that
+// `linkshell stats` prints what mm-delay-graph prints: each rule is the one
+// of the tool its figures are compared with.
 
 export interface Distribution {
   readonly mean: number;
