@@ -11,6 +11,8 @@ export interface NodeChild {
   readonly exited: Promise<number | null>;
   /** True once it exited. */
   done(): boolean;
+  /** Calls `listener` after each chunk of stderr and once when it exits; returns the function that unsubscribes. */
+  onChange(listener: () => void): () => void;
   /** SIGINT, then SIGKILL after `graceMs` (default 10 s); resolves with its exit status. */
   stop(graceMs?: number): Promise<number | null>;
 }
@@ -18,18 +20,25 @@ export interface NodeChild {
 export function startNodeChild(bin: string, args: readonly string[]): NodeChild {
   const child = spawn('setpriv', ['--pdeathsig', 'KILL', process.execPath, bin, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
+  const listeners = new Set<() => void>();
+  const changed = () => {
+    for (const listener of [...listeners]) listener();
+  };
   child.stderr?.on('data', (chunk) => {
     stderr += String(chunk);
+    changed();
   });
   let finished = false;
   const exited = new Promise<number | null>((resolve) => {
     child.once('exit', (code) => {
       finished = true;
       resolve(code);
+      changed();
     });
     child.once('error', () => {
       finished = true;
       resolve(null);
+      changed();
     });
   });
   return {
@@ -37,6 +46,10 @@ export function startNodeChild(bin: string, args: readonly string[]): NodeChild 
     output: () => stderr,
     exited,
     done: () => finished,
+    onChange: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     stop: async (graceMs = 10_000) => {
       if (finished) return exited;
       child.kill('SIGINT');
@@ -53,19 +66,23 @@ export function waitForOutput(child: NodeChild, pattern: RegExp, what: string, t
   return new Promise((resolve, reject) => {
     const lastLine = () => child.output().trim().split('\n').filter((l) => !/running the TypeScript sources/.test(l)).pop() ?? '';
     const finish = (fn: () => void) => {
-      clearInterval(poll);
+      unsubscribe();
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
       fn();
     };
     const onAbort = () => finish(() => reject(signal!.reason));
-    const poll = setInterval(() => {
+    const check = () => {
       const m = pattern.exec(child.output());
       if (m) finish(() => resolve(m));
       else if (child.done()) finish(() => reject(new Error(`${what} exited before it was ready: ${lastLine()}`)));
-    }, 20);
+    };
+    const unsubscribe = child.onChange(check);
     const timer = setTimeout(() => finish(() => reject(new Error(`${what} was not ready within ${timeoutMs} ms: ${lastLine()}`))), timeoutMs);
     if (signal?.aborted) onAbort();
-    else signal?.addEventListener('abort', onAbort, { once: true });
+    else {
+      signal?.addEventListener('abort', onAbort, { once: true });
+      check(); // what it wrote before we listened
+    }
   });
 }
