@@ -2,8 +2,20 @@
   "targets": [
     {
       "target_name": "tun",
-      "sources": ["src/tun.c"],
-      "cflags": ["-O2", "-std=gnu11", "-Wall", "-Wextra", "-Wno-unused-parameter"]
+      "sources": [
+        "src/tun.c",
+        "../native-common/napi_util.c"
+      ],
+      "cflags": [
+        "-O2",
+        "-std=gnu11",
+        "-Wall",
+        "-Wextra",
+        "-Wno-unused-parameter"
+      ],
+      "include_dirs": [
+        "../native-common"
+      ]
     }
   ]
 }

@@ -11,13 +11,26 @@
         "src/ssim.c",
         "src/encoder.c",
         "src/decoder.c",
-        "src/napi_util.c",
-        "src/stream_decoder.c"
+        "src/stream_decoder.c",
+        "../native-common/napi_util.c"
       ],
-      "cflags": ["-O3", "-std=gnu11", "-Wall", "-Wextra", "-Wno-unused-parameter"],
-      "cflags!": ["-O2"],
-      "include_dirs": ["<!@(pkg-config --cflags-only-I vpx | sed -e 's/-I//g')"],
-      "libraries": ["<!@(pkg-config --libs vpx)"]
+      "cflags": [
+        "-O3",
+        "-std=gnu11",
+        "-Wall",
+        "-Wextra",
+        "-Wno-unused-parameter"
+      ],
+      "cflags!": [
+        "-O2"
+      ],
+      "include_dirs": [
+        "<!@(pkg-config --cflags-only-I vpx | sed -e 's/-I//g')",
+        "../native-common"
+      ],
+      "libraries": [
+        "<!@(pkg-config --libs vpx)"
+      ]
     }
   ]
 }

@@ -18,6 +18,7 @@
  * fd is close-on-exec: commands started later do not keep devices alive. */
 #define _GNU_SOURCE
 #include <node_api.h>
+#include "napi_util.h"
 #include <uv.h>
 
 #include <errno.h>
@@ -36,23 +37,6 @@
 #define MAX_BATCH 256
 #define MAX_PACKET 65535
 
-static napi_value throw_kind(napi_env env, napi_status (*make)(napi_env, napi_value, napi_value, napi_value *), const char *code,
-                             const char *format, ...) {
-  char message[512];
-  va_list args;
-  va_start(args, format);
-  vsnprintf(message, sizeof(message), format, args);
-  va_end(args);
-  napi_value text, error, code_value = NULL;
-  napi_create_string_utf8(env, message, NAPI_AUTO_LENGTH, &text);
-  if (code != NULL) napi_create_string_utf8(env, code, NAPI_AUTO_LENGTH, &code_value);
-  make(env, code_value, text, &error);
-  napi_throw(env, error);
-  return NULL;
-}
-
-#define THROW_TYPE(env, ...) throw_kind(env, napi_create_type_error, NULL, __VA_ARGS__)
-#define THROW_RANGE(env, ...) throw_kind(env, napi_create_range_error, NULL, __VA_ARGS__)
 
 static const char *errno_name(int error) {
   switch (error) {
@@ -82,33 +66,7 @@ static napi_value throw_errno(napi_env env, int error, const char *format, ...) 
   va_start(args, format);
   vsnprintf(what, sizeof(what), format, args);
   va_end(args);
-  return throw_kind(env, napi_create_error, errno_name(error), "%s: %s", what, strerror(error));
-}
-
-static int get_args(napi_env env, napi_callback_info info, size_t expected, napi_value *argv) {
-  size_t argc = expected;
-  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
-  if (argc < expected) {
-    THROW_TYPE(env, "expected %zu arguments, got %zu", expected, argc);
-    return -1;
-  }
-  return 0;
-}
-
-static int arg_int(napi_env env, napi_value value, const char *name, int64_t min, int64_t max, int64_t *out) {
-  napi_valuetype type;
-  double d;
-  if (napi_typeof(env, value, &type) != napi_ok || type != napi_number) {
-    THROW_TYPE(env, "%s must be a number", name);
-    return -1;
-  }
-  napi_get_value_double(env, value, &d);
-  if (!(d >= (double)min && d <= (double)max) || d != (double)(int64_t)d) {
-    THROW_RANGE(env, "%s must be an integer in %lld..%lld, got %g", name, (long long)min, (long long)max, d);
-    return -1;
-  }
-  *out = (int64_t)d;
-  return 0;
+  return throw_coded_error(env, errno_name(error), "%s: %s", what, strerror(error));
 }
 
 /* A device name as the kernel takes it: fewer than IFNAMSIZ bytes of letters, digits, "-", "_", ".",
@@ -117,12 +75,12 @@ static int arg_name(napi_env env, napi_value value, char *out) {
   napi_valuetype type;
   size_t length = 0;
   if (napi_typeof(env, value, &type) != napi_ok || type != napi_string) {
-    THROW_TYPE(env, "name must be a string");
+    throw_type_error(env, "name must be a string");
     return -1;
   }
   napi_get_value_string_utf8(env, value, NULL, 0, &length);
   if (length >= IFNAMSIZ) {
-    THROW_RANGE(env, "name must be at most %d bytes, got %zu", IFNAMSIZ - 1, length);
+    throw_range_error(env, "name must be at most %d bytes, got %zu", IFNAMSIZ - 1, length);
     return -1;
   }
   napi_get_value_string_utf8(env, value, out, IFNAMSIZ, &length);
@@ -135,31 +93,25 @@ static int arg_name(napi_env env, napi_value value, char *out) {
       continue;
     }
     if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.')) {
-      THROW_RANGE(env, "name %s: character %d (0x%02x) is not a letter, digit, '-', '_', '.' or '%%d'", out, (int)i, (unsigned char)c);
+      throw_range_error(env, "name %s: character %d (0x%02x) is not a letter, digit, '-', '_', '.' or '%%d'", out, (int)i, (unsigned char)c);
       return -1;
     }
   }
   if (patterns > 1) {
-    THROW_RANGE(env, "name %s has more than one %%d", out);
+    throw_range_error(env, "name %s has more than one %%d", out);
     return -1;
   }
   if (strcmp(out, ".") == 0 || strcmp(out, "..") == 0) {
-    THROW_RANGE(env, "name %s is not a device name", out);
+    throw_range_error(env, "name %s is not a device name", out);
     return -1;
   }
   return 0;
 }
 
-static napi_value make_int(napi_env env, int64_t v) {
-  napi_value result;
-  napi_create_int64(env, v, &result);
-  return result;
-}
-
 static napi_value tun_open(napi_env env, napi_callback_info info) {
   napi_value argv[1];
   char name[IFNAMSIZ] = {0};
-  if (get_args(env, info, 1, argv) || arg_name(env, argv[0], name)) return NULL;
+  if (get_args(env, info, "open", 1, argv) || arg_name(env, argv[0], name)) return NULL;
   int fd = open(TUN_PATH, O_RDWR | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) return throw_errno(env, errno, "open " TUN_PATH);
   struct ifreq request;
@@ -273,16 +225,16 @@ static napi_value tun_start_reading(napi_env env, napi_callback_info info) {
   napi_value argv[3];
   int64_t fd, max_bytes;
   napi_valuetype type;
-  if (get_args(env, info, 3, argv) || arg_int(env, argv[0], "fd", 0, 1 << 30, &fd) ||
+  if (get_args(env, info, "startReading", 3, argv) || arg_int(env, argv[0], "fd", 0, 1 << 30, &fd) ||
       arg_int(env, argv[1], "maxBytes", 1, MAX_PACKET, &max_bytes))
     return NULL;
-  if (napi_typeof(env, argv[2], &type) != napi_ok || type != napi_function) return THROW_TYPE(env, "callback must be a function");
+  if (napi_typeof(env, argv[2], &type) != napi_ok || type != napi_function) return throw_type_error(env, "callback must be a function");
   if (fcntl((int)fd, F_GETFD) < 0) return throw_errno(env, errno, "fd %lld", (long long)fd);
   int flags = fcntl((int)fd, F_GETFL);
   if (flags < 0 || fcntl((int)fd, F_SETFL, flags | O_NONBLOCK) < 0) return throw_errno(env, errno, "fcntl O_NONBLOCK on fd %lld", (long long)fd);
 
   uv_loop_t *loop;
-  if (napi_get_uv_event_loop(env, &loop) != napi_ok) return throw_kind(env, napi_create_error, NULL, "no event loop");
+  if (napi_get_uv_event_loop(env, &loop) != napi_ok) return throw_error(env, "no event loop");
   Reader *reader = calloc(1, sizeof(Reader));
   uint8_t *buffer = malloc((size_t)max_bytes + 1);
   if (reader == NULL || buffer == NULL) {
@@ -298,7 +250,7 @@ static napi_value tun_start_reading(napi_env env, napi_callback_info info) {
   int rc = uv_poll_init(loop, &reader->poll, reader->fd);
   if (rc < 0) {
     reader_release(reader);
-    return throw_kind(env, napi_create_error, NULL, "uv_poll_init on fd %lld: %s", (long long)fd, uv_strerror(rc));
+    return throw_error(env, "uv_poll_init on fd %lld: %s", (long long)fd, uv_strerror(rc));
   }
   reader->poll.data = reader;
   napi_value resource_name, handle;
@@ -310,7 +262,7 @@ static napi_value tun_start_reading(napi_env env, napi_callback_info info) {
   if (rc < 0) {
     reader_stop(reader);
     reader->freed = 1;
-    return throw_kind(env, napi_create_error, NULL, "uv_poll_start on fd %lld: %s", (long long)fd, uv_strerror(rc));
+    return throw_error(env, "uv_poll_start on fd %lld: %s", (long long)fd, uv_strerror(rc));
   }
   napi_create_external(env, reader, reader_finalize, NULL, &handle);
   napi_type_tag_object(env, handle, &READER_TAG);
@@ -322,10 +274,10 @@ static napi_value tun_stop_reading(napi_env env, napi_callback_info info) {
   napi_valuetype type;
   bool tagged = false;
   void *data;
-  if (get_args(env, info, 1, argv)) return NULL;
+  if (get_args(env, info, "stopReading", 1, argv)) return NULL;
   if (napi_typeof(env, argv[0], &type) != napi_ok || type != napi_external ||
       napi_check_object_type_tag(env, argv[0], &READER_TAG, &tagged) != napi_ok || !tagged)
-    return THROW_TYPE(env, "reader must be a handle returned by startReading");
+    return throw_type_error(env, "reader must be a handle returned by startReading");
   napi_get_value_external(env, argv[0], &data);
   reader_stop((Reader *)data);
   return NULL;
@@ -334,16 +286,12 @@ static napi_value tun_stop_reading(napi_env env, napi_callback_info info) {
 static napi_value tun_write(napi_env env, napi_callback_info info) {
   napi_value argv[2];
   int64_t fd;
-  bool is_typed;
-  napi_typedarray_type type;
-  size_t length, offset;
-  napi_value arraybuffer;
-  void *data;
-  if (get_args(env, info, 2, argv) || arg_int(env, argv[0], "fd", 0, 1 << 30, &fd)) return NULL;
-  if (napi_is_typedarray(env, argv[1], &is_typed) != napi_ok || !is_typed) return THROW_TYPE(env, "packet must be a Uint8Array");
-  napi_get_typedarray_info(env, argv[1], &type, &length, &data, &arraybuffer, &offset);
-  if (type != napi_uint8_array) return THROW_TYPE(env, "packet must be a Uint8Array");
-  if (length < 1 || length > MAX_PACKET) return THROW_RANGE(env, "packet must have 1..%d bytes, got %zu", MAX_PACKET, length);
+  uint8_t *data;
+  size_t length;
+  if (get_args(env, info, "write", 2, argv) || arg_int(env, argv[0], "fd", 0, 1 << 30, &fd) ||
+      arg_bytes(env, argv[1], "packet", -1, &data, &length))
+    return NULL;
+  if (length < 1 || length > MAX_PACKET) return throw_range_error(env, "packet must have 1..%d bytes, got %zu", MAX_PACKET, length);
   for (;;) {
     ssize_t n = write((int)fd, data, length);
     if (n >= 0) return make_int(env, n);
@@ -356,7 +304,7 @@ static napi_value tun_write(napi_env env, napi_callback_info info) {
 static napi_value tun_close(napi_env env, napi_callback_info info) {
   napi_value argv[1];
   int64_t fd;
-  if (get_args(env, info, 1, argv) || arg_int(env, argv[0], "fd", 0, 1 << 30, &fd)) return NULL;
+  if (get_args(env, info, "close", 1, argv) || arg_int(env, argv[0], "fd", 0, 1 << 30, &fd)) return NULL;
   if (close((int)fd) < 0 && errno != EINTR) return throw_errno(env, errno, "close of TUN fd %lld", (long long)fd);
   return NULL;
 }

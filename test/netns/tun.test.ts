@@ -27,7 +27,7 @@ test('open: the name is checked before anything is opened', () => {
   throwsKind(() => tun.open('a/b'), RangeError, /character 1 \(0x2f\)/);
   throwsKind(() => tun.open('t%d%d'), RangeError, /more than one %d/);
   throwsKind(() => tun.open('..'), RangeError, /not a device name/);
-  throwsKind(() => (tun.open as () => unknown)(), TypeError, /expected 1 arguments, got 0/);
+  throwsKind(() => (tun.open as () => unknown)(), TypeError, /open expects 1 argument, got 0/);
 });
 
 test('write, startReading, close: fds, sizes, packets and callbacks are checked', () => {

@@ -1,8 +1,10 @@
-/* Argument checking and error helpers for the addon's entry points. Every
+/* Argument checking and error helpers for the entry points of every native
+ * addon of the repository (native-vp8, native-tun): one copy, so that each
+ * addon validates its arguments the same way with the same messages. Every
  * helper throws a JavaScript error naming the argument and returns nonzero
  * when the value is unusable, so callers just `return NULL`. */
-#ifndef NATIVE_VP8_NAPI_UTIL_H
-#define NATIVE_VP8_NAPI_UTIL_H
+#ifndef NATIVE_COMMON_NAPI_UTIL_H
+#define NATIVE_COMMON_NAPI_UTIL_H
 #include <node_api.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -10,6 +12,11 @@
 napi_value throw_error(napi_env env, const char *format, ...);
 napi_value throw_range_error(napi_env env, const char *format, ...);
 napi_value throw_type_error(napi_env env, const char *format, ...);
+/* An Error whose `code` property is `code` (a stable name such as "EACCES"; NULL for none). */
+napi_value throw_coded_error(napi_env env, const char *code, const char *format, ...);
+
+/* Reads the call's arguments into argv[0..expected-1]; fewer than `expected` throws a TypeError naming `function_name`. */
+int get_args(napi_env env, napi_callback_info info, const char *function_name, size_t expected, napi_value *argv);
 
 /* An integral number in [min, max]. */
 int arg_int(napi_env env, napi_value value, const char *name, int64_t min, int64_t max, int64_t *out);
@@ -30,4 +37,4 @@ void set_named(napi_env env, napi_value object, const char *name, napi_value val
 
 double monotonic_ms(void);
 
-#endif
+#endif /* NATIVE_COMMON_NAPI_UTIL_H */

@@ -6,20 +6,39 @@
 
 typedef napi_status (*ErrorMaker)(napi_env, napi_value, napi_value, napi_value *);
 
-static napi_value throw_with(napi_env env, ErrorMaker make, const char *format, va_list args) {
+static napi_value throw_with(napi_env env, ErrorMaker make, const char *code, const char *format, va_list args) {
   char message[512];
   vsnprintf(message, sizeof(message), format, args);
-  napi_value text, error;
+  napi_value text, error, code_value = NULL;
   napi_create_string_utf8(env, message, NAPI_AUTO_LENGTH, &text);
-  make(env, NULL, text, &error);
+  if (code != NULL) napi_create_string_utf8(env, code, NAPI_AUTO_LENGTH, &code_value);
+  make(env, code_value, text, &error);
   napi_throw(env, error);
   return NULL;
+}
+
+napi_value throw_coded_error(napi_env env, const char *code, const char *format, ...) {
+  va_list args;
+  va_start(args, format);
+  throw_with(env, napi_create_error, code, format, args);
+  va_end(args);
+  return NULL;
+}
+
+int get_args(napi_env env, napi_callback_info info, const char *function_name, size_t expected, napi_value *argv) {
+  size_t argc = expected;
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  if (argc < expected) {
+    throw_type_error(env, "%s expects %zu argument%s, got %zu", function_name, expected, expected == 1 ? "" : "s", argc);
+    return -1;
+  }
+  return 0;
 }
 
 napi_value throw_error(napi_env env, const char *format, ...) {
   va_list args;
   va_start(args, format);
-  throw_with(env, napi_create_error, format, args);
+  throw_with(env, napi_create_error, NULL, format, args);
   va_end(args);
   return NULL;
 }
@@ -27,7 +46,7 @@ napi_value throw_error(napi_env env, const char *format, ...) {
 napi_value throw_range_error(napi_env env, const char *format, ...) {
   va_list args;
   va_start(args, format);
-  throw_with(env, napi_create_range_error, format, args);
+  throw_with(env, napi_create_range_error, NULL, format, args);
   va_end(args);
   return NULL;
 }
@@ -35,7 +54,7 @@ napi_value throw_range_error(napi_env env, const char *format, ...) {
 napi_value throw_type_error(napi_env env, const char *format, ...) {
   va_list args;
   va_start(args, format);
-  throw_with(env, napi_create_type_error, format, args);
+  throw_with(env, napi_create_type_error, NULL, format, args);
   va_end(args);
   return NULL;
 }
