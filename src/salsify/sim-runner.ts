@@ -40,7 +40,7 @@ export interface SalsifySimConfig {
   /** A registered scheme, or a simulator-only one (the oracle). */
   readonly scheme: Scheme | SimulatorOnlyScheme;
   readonly seed: number | string;
-  /** Seconds of video captured. */
+  /** Seconds of video captured (less when the measured window ends sooner: the capture then ends a drain after the window, simCaptureEnd). */
   readonly durationS: number;
   /** Extra simulated time after the last capture, so frames in flight can arrive (ms). */
   readonly drainMs: number;
@@ -209,10 +209,27 @@ function metered(list: readonly StageSpec[], meter: LinkUseMeter): StageSpec[] {
   return list.map((stage) => (stage.kind === 'link' ? { ...stage, events: meter } : stage));
 }
 
+/**
+ * How long a run captures (ms) and how many frames: durationS of video, or,
+ * when the measured window ends before that, until the window's end plus the
+ * drain (never beyond durationS). Frames captured after the window are not
+ * measured; they are captured and sent as in the longer run so that the
+ * window's last frames are caught up (shown, or overtaken by a later frame
+ * shown) as they would be there: a window's figures are the longer run's
+ * whenever its frames are caught up within the drain after its end.
+ */
+export function simCaptureEnd(c: SalsifySimConfig, fps: number): { frames: number; captureEndMs: number; window: MeasureWindow | null } {
+  const intervalMs = 1000 / fps;
+  const allFrames = Math.round(c.durationS * fps);
+  const window = simMeasureWindow(c, allFrames * intervalMs);
+  const wantedMs = window === null ? Infinity : window.toMs + c.drainMs;
+  // The frames captured before wantedMs: frame i is captured at i x intervalMs.
+  const frames = Math.min(allFrames, Math.ceil(wantedMs / intervalMs - 1e-9));
+  return { frames, captureEndMs: frames * intervalMs, window };
+}
+
 async function simulate(config: SalsifySimConfig, downTrace: Trace, upTrace: Trace, codec: FunctionalCodec, source: VideoSource): Promise<SalsifySimResult> {
-  const frames = Math.round(config.durationS * source.fps);
-  const durationMs = frames * (1000 / source.fps);
-  const window = simMeasureWindow(config, durationMs);
+  const { frames, captureEndMs: durationMs, window } = simCaptureEnd(config, source.fps);
   // Link utilisation while the measured frames are captured, counted from the downlink's own events.
   const linkUse = new LinkUseMeter(window?.fromMs ?? 0, window?.toMs ?? durationMs);
   const sim = new Simulator();

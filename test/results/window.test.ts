@@ -70,4 +70,23 @@ test('salsify sim: --measure-from/--measure-for select the frames captured in th
   );
 });
 
+test('salsify sim: a window ending before the capture ends the run a drain after it, with the longer run\'s figures', async () => {
+  const base = { downlink: { constantMbps: 4 }, uplink: { constantMbps: 4 }, durationS: 30, drainMs: 500, measureFromS: 1, measureForS: 1 } as const;
+  const short = await runSalsifySim(base);
+  // Captured until the window's end plus the drain (2.5 s: 150 frames), then drained 0.5 s.
+  assert.is(short.endMs, 3000);
+  assert.is(short.frames.length, 150);
+  assert.is(short.counters.sender.captured, 150);
+  // The same window of the whole 30 s run: the same frames, the same figures.
+  const whole = await runSalsifySim({ ...base, measureForS: 29 });
+  assert.is(whole.frames.length, 1800);
+  const inWindow = (r: typeof short) => r.frames.filter((f) => f.captureMs >= 1000 && f.captureMs < 2000);
+  assert.equal(inWindow(short), inWindow(whole));
+  const longWindow = summarize({ ...whole, window: short.window, link: short.link });
+  assert.equal(
+    { ...short.summary, bytesSent: 0 },
+    { ...longWindow, bytesSent: 0 },
+  );
+});
+
 test.run();

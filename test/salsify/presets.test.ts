@@ -88,6 +88,15 @@ test('a short run of a preset goes through the library as through the CLI', asyn
   assert.ok(lossRate > 0.02 && lossRate < 0.08, `loss ${lossRate}`);
 });
 
+test('salsify sim --preset with --measure-for simulates the window, not the preset\'s 702 s', async () => {
+  const r = await runSalsifySim({ preset: 'att-lte', measureFromS: 0, measureForS: 1 });
+  assert.equal(r.window, { fromMs: 0, toMs: 1000 });
+  // The window's end, then the 2 s drain twice: capture until 3 s, simulate until 5 s.
+  assert.is(r.endMs, 5000);
+  assert.is(r.counters.sender.captured, 180);
+  assert.is(r.summary.framesCaptured, 60);
+});
+
 test('salsify sim --preset prints what it ran, the stand-in and the window', async () => {
   const { spawnSync } = await import('node:child_process');
   const { fileURLToPath } = await import('node:url');
