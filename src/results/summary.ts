@@ -6,7 +6,10 @@
 // modelled figure), against the source frame it was encoded from; mean and
 // percentiles over the linear values, then converted to dB. Frames are
 // counted by fate (frame-record.ts), each category on its own. With a
-// measurement window (window.ts) only the source frames captured in it count.
+// measurement window (window.ts) only the source frames captured in it count,
+// the link use is over the window, and bytesSent is the run record's, which a
+// producer with a window gives for the window (the simulator: the datagrams
+// sent while the window's frames were captured; its counters keep the total).
 import { ssimToDb } from '../codec-bridge/ssim-db.ts';
 import { FATES, SENT_FATES, type Fate, type RunRecord } from './frame-record.ts';
 import { utilization } from './link-use.ts';
@@ -30,6 +33,7 @@ export interface Summary {
   readonly framesSuperseded: number;
   /** Frames with no display time (no later frame shown by the end): their delay is a lower bound. */
   readonly framesNotCaughtUp: number;
+  /** The run record's bytesSent: with a window, what was sent during it. */
   readonly bytesSent: number;
   /** link-use.ts: departed / capacity bytes while frames were captured; NaN when unknown. */
   readonly linkUtilization: number;

@@ -242,9 +242,13 @@ async function simulate(config: SalsifySimConfig, downTrace: Trace, upTrace: Tra
   const drops = new Set(config.dropDownlinkDatagrams ?? []);
   let downlinkIndex = 0;
   const oracleSees = config.scheme === 'oracle' ? new RecentSends(config.delayMs) : undefined;
-  const outside = drops.size === 0 && !oracleSees ? net.outside : {
+  // Bytes the sender sent while the measured frames were captured (the window's share of bytesSent).
+  let windowBytes = 0;
+  const inWindow = (t: number) => window === null || (t >= window.fromMs && t < window.toMs);
+  const outside = {
     ...net.outside,
     send: (bytes: Uint8Array) => {
+      if (inWindow(sim.now())) windowBytes += bytes.length;
       if (drops.has(downlinkIndex++)) return;
       oracleSees?.add(sim.now(), bytes.length);
       net.outside.send(bytes);
@@ -321,7 +325,8 @@ async function simulate(config: SalsifySimConfig, downTrace: Trace, upTrace: Tra
     label: config.scheme,
     config,
     counters: { sender: { ...sender.counters, maxStatesKept }, receiver: { ...receiver.counters }, downlink: stats.downlink, uplink: stats.uplink },
-    bytesSent: sender.counters.bytesSent,
+    // With a window, what was sent during it (as the link use): every figure of the summary covers the window; the counters keep the run's total.
+    bytesSent: window === null ? sender.counters.bytesSent : windowBytes,
     link: linkUse.result(),
     endMs,
     window,

@@ -89,4 +89,23 @@ test('salsify sim: a window ending before the capture ends the run a drain after
   );
 });
 
+test('salsify sim: with a window, bytes sent are those sent while its frames were captured (the counters keep the total)', async () => {
+  const base = { downlink: { constantMbps: 4 }, uplink: { constantMbps: 4 }, durationS: 3, drainMs: 2000 } as const;
+  // Every window below gives the same run (capture until 3 s, simulate until 5 s).
+  const sent = async (fromS: number, forS: number) => {
+    const r = await runSalsifySim({ ...base, measureFromS: fromS, measureForS: forS });
+    assert.is(r.endMs, 5000);
+    return { window: r.summary.bytesSent, total: r.counters.sender.bytesSent };
+  };
+  const thirds = [await sent(0, 1), await sent(1, 1), await sent(2, 1)];
+  const all = await sent(0, 3);
+  for (const t of thirds) assert.ok(t.window > 0 && t.window < t.total * 0.6, `${t.window} of ${t.total}`);
+  assert.is(thirds.reduce((n, t) => n + t.window, 0), all.window);
+  assert.ok(all.window <= all.total);
+  // Without a window, every byte the sender sent.
+  const plain = await runSalsifySim(base);
+  assert.is(plain.summary.bytesSent, plain.counters.sender.bytesSent);
+  assert.is(plain.counters.sender.bytesSent, all.total);
+});
+
 test.run();
