@@ -1,0 +1,128 @@
+// GCC's delay-based AIMD rate controller (draft-ietf-rmcat-gcc-02, 5.5).
+// The detector's signal drives a state machine:
+//
+//   signal \ state   hold       increase   decrease
+//   over-use         decrease   decrease   decrease
+//   normal           increase   increase   hold
+//   under-use        hold       hold       hold
+//
+// and the state sets the estimate A:
+// - increase: multiplicatively, A x 1.08^min(dt, 1 s) (8 % a second), while
+//   far from convergence; additively near it, by max(1 kbit,
+//   alpha x the bits of a packet) with alpha = 0.5 x min(dt / response time, 1)
+//   and response time = 100 ms + RTT (about half a packet per response time).
+//   Near convergence means the received rate R is within three standard
+//   deviations of the average of R at the past decreases (tracked with an
+//   exponential average, weight 0.05, and a variance normalised by it,
+//   bounded so that sigma is 2 % to 5 % of 1 Mbit/s, as libwebrtc bounds it); a
+//   received rate above that band resets the average (the path changed):
+//   multiplicative again. A never exceeds 1.5 x R.
+// - decrease: A = beta x R (beta 0.85), at most once per RTT (clamped to
+//   10..200 ms) while the over-use lasts; each decrease feeds the average.
+// - hold: A unchanged.
+// A stays within [min, max]. Pure: signal, received rate, time and RTT in.
+import type { Usage } from './overuse-detector.ts';
+
+export type RateControlState = 'hold' | 'increase' | 'decrease';
+
+export interface RateControlParameters {
+  readonly beta: number;
+  /** Multiplicative increase per second (1.08: 8 %). */
+  readonly increasePerSecond: number;
+  readonly maxToReceivedRatio: number;
+  readonly averageWeight: number;
+  /** Bytes of a typical packet for the additive increase. */
+  readonly packetBytes: number;
+}
+
+export const RATE_CONTROL_DEFAULTS: RateControlParameters = { beta: 0.85, increasePerSecond: 1.08, maxToReceivedRatio: 1.5, averageWeight: 0.05, packetBytes: 1200 };
+
+export interface RateLimits {
+  readonly initialBitrate: number;
+  readonly minBitrate: number;
+  readonly maxBitrate: number;
+}
+
+/** The next state for a signal (the table above). */
+export function nextState(state: RateControlState, signal: Usage): RateControlState {
+  if (signal === 'overuse') return 'decrease';
+  if (signal === 'underuse') return 'hold';
+  return state === 'decrease' ? 'hold' : 'increase';
+}
+
+export class AimdRateController {
+  private readonly p: RateControlParameters;
+  private estimate: number;
+  private stateValue: RateControlState = 'hold';
+  private lastUpdateMs: number | undefined;
+  private lastDecreaseMs = -Infinity;
+  /** Average of R at decreases (bit/s) and its variance normalised by the average (bit/s). */
+  private averageMax: number | undefined;
+  private normalisedVariance = 400;
+
+  constructor(private readonly limits: RateLimits, parameters: Partial<RateControlParameters> = {}) {
+    this.p = { ...RATE_CONTROL_DEFAULTS, ...parameters };
+    this.estimate = limits.initialBitrate;
+  }
+
+  bitrate(): number {
+    return this.estimate;
+  }
+
+  state(): RateControlState {
+    return this.stateValue;
+  }
+
+  /** Whether the next increase would be additive (R near the average at past decreases). */
+  nearConvergence(receivedBitrate: number | undefined): boolean {
+    if (this.averageMax === undefined || receivedBitrate === undefined) return false;
+    const sigma = Math.sqrt(this.normalisedVariance * this.averageMax);
+    return Math.abs(receivedBitrate - this.averageMax) <= 3 * sigma;
+  }
+
+  /** Applies one signal; returns A. */
+  update(signal: Usage, receivedBitrate: number | undefined, nowMs: number, rttMs: number): number {
+    const dtMs = this.lastUpdateMs === undefined ? 0 : Math.max(0, nowMs - this.lastUpdateMs);
+    this.lastUpdateMs = nowMs;
+    const previousState = this.stateValue;
+    this.stateValue = nextState(this.stateValue, signal);
+    const r = receivedBitrate;
+    if (this.stateValue === 'increase') {
+      if (r !== undefined && this.averageMax !== undefined) {
+        const sigma = Math.sqrt(this.normalisedVariance * this.averageMax);
+        if (r > this.averageMax + 3 * sigma) this.averageMax = undefined;
+      }
+      if (this.nearConvergence(r)) {
+        const responseMs = 100 + rttMs;
+        const alpha = 0.5 * Math.min(dtMs / responseMs, 1);
+        this.estimate += Math.max(1000, alpha * this.p.packetBytes * 8);
+      } else {
+        this.estimate *= Math.pow(this.p.increasePerSecond, Math.min(dtMs / 1000, 1));
+      }
+      if (r !== undefined) this.estimate = Math.min(this.estimate, this.p.maxToReceivedRatio * r);
+    } else if (this.stateValue === 'decrease') {
+      const interval = Math.min(200, Math.max(10, rttMs));
+      if (previousState !== 'decrease' || nowMs - this.lastDecreaseMs >= interval) {
+        const base = r ?? this.estimate;
+        this.estimate = this.p.beta * base;
+        this.lastDecreaseMs = nowMs;
+        if (r !== undefined) this.trackDecrease(r);
+      }
+    }
+    this.estimate = Math.min(this.limits.maxBitrate, Math.max(this.limits.minBitrate, this.estimate));
+    return this.estimate;
+  }
+
+  private trackDecrease(r: number): void {
+    if (this.averageMax === undefined) {
+      this.averageMax = r;
+      return;
+    }
+    const w = this.p.averageWeight;
+    const error = r - this.averageMax;
+    this.averageMax = (1 - w) * this.averageMax + w * r;
+    this.normalisedVariance = (1 - w) * this.normalisedVariance + (w * error * error) / Math.max(this.averageMax, 1);
+    // sigma^2 = variance x average: at 1 Mbit/s sigma stays between 20 and 50 kbit/s (2 % to 5 %).
+    this.normalisedVariance = Math.min(2500, Math.max(400, this.normalisedVariance));
+  }
+}
