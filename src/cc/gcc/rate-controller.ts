@@ -11,14 +11,16 @@
 //   far from convergence; additively near it, by max(1 kbit,
 //   alpha x the bits of a packet) with alpha = 0.5 x min(dt / response time, 1)
 //   and response time = 100 ms + RTT (about half a packet per response time).
-//   Near convergence means the received rate R is within three standard
-//   deviations of the average of R at the past decreases (tracked with an
-//   exponential average, weight 0.05, and a variance normalised by it,
-//   bounded so that sigma is 2 % to 5 % of 1 Mbit/s, as libwebrtc bounds it); a
-//   received rate above that band resets the average (the path changed):
-//   multiplicative again. A never exceeds 1.5 x R.
+//   Convergence is judged by the average of the received rate R at past
+//   decreases (an exponential average, weight 0.05, with a variance
+//   normalised by it, bounded so that sigma is 2 % to 5 % of 1 Mbit/s, as
+//   libwebrtc bounds it): while there is one, the increase is additive; a
+//   received rate more than three standard deviations above it resets it
+//   (the path got faster): multiplicative again. A never exceeds 1.5 x R.
 // - decrease: A = beta x R (beta 0.85), at most once per RTT (clamped to
-//   10..200 ms) while the over-use lasts; each decrease feeds the average.
+//   10..200 ms) while the over-use lasts; each decrease feeds the average,
+//   after resetting it when R is more than three standard deviations below
+//   it (the path got slower: the old average says nothing of the new one).
 // - hold: A unchanged.
 // A stays within [min, max]. Pure: signal, received rate, time and RTT in.
 import type { Usage } from './overuse-detector.ts';
@@ -73,11 +75,14 @@ export class AimdRateController {
     return this.stateValue;
   }
 
-  /** Whether the next increase would be additive (R near the average at past decreases). */
+  /** Whether an increase at received rate R would be additive: there is an average of R at past decreases and R is not above its band. */
   nearConvergence(receivedBitrate: number | undefined): boolean {
-    if (this.averageMax === undefined || receivedBitrate === undefined) return false;
-    const sigma = Math.sqrt(this.normalisedVariance * this.averageMax);
-    return Math.abs(receivedBitrate - this.averageMax) <= 3 * sigma;
+    if (this.averageMax === undefined) return false;
+    return receivedBitrate === undefined || receivedBitrate <= this.averageMax + 3 * this.sigma();
+  }
+
+  private sigma(): number {
+    return this.averageMax === undefined ? 0 : Math.sqrt(this.normalisedVariance * this.averageMax);
   }
 
   /** Applies one signal; returns A. */
@@ -88,11 +93,8 @@ export class AimdRateController {
     this.stateValue = nextState(this.stateValue, signal);
     const r = receivedBitrate;
     if (this.stateValue === 'increase') {
-      if (r !== undefined && this.averageMax !== undefined) {
-        const sigma = Math.sqrt(this.normalisedVariance * this.averageMax);
-        if (r > this.averageMax + 3 * sigma) this.averageMax = undefined;
-      }
-      if (this.nearConvergence(r)) {
+      if (r !== undefined && this.averageMax !== undefined && r > this.averageMax + 3 * this.sigma()) this.averageMax = undefined;
+      if (this.averageMax !== undefined) {
         const responseMs = 100 + rttMs;
         const alpha = 0.5 * Math.min(dtMs / responseMs, 1);
         this.estimate += Math.max(1000, alpha * this.p.packetBytes * 8);
@@ -114,6 +116,7 @@ export class AimdRateController {
   }
 
   private trackDecrease(r: number): void {
+    if (this.averageMax !== undefined && r < this.averageMax - 3 * this.sigma()) this.averageMax = undefined;
     if (this.averageMax === undefined) {
       this.averageMax = r;
       return;
