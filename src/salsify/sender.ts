@@ -453,6 +453,7 @@ export class SalsifySender {
       });
       this.counters.datagramsSent++;
       this.counters.bytesSent += bytes.length;
+      this.#scheme.onDatagramSent?.({ time: this.#ctx.now(), frameNumber, fragmentIndex: i, bytes: bytes.length });
       return bytes;
     }), gapMs);
   }
@@ -493,6 +494,7 @@ export class SalsifySender {
       return;
     }
     this.counters.acks++;
+    this.#scheme.onAck?.({ time: this.#ctx.now(), frameNumber: ack.frameNumber, fragmentIndex: ack.fragmentIndex });
     const latest = this.#latestAck;
     if (latest && (ack.frameNumber < latest.frame || (ack.frameNumber === latest.frame && ack.fragmentIndex < latest.fragment))) return; // reordered: older news (the same one again counts, as in the reference)
     this.#latestAck = { frame: ack.frameNumber, fragment: ack.fragmentIndex };

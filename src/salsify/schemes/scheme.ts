@@ -13,6 +13,9 @@
 //   choose(encoded, view)  which encoding to send, or skip the frame; the
 //                          view's target is the transport's after encoding
 //   onSent(frame)          what was sent (a controller's feedback)
+//   onDatagramSent(d), onAck(a)  each datagram as it leaves and each
+//                          acknowledgement as it arrives (a per-packet
+//                          congestion controller's input: webrtc-like)
 //   grace                  false: the first fragment of a frame carries a
 //                          grace period of 0 (salsify-nograce)
 //
@@ -98,6 +101,22 @@ export interface SentFrameInfo {
   readonly keyFrame: boolean;
 }
 
+/** One datagram of a frame, as the pacer sends it. */
+export interface SentDatagramInfo {
+  readonly time: number;
+  readonly frameNumber: number;
+  readonly fragmentIndex: number;
+  /** Bytes of the datagram (header included). */
+  readonly bytes: number;
+}
+
+/** An acknowledgement of a datagram the sender sent, when it reaches the sender. */
+export interface AckInfo {
+  readonly time: number;
+  readonly frameNumber: number;
+  readonly fragmentIndex: number;
+}
+
 export interface SenderScheme {
   readonly name: string;
   /** Whether a frame's first fragment carries the grace period (default true; false: it carries 0). */
@@ -107,6 +126,10 @@ export interface SenderScheme {
   plan(view: SchemeView): EncodingPlan | Promise<EncodingPlan>;
   choose(encoded: readonly Encoded[], view: ChoiceView): EncodingChoice;
   onSent?(frame: SentFrameInfo): void;
+  /** Every datagram as it leaves (a per-packet congestion controller's send times: webrtc-like). */
+  onDatagramSent?(datagram: SentDatagramInfo): void;
+  /** Every acknowledgement of a sent datagram as it arrives (its feedback). */
+  onAck?(ack: AckInfo): void;
 }
 
 /** What a scheme's factory is given (the sender's options, resolved). */
