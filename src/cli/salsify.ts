@@ -14,7 +14,7 @@ import { makeResultsDirectory, writeResultsFile } from '../results/writer.ts';
 import { CODECS, openCodec, openVideo } from '../salsify/open-inputs.ts';
 import { FRAME_CLOCKS } from '../salsify/sender.ts';
 import { PRESET_NAMES, simPreset } from '../salsify/presets.ts';
-import { SIM_SCHEME_NAMES } from '../salsify/schemes/registry.ts';
+import { SCHEME_NOTES, SIM_SCHEME_NAMES } from '../salsify/schemes/registry.ts';
 import { DEFAULT_SIM_CONFIG, resolveSimConfig, runSalsifySim, type SalsifySimConfig, type SalsifySimInput, type SalsifySimResult } from '../salsify/sim-runner.ts';
 import { ENCODE_TIMINGS } from '../salsify/timing-model.ts';
 import { writeStdout } from './files.ts';
@@ -31,7 +31,7 @@ signal delay, SSIM, frames shown/skipped, bytes sent and link utilisation.`,
     ['--preset NAME', wrapWords(`one of the Salsify paper's scenarios: ${PRESET_NAMES.join(', ')} (trace, 20 ms delay, queue, loss, on/off, 1514-byte opportunities, 702 s measured over [62, 702) s; verizon-lte and buffer-N run Verizon-LTE-short, a stand-in for Verizon-LTE-driving); every other option still overrides it`)],
     ['--downlink TRACE', 'downlink trace: a file or a name found in ./traces,\n$LINKSHELL_TRACES or /usr/share/mahimahi/traces;\nor const:MBPS for a constant rate (e.g. const:2;\nMBPS > 0, at most 100000)'],
     ['--uplink TRACE', 'uplink trace (same forms)'],
-    ['--scheme LIST', wrapWords(`${SIM_SCHEME_NAMES.join(', ')}, or several joined by commas to compare them (default ${DEFAULT_SCHEME}; oracle, simulator-only, knows the link's future)`)],
+    ['--scheme LIST', wrapWords(`${SIM_SCHEME_NAMES.join(', ')}, or several joined by commas to compare them (default ${DEFAULT_SCHEME}; oracle, simulator-only, knows the link's future${SCHEME_NOTES.map(([name, note]) => `; ${name}: ${note}`).join('')})`)],
     ['--queue KIND', 'mm-link queue of both links: infinite, droptail,\ndrophead, codel, pie (default droptail)'],
     ['--queue-args ARGS', "its arguments (default packets=256, the paper's setting)"],
     ['--delay MS', 'one-way propagation delay of each direction,\n0 to 60000 ms (default 0)'],

@@ -207,7 +207,7 @@ test('malformed records: the error names the file, the line and the field', () =
     [[sender[0], { type: 'teleport', t: START }], /sender\.jsonl:2: unknown record type "teleport"/],
     [[sender[0], sender[9], sender[1]], /sender\.jsonl:3: a record after the end record/],
     [[senderHeader({ version: 1 })], /sender\.jsonl:1: records of version 1; this salsify reads version 2/],
-    [[senderHeader({ scheme: 'webrtc' })], /sender\.jsonl:1: field "scheme" must be one of salsify-1, salsify-2, conventional-1s, salsify-nograce, salsify-targetsize, salsify-4, got "webrtc"/],
+    [[senderHeader({ scheme: 'webrtc' })], /sender\.jsonl:1: field "scheme" must be one of salsify-1, salsify-2, conventional-1s, salsify-nograce, salsify-targetsize, salsify-4, webrtc-like, got "webrtc"/],
     [[senderHeader({ runId: 'abcdef01' })], /sender\.jsonl:1: field "runId" abcdef01 is not connection id/],
     [[receiver[0]], /sender\.jsonl:1: expected the sender's header/],
     [[1, 2, 3] as unknown as object[], /sender\.jsonl:1: not a JSON object/],
@@ -308,7 +308,7 @@ test('argument parsing: defaults, $LINKSHELL_ADDR, and one-line errors', () => {
 test('the commands: bad arguments exit with status 2 and one line naming them', () => {
   const run = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { cwd: root, encoding: 'utf8', timeout: 20000, env: { ...process.env, LINKSHELL_ADDR: '' } });
   for (const [args, pattern] of [
-    [['send', '--to', '127.0.0.1:9', '--scheme', 'webrtc'], /^salsify send: --scheme must be one of salsify-1, salsify-2, conventional-1s, salsify-nograce, salsify-targetsize, salsify-4, got "webrtc"/],
+    [['send', '--to', '127.0.0.1:9', '--scheme', 'webrtc'], /^salsify send: --scheme must be one of salsify-1, salsify-2, conventional-1s, salsify-nograce, salsify-targetsize, salsify-4, webrtc-like, got "webrtc"/],
     [['send', '--to', '127.0.0.1:9', '--duration=-1'], /^salsify send: --duration must be a duration .* more than 0ms and at most 1440min, got "-1"/],
     [['send', '--to', '127.0.0.1:9', '--video', join(work, 'missing.y4m'), '--duration', '1'], /^salsify send: --video: cannot read .*missing\.y4m: no such file or directory/],
     [['receive', '--port', '70000', '--out', work], /^salsify receive: --port must be an integer from 0 to 65535, got "70000"/],

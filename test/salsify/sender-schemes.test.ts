@@ -21,7 +21,7 @@ function view(over: Partial<ChoiceView> = {}): ChoiceView {
 }
 const enc = (...bytes: number[]): Encoded[] => bytes.map((b, i) => ({ quantizer: i, bytes: b }));
 
-const ALL = ['salsify-1', 'salsify-2', 'conventional-1s', 'salsify-nograce', 'salsify-targetsize', 'salsify-4'];
+const ALL = ['salsify-1', 'salsify-2', 'conventional-1s', 'salsify-nograce', 'salsify-targetsize', 'salsify-4', 'webrtc-like'];
 
 test('the registry names the schemes, and the sender\'s SCHEMES is that list', () => {
   assert.equal([...SCHEME_NAMES], ALL);

@@ -7,6 +7,7 @@ import { salsify4 } from './salsify-4.ts';
 import { salsifyNograce } from './salsify-nograce.ts';
 import { salsifyTargetsize } from './salsify-targetsize.ts';
 import type { SchemeParams, SenderScheme } from './scheme.ts';
+import { webrtcLike } from './webrtc-like.ts';
 
 const FACTORIES = {
   'salsify-1': salsify1,
@@ -15,9 +16,15 @@ const FACTORIES = {
   'salsify-nograce': salsifyNograce,
   'salsify-targetsize': salsifyTargetsize,
   'salsify-4': salsify4,
+  'webrtc-like': (params: SchemeParams) => webrtcLike(params),
 } as const satisfies Record<string, (params: SchemeParams) => SenderScheme>;
 
 export type SchemeName = keyof typeof FACTORIES;
+
+/** What a scheme is, where its name alone would mislead (every help text that lists schemes shows these). */
+export const SCHEME_NOTES: ReadonlyArray<readonly [SchemeName, string]> = Object.freeze([
+  ['webrtc-like', 'a model of a WebRTC sender (GCC and a libvpx-like CBR rate control), not Chromium'],
+] as const);
 export const SCHEME_NAMES = Object.freeze(Object.keys(FACTORIES)) as readonly SchemeName[];
 
 export function isSchemeName(name: string): name is SchemeName {
