@@ -12,7 +12,8 @@
 // `beta` (0.85) times itself, at most once per `decreaseHoldMs` (300 ms) so
 // that one episode, seen by the next few reports, counts once. Otherwise the
 // rate grows by `increaseBitsPerS` (50 kbit/s) per second since the last
-// report. The rate stays within the options' [min, max].
+// report (at most 1 s counted: after a pause the first report must not jump
+// by the pause's length). The rate stays within the options' [min, max].
 import type { FeedbackReport, RateController, RateControllerModule, RateControllerOptions, SentPacket } from './controller.ts';
 
 export interface AimdParameters {
@@ -73,7 +74,7 @@ export function createController(options: RateControllerOptions, parameters: Par
       }
       const lossFraction = lost / reported;
       const queueingMs = received > 0 ? delaySum / received : 0;
-      const elapsedS = lastReportMs === undefined ? 0 : Math.max(0, nowMs - lastReportMs) / 1000;
+      const elapsedS = lastReportMs === undefined ? 0 : Math.min(1, Math.max(0, nowMs - lastReportMs) / 1000);
       lastReportMs = nowMs;
       if (lossFraction > p.lossThreshold || queueingMs > p.delayThresholdMs) {
         if (nowMs - lastDecreaseMs >= p.decreaseHoldMs) {

@@ -55,6 +55,15 @@ test('loss above 2 % or queueing above 50 ms: x 0.85, at most once per 300 ms; 1
   assert.is(AIMD_DEFAULTS.lossThreshold, 0.02);
 });
 
+test('after a pause (no reports for 10 s) the first report adds at most one second of increase', () => {
+  const c = createController(options);
+  let seq = round(c, 0, 0, 0);
+  seq = round(c, seq, 100, 0);
+  const before = c.targetBitrate();
+  round(c, seq, 10_100, 0);
+  assert.ok(Math.abs(c.targetBitrate() - (before + 50_000)) < 1e-6, `${c.targetBitrate()} after ${before}`);
+});
+
 test('the rate stays within [min, max]', () => {
   const c = createController(options);
   let seq = 0;

@@ -89,6 +89,26 @@ test('RFC 8867 5.1 schedule (1, 2.5, 0.6, 1 Mbit/s at 0, 40, 60, 80 s): it follo
   assert.ok(quantile(run.queueingDelays(40_000, 60_000), 0.95) < 50);
 });
 
+test('pause and resume (RFC 8867 5.8): the target after a 10 s pause is the one before it, not the rate of the first packets after it', async () => {
+  const run = await runMediaFlow(gccController, { trace: scheduleTrace([[0, 1_000_000]], 60_000), durationMs: 50_000, pauseAt: [30_000, 40_000] });
+  const target = (t: number) => run.targets.find(([time]) => time >= t)![1];
+  const before = target(29_900);
+  assert.ok(before > 800_000, `${before}`);
+  for (const t of [40_500, 41_000, 42_000, 45_000]) assert.ok(target(t) > 0.8 * before, `target ${target(t)} at ${t} ms, ${before} before the pause`);
+  assert.ok(!run.packets.some((p) => p.sendTimeMs >= 30_000 && p.sendTimeMs < 40_000), 'nothing sent while paused');
+});
+
+test('the received rate forgets what came before a gap longer than its window', async () => {
+  const { ReceivedRateEstimator } = await import('../../src/cc/gcc/received-rate.ts');
+  const r = new ReceivedRateEstimator(500);
+  for (let t = 0; t <= 1000; t += 10) r.add(t, 1250);
+  assert.is(r.bitrate(), 1_000_000);
+  r.add(5000, 1250);
+  assert.is(r.bitrate(), undefined, 'one packet after a 4 s gap: no rate yet');
+  for (let t = 5010; t <= 5300; t += 10) r.add(t, 1250);
+  assert.ok(Math.abs(r.bitrate()! - (31 * 1250 * 8 * 1000) / 300) < 1e-6, 'measured from the first packet after the gap: 31 packets over 300 ms');
+});
+
 test('same run twice: the same targets and packets', async () => {
   const trace = scheduleTrace(RFC8867_5_1, 100_000);
   const a = await runMediaFlow(gccController, { trace, durationMs: 30_000 });

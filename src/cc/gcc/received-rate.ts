@@ -2,7 +2,9 @@
 // (draft-ietf-rmcat-gcc-02, 5.5: "measured over a T seconds window",
 // T = 0.5 s here): the bytes of the packets that arrived in the last
 // `windowMs` of the receiver's clock, as the feedback reports them, over the
-// window. Undefined until the packets seen span half a window.
+// window. Undefined until the packets seen span half a window, and again
+// after a gap of more than a window without arrivals (a paused sender: the
+// rate of the first packets after it would read as the path's).
 
 export class ReceivedRateEstimator {
   private readonly arrivals: Array<{ t: number; bytes: number }> = [];
@@ -16,6 +18,12 @@ export class ReceivedRateEstimator {
   }
 
   add(arrivalTimeMs: number, sizeBytes: number): void {
+    if (this.firstArrivalMs !== undefined && arrivalTimeMs - this.latestMs > this.windowMs) {
+      this.arrivals.length = 0;
+      this.head = 0;
+      this.bytesInWindow = 0;
+      this.firstArrivalMs = undefined;
+    }
     this.firstArrivalMs ??= arrivalTimeMs;
     this.arrivals.push({ t: arrivalTimeMs, bytes: sizeBytes });
     this.bytesInWindow += sizeBytes;
