@@ -306,3 +306,69 @@ export function cellularTrace(options: CellularOptions): Trace {
     `cellular(mean=${fmt(options.meanMbps)}Mbps, variability=${fmt(variability)}, timeScale=${fmt(timeScaleMs)}ms, step=${fmt(stepMs)}ms, exactMean=${exactMean}, bytes=${bytes}, duration=${fmt(durationMs)}ms, seed=${options.seed})`,
   );
 }
+
+// ---------------------------------------------------------------- capacity schedule
+
+export interface CapacityStep {
+  /** When this rate takes effect, ms from the trace's start (the first step at 0). */
+  readonly atMs: number;
+  /** Rate from then on, in Mbit/s; a whole number of bit/s. */
+  readonly rateMbps: number;
+}
+
+export interface CapacityScheduleOptions extends CommonOptions {
+  /** Piecewise-constant rates, in increasing order of atMs, the first at 0. */
+  readonly steps: readonly CapacityStep[];
+  /** Length of the trace in ms (a whole number, after the last step). */
+  readonly durationMs: number;
+}
+
+/** ceil(a / b) for non-negative integers a, b > 0 below 2^53, exact (float division can round across an integer). */
+function ceilDiv(a: number, b: number): number {
+  let q = Math.floor(a / b);
+  if (q * b > a) q--;
+  if (q * b < a) q++;
+  return q;
+}
+
+/**
+ * A capacity schedule (piecewise-constant rates with change times, as the RFC
+ * 8867 test cases give them) as a Mahimahi trace, exact to the opportunity:
+ * in the piece [a, b) at R bit/s, opportunity k (k = 1, 2, ...) falls at
+ * a + ceil(k * 8000 * bytes / R) ms for as long as that is at most b, so the
+ * piece holds floor((b - a) * R / (8000 * bytes)) opportunities, the count
+ * its rate gives, and no opportunity of one piece spills into the next.
+ * The period is the last opportunity (Mahimahi's rule), at most durationMs:
+ * a run that uses the schedule once should make durationMs cover it.
+ */
+export function capacityScheduleTrace(options: CapacityScheduleOptions): Trace {
+  const { steps, durationMs } = options;
+  const bytes = bytesPer(options);
+  positiveFinite('durationMs', durationMs);
+  check(Number.isInteger(durationMs), `durationMs must be a whole number of ms, got ${durationMs}`);
+  check(steps.length > 0, 'a capacity schedule needs at least one step');
+  check(steps[0]!.atMs === 0, `the first step of a capacity schedule must be at 0 ms, got ${steps[0]!.atMs}`);
+  const bitRates = steps.map((step, i) => {
+    check(Number.isInteger(step.atMs) && step.atMs >= 0, `step ${i}: atMs must be a whole number of ms >= 0, got ${step.atMs}`);
+    if (i > 0) check(step.atMs > steps[i - 1]!.atMs, `step ${i}: atMs ${step.atMs} must be later than step ${i - 1}'s (${steps[i - 1]!.atMs})`);
+    check(step.atMs < durationMs, `step ${i}: atMs ${step.atMs} must be before durationMs ${durationMs}`);
+    positiveFinite(`step ${i}: rateMbps`, step.rateMbps);
+    const bps = Math.round(step.rateMbps * 1e6);
+    check(bps > 0 && Math.abs(step.rateMbps * 1e6 - bps) <= 1e-6 * bps, `step ${i}: rateMbps must be a whole number of bit/s, got ${step.rateMbps}`);
+    check(bps <= 1e12, `step ${i}: rateMbps must be at most 1,000,000 Mbit/s, got ${step.rateMbps}`);
+    return bps;
+  });
+  const bitsPerOpportunity = 8000 * bytes; // in bit-ms per second: an opportunity every bitsPerOpportunity / R ms
+  let expected = 0;
+  for (let i = 0; i < steps.length; i++) expected += ((steps[i + 1]?.atMs ?? durationMs) - steps[i]!.atMs) * bitRates[i]! / bitsPerOpportunity;
+  checkCount(expected, `a capacity schedule of ${durationMs} ms`);
+  const out = new TimesBuilder();
+  for (let i = 0; i < steps.length; i++) {
+    const from = steps[i]!.atMs;
+    const to = steps[i + 1]?.atMs ?? durationMs;
+    const count = Math.floor(((to - from) * bitRates[i]!) / bitsPerOpportunity);
+    for (let k = 1; k <= count; k++) out.push(from + ceilDiv(k * bitsPerOpportunity, bitRates[i]!));
+  }
+  const described = steps.map((s) => `${fmt(s.rateMbps)}Mbps@${s.atMs}ms`).join(',');
+  return out.toTrace(`schedule(${described}, bytes=${bytes}, duration=${durationMs}ms)`);
+}

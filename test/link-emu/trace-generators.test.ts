@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
+  capacityScheduleTrace,
   cellularTrace,
   constantRateTrace,
   onOffTrace,
@@ -220,3 +221,44 @@ test('sources describe the generator and its parameters', () => {
 });
 
 test.run();
+
+test('capacity schedule: each piece delivers exactly its rate, to the opportunity', () => {
+  const steps = [
+    { atMs: 0, rateMbps: 1 },
+    { atMs: 40_000, rateMbps: 2.5 },
+    { atMs: 60_000, rateMbps: 0.6 },
+    { atMs: 80_000, rateMbps: 1 },
+  ];
+  for (const bytes of [1500, 1504]) {
+    const trace = capacityScheduleTrace({ steps, durationMs: 100_000, bytesPerOpportunity: bytes });
+    roundTrips(trace);
+    const bounds = [0, 40_000, 60_000, 80_000, 100_000];
+    for (let i = 0; i < steps.length; i++) {
+      const [a, b] = [bounds[i]!, bounds[i + 1]!];
+      const inPiece = Array.from(trace.times).filter((t) => t > a && t <= b);
+      const exact = ((b - a) * steps[i]!.rateMbps * 1e6) / (8000 * bytes);
+      // The piece holds floor(exact) opportunities: less than one short of its rate, never more.
+      assert.is(inPiece.length, Math.floor(exact), `piece ${i} at ${bytes} bytes`);
+      // And any prefix of it too: by time a + x, floor(x * R / (8000 * bytes)) opportunities.
+      for (const x of [1, 7, 999, 12_345, b - a - 1]) {
+        const seen = inPiece.filter((t) => t <= a + x).length;
+        assert.is(seen, Math.floor((x * steps[i]!.rateMbps * 1e6) / (8000 * bytes)), `piece ${i}, ${x} ms in`);
+      }
+    }
+  }
+});
+
+test('capacity schedule: a constant schedule equals the constant-rate trace over whole periods', () => {
+  const schedule = capacityScheduleTrace({ steps: [{ atMs: 0, rateMbps: 2 }], durationMs: 600 });
+  const constant = constantRateTrace({ rateMbps: 2, durationMs: 600 });
+  assert.equal(Array.from(schedule.times), Array.from(constant.times));
+});
+
+test('capacity schedule: bad steps are refused with the step named', () => {
+  assert.throws(() => capacityScheduleTrace({ steps: [], durationMs: 10 }), /at least one step/);
+  assert.throws(() => capacityScheduleTrace({ steps: [{ atMs: 5, rateMbps: 1 }], durationMs: 10 }), /first step .* at 0 ms/);
+  assert.throws(() => capacityScheduleTrace({ steps: [{ atMs: 0, rateMbps: 1 }, { atMs: 0, rateMbps: 2 }], durationMs: 10 }), /step 1: atMs 0 must be later/);
+  assert.throws(() => capacityScheduleTrace({ steps: [{ atMs: 0, rateMbps: 1 }, { atMs: 20, rateMbps: 2 }], durationMs: 10 }), /step 1: atMs 20 must be before/);
+  assert.throws(() => capacityScheduleTrace({ steps: [{ atMs: 0, rateMbps: 1e-7 }], durationMs: 10 }), /step 0: rateMbps must be a whole number/);
+  assert.throws(() => capacityScheduleTrace({ steps: [{ atMs: 0, rateMbps: 0 }], durationMs: 10 }), /step 0: rateMbps must be a finite number > 0/);
+});
