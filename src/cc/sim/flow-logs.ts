@@ -8,6 +8,11 @@
 //   so the per-flow figures of `linkshell stats` are flow N's.
 // Which flow a per-flow log belongs to is said in a `# flow: ...` comment
 // line (Mahimahi's tools skip lines that start with '#').
+//
+// mm-link's clock is whole milliseconds; the simulator's is not (a paced
+// sender sends at fractional times). Every event is logged at the
+// millisecond it falls in (floor), and a departure's delay is its
+// millisecond minus its arrival's, as mm-link would have logged them.
 import { formatLinkLogHeader, LinkLogWriter } from '../../link-emu/link-log.ts';
 import type { LinkEventSink } from '../../link-emu/link.ts';
 import type { Trace } from '../../link-emu/trace.ts';
@@ -54,13 +59,13 @@ export class FlowLogs implements FlowPacketSink {
       const writer = this.#writers.get(d)!;
       const opportunities = this.#opportunities.get(d)!;
       return {
-        arrival: (t, s) => writer.arrival(t, s),
+        arrival: (t, s) => writer.arrival(Math.floor(t), s),
         opportunity: (t, mtu) => {
-          writer.opportunity(t, mtu);
-          opportunities.push({ time: t, text: `${t} # ${mtu}\n` });
+          writer.opportunity(Math.floor(t), mtu);
+          opportunities.push({ time: Math.floor(t), text: `${Math.floor(t)} # ${mtu}\n` });
         },
-        departure: (t, s, delay) => writer.departure(t, s, delay),
-        drop: (t, p, b) => writer.drop(t, p, b),
+        departure: (t, s, delay) => writer.departure(Math.floor(t), s, Math.floor(t) - Math.floor(t - delay)),
+        drop: (t, p, b) => writer.drop(Math.floor(t), p, b),
       };
     };
     return { forward: sink('forward'), backward: sink('backward') };
@@ -74,13 +79,16 @@ export class FlowLogs implements FlowPacketSink {
   }
 
   arrival(d: FlowDirection, flowId: number, time: number, size: number): void {
-    this.#lines(d, flowId).push({ time, text: `${time} + ${size}\n` });
+    const t = Math.floor(time);
+    this.#lines(d, flowId).push({ time: t, text: `${t} + ${size}\n` });
   }
   departure(d: FlowDirection, flowId: number, time: number, size: number, delay: number): void {
-    this.#lines(d, flowId).push({ time, text: `${time} - ${size} ${delay}\n` });
+    const t = Math.floor(time);
+    this.#lines(d, flowId).push({ time: t, text: `${t} - ${size} ${t - Math.floor(time - delay)}\n` });
   }
   drop(d: FlowDirection, flowId: number, time: number, size: number): void {
-    this.#lines(d, flowId).push({ time, text: `${time} d 1 ${size}\n` });
+    const t = Math.floor(time);
+    this.#lines(d, flowId).push({ time: t, text: `${t} d 1 ${size}\n` });
   }
 
   /** The logs by file name (CASE.DIRECTION.log, CASE.DIRECTION.flow-N.log), the per-flow ones only for flows that used the direction. */

@@ -1,0 +1,119 @@
+// The `ccbench` command: congestion-control benchmarks in the deterministic
+// simulator. `ccbench rfc8867` runs RFC 8867's test cases (src/cc/rfc8867)
+// for one or more controllers and writes RFC 8868's metrics, the pass/fail
+// of each case, plots and mm-link logs.
+import { formatHelp, noPositionals, nameListValue, optional, parseCommandLine, pathValue, seedValue } from '../common/validate.ts';
+import { runCommand, usageError } from '../common/errors.ts';
+import { CASE_IDS, type CaseId } from '../cc/rfc8867/cases.ts';
+import { DEFAULT_THRESHOLDS } from '../cc/rfc8867/thresholds.ts';
+import { writeStdout } from './files.ts';
+import { wrapWords } from './help-names.ts';
+
+const HELP_REF = 'ccbench rfc8867 --help';
+
+export const RFC8867_HELP = formatHelp({
+  usage: ['ccbench rfc8867 [--case 5.1,5.2,...|all] [--controller NAME|PATH.ts] [--seed N] [--out DIR] [--thresholds FILE]'],
+  about: `Runs the test cases of RFC 8867 section 5 for a congestion controller in the
+deterministic simulator (several flows through one bottleneck, each with its
+own one-way delay; capacity schedules as exact traces) and prints RFC 8868's
+metrics per case: media rate, utilisation, queueing delay, loss, Jain's
+fairness index, convergence after each capacity change, and pass or fail
+against the thresholds. The same case, controller and seed give
+byte-identical output files.`,
+  options: [
+    ['--case LIST', wrapWords(`cases joined by commas, or all (default): ${CASE_IDS.join(', ')} (5.6b: 5.6 with its 1000 ms queue; 8869-cellular: a recorded cellular trace, RFC 8869)`)],
+    ['--controller LIST', wrapWords('gcc (default), aimd, salsify-N (Salsify\'s own transport), cbr:MBPS (a constant-bitrate source), or a module PATH.ts exporting name and createController(options); several joined by commas')],
+    ['--seed N', 'seed of every random draw: an integer from 0 to\n2^53-1 (default 1)'],
+    ['--out DIR', wrapWords('write DIR/CASE.CONTROLLER.json (metrics and checks), DIR/CASE.CONTROLLER.svg (capacity, rates and queueing delay), the mm-link logs CONTROLLER.CASE.DIRECTION.log (the shared link) and CONTROLLER.CASE.DIRECTION.flow-N.log (flow N only), and DIR/summary.csv')],
+    ['--thresholds FILE', wrapWords(`JSON overriding pass/fail thresholds, for all cases or per case id: {"fairnessMin": 0.9, "5.1": {"convergenceMaxMs": 20000}}; defaults ${Object.entries(DEFAULT_THRESHOLDS).map(([k, v]) => `${k} ${v}`).join(', ')}`)],
+    ['-h, --help', 'this text'],
+  ],
+  notes: `Exit status: 0 when every case ran (passed or not: the table says which
+failed); 2 for a bad argument, a controller module or thresholds file that
+cannot be read or is malformed, or an output that cannot be written, with one
+line on stderr naming it; 1 on an internal error.`,
+});
+
+export interface CcbenchArgs {
+  readonly help: boolean;
+  readonly cases: readonly CaseId[];
+  readonly controllers: readonly string[];
+  readonly seed: number;
+  readonly out?: string;
+  readonly thresholds?: string;
+}
+
+export function parseRfc8867Args(argv: string[]): CcbenchArgs {
+  const { values, positionals } = parseCommandLine(HELP_REF, {
+    args: argv,
+    options: {
+      case: { type: 'string' }, controller: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' },
+      thresholds: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+    },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (values.help) return { help: true, cases: [], controllers: [], seed: 1 };
+  noPositionals(positionals, HELP_REF);
+  const cases = values.case === undefined || values.case === 'all' ? CASE_IDS : nameListValue('case', values.case, CASE_IDS);
+  const controllers = (values.controller ?? 'gcc').split(',');
+  const seen = new Set<string>();
+  for (const c of controllers) {
+    if (c === '' || c.includes('\0')) throw usageError(`--controller needs names or paths joined by commas, got ${JSON.stringify(values.controller)}`);
+    if (seen.has(c)) throw usageError(`--controller names ${JSON.stringify(c)} twice in ${JSON.stringify(values.controller)}`);
+    seen.add(c);
+  }
+  return {
+    help: false, cases, controllers,
+    seed: seedValue('seed', values.seed ?? '1'),
+    out: optional(values.out, (t) => pathValue('out', t)),
+    thresholds: optional(values.thresholds, (t) => pathValue('thresholds', t)),
+  };
+}
+
+export async function runRfc8867(argv: string[]): Promise<number> {
+  const args = parseRfc8867Args(argv);
+  if (args.help) {
+    await writeStdout(RFC8867_HELP);
+    return 0;
+  }
+  const { readThresholdsFile } = await import('../cc/rfc8867/thresholds.ts');
+  const { resolveController } = await import('../cc/rfc8867/resolve-controller.ts');
+  const { runResolved } = await import('../cc/rfc8867/run-case.ts');
+  const { rfc8867Case } = await import('../cc/rfc8867/cases.ts');
+  const { formatSuiteTable, writeSuite } = await import('../cc/rfc8867/report.ts');
+  const thresholds = args.thresholds === undefined ? undefined : readThresholdsFile(args.thresholds);
+  const results = [];
+  for (const name of args.controllers) {
+    const controller = await resolveController(name);
+    try {
+      for (const id of args.cases) {
+        results.push(await runResolved(rfc8867Case(id), controller.factory, { seed: args.seed, thresholds, logs: args.out !== undefined }));
+      }
+    } finally {
+      await controller.close();
+    }
+  }
+  if (args.out !== undefined) await writeSuite(args.out, results);
+  await writeStdout(formatSuiteTable(results) + '\n');
+  return 0;
+}
+
+export const CCBENCH_COMMANDS = `Usage: ccbench COMMAND [options]
+
+Commands:
+  ccbench rfc8867 [--case LIST] [--controller LIST] [...]   RFC 8867's test cases (see ccbench rfc8867 --help)
+`;
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === 'rfc8867') return runCommand('ccbench rfc8867', () => runRfc8867(rest));
+  if (command === '-h' || command === '--help' || command === 'help') {
+    process.stdout.write(CCBENCH_COMMANDS);
+    return 0;
+  }
+  const problem = command === undefined ? 'a COMMAND is required' : `unknown command ${JSON.stringify(command)}`;
+  return runCommand('ccbench', () => {
+    throw usageError(`${problem} (rfc8867; see ccbench --help)`);
+  });
+}
