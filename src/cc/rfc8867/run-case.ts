@@ -59,7 +59,11 @@ const TRACE_MARGIN_MS = 1000;
 const SHARED_TRACES = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..', 'shared', 'traces');
 
 function directionTrace(d: CaseDirection, durationMs: number): Trace {
-  if (d.schedule) return capacityScheduleTrace({ steps: d.schedule, durationMs: durationMs + TRACE_MARGIN_MS, bytesPerOpportunity: MTU });
+  if (d.schedule) {
+    // A shortened run (options.durationMs) keeps the steps that fall within it.
+    const steps = d.schedule.filter((s) => s.atMs < durationMs);
+    return capacityScheduleTrace({ steps, durationMs: durationMs + TRACE_MARGIN_MS, bytesPerOpportunity: MTU });
+  }
   try {
     return openTrace(d.trace!);
   } catch (error) {

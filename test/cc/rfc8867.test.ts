@@ -1,0 +1,144 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CASE_IDS, rfc8867Case } from '../../src/cc/rfc8867/cases.ts';
+import { runRfc8867Case } from '../../src/cc/rfc8867/run-case.ts';
+import { writeSuite, suiteToCsv, formatSuiteTable } from '../../src/cc/rfc8867/report.ts';
+import { readThresholdsFile, thresholdsFor, DEFAULT_THRESHOLDS } from '../../src/cc/rfc8867/thresholds.ts';
+import { computeCaseMetrics, jainIndex } from '../../src/cc/metrics/rfc8868.ts';
+import { FlowRecorder } from '../../src/cc/metrics/flow-records.ts';
+import { cbrFlow } from '../../src/cc/sim/cbr-flow.ts';
+import { parseLinkLog } from '../../src/link-emu/link-log.ts';
+import { linkLogStats } from '../../src/link-emu/log-stats.ts';
+import { constantRateTrace } from '../../src/link-emu/trace-generators.ts';
+import { errorCodeOf } from '../../src/common/errors.ts';
+
+test('case 5.1 has the parameters RFC 8867 gives it', () => {
+  const c = rfc8867Case('5.1');
+  assert.is(c.durationMs, 100_000);
+  assert.equal(c.forward.schedule, [{ atMs: 0, rateMbps: 1 }, { atMs: 40_000, rateMbps: 2.5 }, { atMs: 60_000, rateMbps: 0.6 }, { atMs: 80_000, rateMbps: 1 }]);
+  assert.is(c.queueMs, 300);
+  assert.is(c.flows.length, 1);
+  assert.equal(c.flows[0], { kind: 'media', direction: 'forward', delayMs: 50, startMs: 0 });
+  assert.equal(rfc8867Case('5.5').flows.map((f) => [f.delayMs, f.startMs]), [[10, 0], [25, 10_000], [50, 20_000], [100, 30_000], [150, 40_000]]);
+  assert.equal(rfc8867Case('5.8').flows.map((f) => (f.kind === 'media' ? f.pauses ?? [] : [])), [[], [[40_000, 60_000]], []]);
+  assert.equal(rfc8867Case('5.3').flows.map((f) => f.direction), ['forward', 'backward']);
+  assert.is(rfc8867Case('5.7').flows.filter((f) => f.kind === 'tcp-short').length, 10);
+  for (const id of ['5.1', '5.2', '5.3', '5.4', '5.5', '5.6', '5.7', '5.8']) assert.ok(CASE_IDS.includes(id as never), id);
+  assert.throws(() => rfc8867Case('5.9'), /unknown RFC 8867 case "5.9"/);
+});
+
+test('Jain\'s index: 1 for equal shares, 1/n for one flow taking all', () => {
+  assert.is(jainIndex([3, 3, 3]), 1);
+  assert.ok(Math.abs(jainIndex([1, 0, 0, 0]) - 0.25) < 1e-12);
+  assert.ok(Math.abs(jainIndex([1, 2]) - 0.9) < 1e-12);
+});
+
+test('5.1 with a constant 0.8 Mbit/s source: the metrics a hand computation gives', async () => {
+  const r = await runRfc8867Case('5.1', cbrFlow({ bitrate: 800_000 }));
+  const f = r.metrics.flows[0]!;
+  // 1200-byte payloads + 32 bytes on the link, every 12 ms: 821.3 kbit/s offered on the link.
+  assert.ok(Math.abs(f.bitsSent / 100_000 - 821.33) < 0.5, `sent ${f.bitsSent / 100_000} kbit/s`);
+  // It fits in 1, 2.5 and 1 Mbit/s, not in 0.6: from 60 to 80 s the queue fills (93750 bytes: 1.25 s at 0.6 Mbit/s) and drops.
+  assert.ok(f.queueingDelayMs.p50! < 20, `p50 ${f.queueingDelayMs.p50}`);
+  assert.ok(f.queueingDelayMs.p99! > 1200 && f.queueingDelayMs.p99! < 1300, `p99 ${f.queueingDelayMs.p99}`);
+  const sent = f.packetsSent;
+  // Delivered from 60 to 80 s: at most the capacity (0.6 Mbit/s x 20 s); lost: the excess, less what the queue holds.
+  const offeredIn06 = (20_000 / 12) * 1232 * 8;
+  const expectedLoss = (offeredIn06 - 0.6e6 * 20 - 93_750 * 8) / (1232 * 8);
+  assert.ok(Math.abs(f.packetsDropped - expectedLoss) < 30, `dropped ${f.packetsDropped}, about ${expectedLoss} expected`);
+  assert.is(f.lossRate, Math.round((f.packetsDropped / f.packetsAtLink) * 1e5) / 1e5);
+  assert.ok(sent - f.packetsAtLink >= 0 && sent - f.packetsAtLink <= 5, "only those still crossing the delay at the end have not reached the link");
+  // Rates in the bins of the 2.5 Mbit/s piece equal what was sent; in the 0.6 piece, the capacity.
+  assert.ok(Math.abs(f.rateKbps[50]! - 821.3) < 15, `rate at 50 s ${f.rateKbps[50]}`);
+  assert.ok(Math.abs(f.rateKbps[70]! - r.metrics.directions.forward.capacityKbps[70]!) < 15, `rate at 70 s ${f.rateKbps[70]}`);
+  // Convergence: the 0.6 piece never meets the delay bound; the 2.5 Mbit/s piece never the 70 % rate; at 80 s
+  // the full queue (750 kbit) drains at 1000 - 821.3 kbit/s, about 4.2 s, before the mean delay is under 100 ms.
+  assert.equal(r.metrics.convergence.map((c) => c.convergenceMs), [0, null, null, 4000]);
+  assert.equal(r.checks.map((c) => [c.check, c.pass]), [['utilisation', true], ['queueingDelayP95', false], ['lossRate', true], ['convergence', false]]);
+  assert.is(r.pass, false);
+});
+
+test('convergence: the first bin from which every bin of the piece is within the band', () => {
+  const recorder = new FlowRecorder();
+  // A flow that gets 50 % of 1 Mbit/s for 3 s, then 90 %: converged 3 s after the start.
+  const trace = constantRateTrace({ rateMbps: 1, bytesPerOpportunity: 1000 });
+  for (let ms = 1; ms <= 10_000; ms++) {
+    const want = ms <= 3000 ? 0.5 : 0.9;
+    if (Math.floor(ms * want / 8) > Math.floor((ms - 1) * want / 8)) recorder.departure('forward', 0, ms, 1000, 5);
+  }
+  const run = { durationMs: 10_000, eventsRun: 0, counters: {} as never, flows: [{ flowId: 0, label: 'x', factory: 'x', direction: 'forward' as const, delayMs: 0, startMs: 0, stopMs: 10_000, pauses: [], targetBitrate: [] }] };
+  const m = computeCaseMetrics({ run, records: recorder, links: { forward: { trace, mtu: 1000, changes: [{ atMs: 0, rateMbps: 1 }] }, backward: { trace, mtu: 1000, changes: [] } } });
+  assert.equal(m.convergence.map((c) => c.convergenceMs), [3000]);
+  assert.ok(Math.abs(m.flows[0]!.utilisation - (0.3 * 0.5 + 0.7 * 0.9)) < 0.01, `utilisation ${m.flows[0]!.utilisation}`);
+});
+
+test('thresholds: defaults, overrides for all cases and per case, bad files named', () => {
+  assert.equal(thresholdsFor('5.1'), DEFAULT_THRESHOLDS);
+  assert.is(thresholdsFor('5.4', { fairnessMin: 0.9, '5.4': { fairnessMin: 0.95 } }).fairnessMin, 0.95);
+  assert.is(thresholdsFor('5.2', { fairnessMin: 0.9, '5.4': { fairnessMin: 0.95 } }).fairnessMin, 0.9);
+  const dir = mkdtempSync(join(tmpdir(), 'thresholds-'));
+  try {
+    const file = (name: string, text: string) => {
+      writeFileSync(join(dir, name), text);
+      return join(dir, name);
+    };
+    for (const [text, message] of [
+      ['{', /not JSON/], ['[1]', /must be a JSON object/], ['{"fairness": 1}', /unknown threshold "fairness"/],
+      ['{"lossRateMax": "x"}', /lossRateMax must be a finite number >= 0, got "x"/], ['{"5.1": {"utilisationMin": -1}}', /case 5.1: utilisationMin must be/],
+    ] as const) {
+      const path = file('t.json', text);
+      try {
+        readThresholdsFile(path);
+        assert.unreachable(text);
+      } catch (error) {
+        assert.is(errorCodeOf(error), 'ERR_BAD_INPUT', text);
+        assert.match((error as Error).message, message);
+        assert.ok((error as Error).message.startsWith(path), 'names the file');
+      }
+    }
+    assert.throws(() => readThresholdsFile(join(dir, 'missing.json')), /missing\.json/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('deterministic: the same case, controller and seed give byte-identical output files; another seed does not', async () => {
+  const dirs = [0, 1, 2].map(() => mkdtempSync(join(tmpdir(), 'rfc8867-det-')));
+  try {
+    for (const [i, seed] of [[0, 4], [1, 4], [2, 5]] as const) {
+      const r = await runRfc8867Case('5.2', 'salsify-1', { seed, logs: true, durationMs: 10_000 });
+      await writeSuite(dirs[i]!, [r]);
+    }
+    const files = readdirSync(dirs[0]!).sort();
+    assert.ok(files.includes('summary.csv') && files.includes('5.2.salsify-1.json') && files.includes('5.2.salsify-1.svg') && files.includes('salsify-1.5.2.forward.flow-1.log'), files.join(' '));
+    assert.equal(readdirSync(dirs[1]!).sort(), files);
+    for (const f of files) assert.ok(readFileSync(join(dirs[0]!, f)).equals(readFileSync(join(dirs[1]!, f))), `${f} differs between two runs`);
+    assert.not.ok(readFileSync(join(dirs[0]!, 'salsify-1.5.2.forward.log')).equals(readFileSync(join(dirs[2]!, 'salsify-1.5.2.forward.log'))), 'another seed, another run');
+    // The logs are mm-link logs: the shared one and each flow's parse, and the flows' departures add up to the shared link's.
+    const stats = (name: string) => linkLogStats(parseLinkLog(readFileSync(join(dirs[0]!, name), 'utf8'), name));
+    const whole = stats('salsify-1.5.2.forward.log');
+    const flows = [0, 1].map((i) => stats(`salsify-1.5.2.forward.flow-${i}.log`));
+    assert.is(flows[0]!.departureBytes + flows[1]!.departureBytes, whole.departureBytes);
+    assert.is(flows[0]!.capacityBytes, whole.capacityBytes);
+    assert.match(readFileSync(join(dirs[0]!, 'salsify-1.5.2.forward.flow-1.log'), 'utf8'), /^# flow: 1 \(flow 1\), forward$/m);
+  } finally {
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  }
+});
+
+test('the table and CSV say each case\'s result', async () => {
+  const r = await runRfc8867Case('5.4', cbrFlow({ bitrate: 1e6 }), { durationMs: 60_000 });
+  const table = formatSuiteTable([r]);
+  assert.match(table, /5\.4/);
+  assert.match(table, /pass|FAIL/);
+  const csv = suiteToCsv([r]).trim().split('\n');
+  assert.is(csv.length, 1 + 3);
+  assert.ok(csv[0]!.startsWith('case,controller,seed,flow,'));
+  // Three equal CBR flows: fair once the third has started.
+  assert.is(r.metrics.fairness[0]!.jainIndex, 1);
+});
+
+test.run();
