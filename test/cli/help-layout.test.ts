@@ -10,9 +10,10 @@ import { STATS_HELP } from '../../src/cli/stats-command.ts';
 import { ANALYZE_HELP } from '../../src/cli/salsify-analyze.ts';
 import { RECEIVE_HELP } from '../../src/cli/salsify-receive.ts';
 import { SEND_HELP } from '../../src/cli/salsify-send.ts';
+import { RFC8867_HELP } from '../../src/cli/ccbench.ts';
 
 const COLUMN = 26;
-const HELPS = { LINKSHELL_HELP, REPLAY_HELP, STATS_HELP, TRACE_GEN_USAGE, SALSIFY_HELP, SEND_HELP, RECEIVE_HELP, ANALYZE_HELP };
+const HELPS = { LINKSHELL_HELP, REPLAY_HELP, STATS_HELP, TRACE_GEN_USAGE, SALSIFY_HELP, SEND_HELP, RECEIVE_HELP, ANALYZE_HELP, RFC8867_HELP };
 
 test('one layout: Usage, Options in one column, -h, --help', () => {
   for (const [name, help] of Object.entries(HELPS)) {

@@ -13,6 +13,7 @@ import { runTraceGenCli } from '../../src/cli/gen-trace-command.ts';
 import { parseLinkshellArgs } from '../../src/cli/linkshell-options.ts';
 import { runReplay } from '../../src/cli/replay-command.ts';
 import { parseSimArgs } from '../../src/cli/salsify.ts';
+import { parseRfc8867Args } from '../../src/cli/ccbench.ts';
 import { runStats } from '../../src/cli/stats-command.ts';
 import { runAnalyze } from '../../src/cli/salsify-analyze.ts';
 import { parseReceiveArgs } from '../../src/cli/salsify-receive.ts';
@@ -112,6 +113,12 @@ test('salsify sim: parseSimArgs', () => {
     ['--downlink', '--uplink', '--scheme', '--queue', '--queue-args', '--delay', '--downlink-loss', '--uplink-loss', '--downlink-onoff', '--video', '--fps', '--codec',
       '--duration', '--drain', '--budget', '--no-grace', '--frame-clock', '--seed', '--json', '--log-dir', '-h', '--x'],
     ['const:2', 'const:0', 'salsify-1', 'salsify-2,conventional-1s', 'salsify-1,salsify-1', 'droptail', 'codel', 'packets=10', 'model', 'vp8', 'synthetic', '100,50', '10', '0.1', 'newest-frame', 'next-frame']);
+});
+
+test('ccbench rfc8867: parseRfc8867Args', () => {
+  fuzzParser('ccbench rfc8867', 3000, parseRfc8867Args, ['--case', '5.1'],
+    ['--case', '--controller', '--seed', '--out', '--thresholds', '--help'],
+    ['5.1', '5.1,5.2', 'all', '5.1,5.1', '5.9', 'gcc', 'aimd', 'salsify-1', 'cbr:1', 'gcc,gcc', 'x.ts', 'out', '10']);
 });
 
 test('salsify send: parseSendArgs', () => {
