@@ -11,6 +11,8 @@ import type { RateControllerModule } from '../controller.ts';
 import type { FlowFactory } from '../flow.ts';
 import { cbrFlow } from '../sim/cbr-flow.ts';
 import { usageError } from '../../common/errors.ts';
+import { loadControllerModule } from '../controllers.ts';
+import { mediaFlow } from '../media-flow.ts';
 
 export type ControllerInput = string | FlowFactory | RateControllerModule;
 
@@ -28,19 +30,7 @@ function isControllerModule(x: unknown): x is RateControllerModule {
   return typeof x === 'object' && x !== null && typeof (x as RateControllerModule).createController === 'function' && typeof (x as RateControllerModule).name === 'string';
 }
 
-// The media flow and the controller registry are built beside this suite
-// (src/cc/media-flow.ts, src/cc/controllers.ts); loaded when a controller needs them.
-interface MediaFlowModule {
-  mediaFlow(module: RateControllerModule): FlowFactory;
-}
-interface ControllersModule {
-  loadControllerModule(pathOrName: string): Promise<RateControllerModule>;
-}
-const MEDIA_FLOW = '../media-flow.ts';
-const CONTROLLERS = '../controllers.ts';
-
 async function asMediaFlow(module: RateControllerModule): Promise<FlowFactory> {
-  const { mediaFlow } = (await import(MEDIA_FLOW)) as MediaFlowModule;
   return mediaFlow(module);
 }
 
@@ -62,6 +52,5 @@ export async function resolveController(input: ControllerInput): Promise<Resolve
     const { salsifyFlow } = await import('./salsify-flow.ts');
     return salsifyFlow({ scheme: input });
   }
-  const { loadControllerModule } = (await import(CONTROLLERS)) as ControllersModule;
   return { factory: await asMediaFlow(await loadControllerModule(input)), close: none };
 }
