@@ -12,9 +12,7 @@
 //
 // Sources: the issue (13) states 5.1's parameters; the others follow RFC 8867
 // as we read it and as the ns-3 rmcat module (an implementation of the
-// draft the RFC came from) sets them. Where the RFC's text could not be read
-// while writing this (the short TCP flows' file sizes of 5.7), the value is
-// marked ASSUMED below.
+// draft the RFC came from) sets them; 5.7's downloads are RFC 8868 6.1's.
 
 export type CaseId = '5.1' | '5.2' | '5.3' | '5.4' | '5.5' | '5.6' | '5.6b' | '5.7' | '5.8' | '8869-cellular';
 
@@ -47,7 +45,12 @@ export interface LongTcpSpec {
   readonly stopMs?: number;
 }
 
-/** Short TCP transfers: files of a size drawn uniformly in [min, max] bytes, separated by exponentially distributed idle periods. */
+/**
+ * A short TCP flow (RFC 8867 5.7): bursts of `connectionsPerBurst` downloads
+ * at once (RFC 8868 6.1: 30 connections of 30 to 50 KB), each of a size drawn
+ * uniformly in [min, max] bytes, separated by exponentially distributed idle
+ * periods.
+ */
 export interface ShortTcpSpec {
   readonly kind: 'tcp-short';
   readonly direction: 'forward' | 'backward';
@@ -58,6 +61,7 @@ export interface ShortTcpSpec {
   readonly meanIdleMs: number;
   readonly minFileBytes: number;
   readonly maxFileBytes: number;
+  readonly connectionsPerBurst: number;
 }
 
 export type CaseFlowSpec = MediaFlowSpec | LongTcpSpec | ShortTcpSpec;
@@ -135,14 +139,14 @@ const CASE_LIST: readonly Rfc8867Case[] = [
     checks: ['mediaShare', 'lossRate'],
   },
   {
-    id: '5.7', title: 'Media flows competing with short TCP flows', source: 'RFC 8867 5.7; file sizes ASSUMED (30 to 50 KB)',
+    id: '5.7', title: 'Media flows competing with short TCP flows', source: 'RFC 8867 5.7; the downloads of each burst as RFC 8868 6.1 gives them (30 connections of 30 to 50 KB)',
     durationMs: 300_000, forward: constant(2), backward: constant(2),
     queueMs: QUEUE,
     flows: [
       media(5_000), media(5_000),
       // 10 short TCP flows: 2 begin with a transfer, 8 with an idle period; idle periods exponential, mean 10 s.
       ...Array.from({ length: 10 }, (_, i): ShortTcpSpec => ({
-        kind: 'tcp-short', direction: 'forward', delayMs: DELAY, startMs: 0, startsOn: i < 2, meanIdleMs: 10_000, minFileBytes: 30_000, maxFileBytes: 50_000,
+        kind: 'tcp-short', direction: 'forward', delayMs: DELAY, startMs: 0, startsOn: i < 2, meanIdleMs: 10_000, minFileBytes: 30_000, maxFileBytes: 50_000, connectionsPerBurst: 30,
       })),
     ],
     checks: ['mediaShare', 'queueingDelayP95', 'lossRate', 'fairness'],

@@ -82,16 +82,30 @@ function queueBytes(d: CaseDirection, trace: Trace, queueMs: number): number {
   return Math.max(MTU, Math.ceil((queueMs * peakMbps * 1e6) / 8000));
 }
 
-async function defaultCrossTraffic(): Promise<CrossTrafficFactory> {
+/** TCP's congestion control in the cross traffic (default NewReno, as the ns-3 rmcat suite runs it). */
+export type CrossTrafficCc = 'newreno' | 'cubic';
+
+interface TcpModule {
+  tcpBulkFlow(options: { cc: CrossTrafficCc }): FlowFactory;
+  tcpShortFlows(options: { cc: CrossTrafficCc; startOn?: boolean; meanIdleMs?: number; minBytes?: number; maxBytes?: number; connectionsPerBurst?: number }): FlowFactory;
+}
+
+/** The TCP flows of 5.6 and 5.7 from the TCP models (src/tcp). */
+export async function tcpCrossTraffic(cc: CrossTrafficCc = 'newreno'): Promise<CrossTrafficFactory> {
+  // src/tcp is built beside this suite; loaded only by the cases that need it.
   const path = '../../tcp/index.ts';
-  let tcp: { crossTrafficFlow?: CrossTrafficFactory };
+  let tcp: TcpModule;
   try {
-    tcp = (await import(path)) as typeof tcp;
+    tcp = (await import(path)) as TcpModule;
   } catch {
-    throw new Error('cases 5.6 and 5.7 need the TCP models (src/tcp), which are not there; pass options.crossTraffic');
+    throw new Error('cases 5.6, 5.6b and 5.7 need the TCP models (src/tcp), which are not there; pass options.crossTraffic');
   }
-  if (!tcp.crossTrafficFlow) throw new Error('src/tcp has no crossTrafficFlow(spec) for cases 5.6 and 5.7');
-  return tcp.crossTrafficFlow;
+  return (spec) => {
+    if (spec.kind === 'tcp-long') return tcp.tcpBulkFlow({ cc });
+    return tcp.tcpShortFlows({
+      cc, startOn: spec.startsOn, meanIdleMs: spec.meanIdleMs, minBytes: spec.minFileBytes, maxBytes: spec.maxFileBytes, connectionsPerBurst: spec.connectionsPerBurst,
+    });
+  };
 }
 
 /** Runs `caseId` for `controller` (a name, a path, a rate controller module or a FlowFactory). */
@@ -109,7 +123,7 @@ export async function runResolved(c: Rfc8867Case, factory: FlowFactory, options:
   const seed = options.seed ?? 1;
   const durationMs = options.durationMs ?? c.durationMs;
   const needsTcp = c.flows.some((f) => f.kind !== 'media');
-  const cross = needsTcp ? options.crossTraffic ?? (await defaultCrossTraffic()) : undefined;
+  const cross = needsTcp ? options.crossTraffic ?? (await tcpCrossTraffic()) : undefined;
   const traces = { forward: directionTrace(c.forward, durationMs), backward: directionTrace(c.backward, durationMs) };
   const links = {} as CaseResult['links'];
   for (const d of ['forward', 'backward'] as const) {
