@@ -17,7 +17,6 @@ import { SalsifySender, type Scheme } from '../../salsify/sender.ts';
 import { SCHEME_NAMES } from '../../salsify/schemes/registry.ts';
 import type { VideoSource } from '../../codec-bridge/video/video-source.ts';
 import { usageError } from '../../common/errors.ts';
-import type { ResolvedController } from './resolve-controller.ts';
 
 export interface SalsifyFlowOptions {
   readonly scheme: string;
@@ -25,7 +24,13 @@ export interface SalsifyFlowOptions {
   readonly video?: string;
 }
 
-export async function salsifyFlow(options: SalsifyFlowOptions): Promise<ResolvedController> {
+/** The factory, and close() to release the codec and the videos its flows opened. */
+export interface SalsifyFlow {
+  readonly factory: FlowFactory;
+  close(): Promise<void>;
+}
+
+export async function salsifyFlow(options: SalsifyFlowOptions): Promise<SalsifyFlow> {
   if (!(SCHEME_NAMES as readonly string[]).includes(options.scheme)) throw usageError(`unknown Salsify scheme ${JSON.stringify(options.scheme)} (one of ${SCHEME_NAMES.join(', ')})`);
   const scheme = options.scheme as Scheme;
   const codec = createModelCodec();
