@@ -141,4 +141,18 @@ test('the table and CSV say each case\'s result', async () => {
   assert.is(r.metrics.fairness[0]!.jainIndex, 1);
 });
 
+
+test('5.3: media both ways, each direction measured against its own capacity schedule', async () => {
+  const r = await runRfc8867Case('5.3', cbrFlow({ bitrate: 400_000 }), { durationMs: 50_000 });
+  const [forward, backward] = r.metrics.flows;
+  assert.is(forward!.direction, 'forward');
+  assert.is(backward!.direction, 'backward');
+  // 0.4 Mbit/s fits 2, 1 and 0.8 Mbit/s but not the forward link's 0.5 Mbit/s from 40 s (queueing grows there only).
+  assert.ok(Math.abs(r.metrics.directions.forward.capacityKbps[45]! - 500) < 13, `forward at 45 s ${r.metrics.directions.forward.capacityKbps[45]}`);
+  assert.ok(Math.abs(r.metrics.directions.backward.capacityKbps[45]! - 800) < 13, `backward at 45 s ${r.metrics.directions.backward.capacityKbps[45]}`);
+  assert.ok(forward!.queueingDelaySeriesMs[30]! < 20 && backward!.queueingDelaySeriesMs[45]! < 20);
+  // Both directions' changes are measured: the start and 20 s, 40 s forward; the start and 35 s backward.
+  assert.equal(r.metrics.convergence.map((c) => [c.direction, c.atMs]), [['forward', 0], ['forward', 20_000], ['forward', 40_000], ['backward', 0], ['backward', 35_000]]);
+});
+
 test.run();
