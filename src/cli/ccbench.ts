@@ -83,6 +83,11 @@ export async function runRfc8867(argv: string[]): Promise<number> {
   const { rfc8867Case } = await import('../cc/rfc8867/cases.ts');
   const { formatSuiteTable, writeSuite } = await import('../cc/rfc8867/report.ts');
   const thresholds = args.thresholds === undefined ? undefined : readThresholdsFile(args.thresholds);
+  // Made before the runs, so that a bad --out is said at once, not after minutes of simulation.
+  if (args.out !== undefined) {
+    const { makeResultsDirectory } = await import('../results/writer.ts');
+    makeResultsDirectory(args.out, '--out');
+  }
   const results = [];
   for (const name of args.controllers) {
     const controller = await resolveController(name);

@@ -155,4 +155,14 @@ test('5.3: media both ways, each direction measured against its own capacity sch
   assert.equal(r.metrics.convergence.map((c) => [c.direction, c.atMs]), [['forward', 0], ['forward', 20_000], ['forward', 40_000], ['backward', 0], ['backward', 35_000]]);
 });
 
+test('Salsify as a flow: no target rate, its sent bits against the capacity; paused in 5.8, it sends again on resume', async () => {
+  const r = await runRfc8867Case('5.8', 'salsify-1', { durationMs: 70_000 });
+  const paused = r.metrics.flows[1]!;
+  assert.ok(paused.targetKbps.every((t) => t === null), 'no target bitrate');
+  assert.ok(paused.sendRateKbps[30]! > 100, `sends before the pause: ${paused.sendRateKbps[30]}`);
+  assert.ok(paused.sendRateKbps.slice(41, 60).every((x) => x === 0), 'nothing while paused');
+  assert.ok(paused.sendRateKbps[65]! > 100, `sends again after 60 s: ${paused.sendRateKbps[65]}`);
+  assert.ok(paused.bitsSent >= paused.bitsDelivered && paused.bitsDelivered > 0);
+});
+
 test.run();

@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { main } from '../../src/cli/ccbench.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const dir = mkdtempSync(join(tmpdir(), 'ccbench-'));
@@ -38,7 +39,36 @@ test('a case through the binary: the table on stdout, the files in --out', () =>
   assert.match(readFileSync(join(out, '5.8.cbr-0.5mbps.svg'), 'utf8'), /^<svg|^<\?xml/);
 });
 
-test('bad inputs: one line naming the option or file, exit status 2', () => {
+test('--controller PATH.ts: a user\'s own controller module', () => {
+  writeFileSync(join(dir, 'steady.ts'), `export const name = 'steady';
+export function createController(options) {
+  return { name, targetBitrate: () => 400_000, onPacketSent() {}, onFeedback() {} };
+}
+`);
+  const r = ccbench(['rfc8867', '--case', '5.4', '--controller', 'steady.ts']);
+  assert.is(r.status, 0, r.stderr);
+  assert.match(r.stdout, /5\.4 +│ steady +│ 4\d\d \/ 4\d\d \/ 4\d\d/);
+});
+
+/** Runs `ccbench ARGS` in this process (from the test's directory); the exit status and what went to stderr. */
+async function inProcess(args: string[]): Promise<{ status: number; stderr: string }> {
+  let stderr = '';
+  const write = process.stderr.write;
+  const cwd = process.cwd();
+  process.stderr.write = ((chunk: string | Uint8Array) => {
+    stderr += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString();
+    return true;
+  }) as typeof process.stderr.write;
+  process.chdir(dir);
+  try {
+    return { status: await main(args), stderr };
+  } finally {
+    process.chdir(cwd);
+    process.stderr.write = write;
+  }
+}
+
+test('bad inputs: one line naming the option or file, exit status 2', async () => {
   writeFileSync(join(dir, 'bad.json'), '{"nope": 1}');
   writeFileSync(join(dir, 'a-file'), 'x');
   writeFileSync(join(dir, 'empty.ts'), 'export const x = 1;\n');
@@ -52,11 +82,13 @@ test('bad inputs: one line naming the option or file, exit status 2', () => {
     [['rfc8867', '--case', '5.1', '--controller', 'cbr:1', '--thresholds', 'missing.json'], /missing\.json/],
     [['rfc8867', '--case', '5.1', '--controller', 'cbr:1', '--out', 'a-file'], /a-file/],
     [['rfc8867', 'extra'], /unexpected argument "extra"/],
+    [['rfc8867', '--case', '5.1', '--controller', 'empty.ts'], /empty\.ts: not a rate controller module: missing `export const name`/],
+    [['rfc8867', '--case', '5.1', '--controller', 'nothere.ts'], /nothere\.ts: not a built-in controller/],
     [['rfc8867', '--bogus'], /bogus/],
     [['frobnicate'], /unknown command "frobnicate"/],
   ];
   for (const [args, message] of cases) {
-    const r = ccbench(args);
+    const r = await inProcess(args);
     const what = `${args.join(' ')}: status ${r.status}, stderr ${JSON.stringify(r.stderr)}`;
     assert.is(r.status, 2, what);
     assert.is(r.stderr.trimEnd().split('\n').length, 1, what);
