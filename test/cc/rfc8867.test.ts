@@ -165,4 +165,20 @@ test('Salsify as a flow: no target rate, its sent bits against the capacity; pau
   assert.ok(paused.bitsSent >= paused.bitsDelivered && paused.bitsDelivered > 0);
 });
 
+test('5.6 and 5.6b: the cross traffic as given (here a 3 Mbit/s CBR stand-in), from 0 s; the media from 5 s; 300 and 1000 ms queues', async () => {
+  const crossTraffic = () => cbrFlow({ bitrate: 3e6 });
+  const short = await runRfc8867Case('5.6', cbrFlow({ bitrate: 200_000 }), { crossTraffic, durationMs: 30_000 });
+  const long = await runRfc8867Case('5.6b', cbrFlow({ bitrate: 200_000 }), { crossTraffic, durationMs: 30_000 });
+  for (const r of [short, long]) {
+    assert.equal(r.metrics.flows.map((f) => [f.controller, f.startMs]), [['cbr-0.2mbps', 5000], ['cbr-3mbps', 0]]);
+    assert.is(r.links.forward.queueArgs, `bytes=${r === short ? 75_000 : 250_000}`);
+  }
+  // Both overload the 2 Mbit/s link: the queue is full, 300 ms or 1000 ms of it.
+  assert.ok(Math.abs(short.metrics.flows[0]!.queueingDelayMs.p50! - 300) < 20, `p50 ${short.metrics.flows[0]!.queueingDelayMs.p50}`);
+  assert.ok(Math.abs(long.metrics.flows[0]!.queueingDelayMs.p50! - 1000) < 30, `p50 ${long.metrics.flows[0]!.queueingDelayMs.p50}`);
+  // Only the media flows are judged: the media's share is its own.
+  const share = short.checks.find((c) => c.check === 'mediaShare')!;
+  assert.ok(Math.abs(share.value! - short.metrics.flows[0]!.utilisation) < 1e-4);
+});
+
 test.run();
