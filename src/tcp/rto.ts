@@ -1,0 +1,97 @@
+// The retransmission timeout of RFC 6298: SRTT and RTTVAR from RTT samples
+// (alpha 1/8, beta 1/4, K 4), RTO = SRTT + max(G, K * RTTVAR) rounded up to
+// the minimum, exponential back-off on expiry up to the maximum. Pure: the
+// sender gives it samples (Karn's rule, RFC 6298 section 3: never from a
+// retransmitted segment, is the sender's to keep) and asks for the value.
+
+export interface RtoOptions {
+  /**
+   * Lower bound, ms. RFC 6298 (2.4) says 1000; Linux uses 200 (TCP_RTO_MIN),
+   * which is the default here because the model stands for the TCP that
+   * competes with media on real paths.
+   */
+  minRtoMs?: number;
+  /** Upper bound, ms (RFC 6298 2.5: at least 60 s). Default 60000. */
+  maxRtoMs?: number;
+  /** RTO before any sample, ms (RFC 6298 2.1: 1 s). Default 1000. */
+  initialRtoMs?: number;
+  /** Clock granularity G, ms. Default 1 (the simulator's clock is exact; Linux's jiffy is 1 to 4 ms). */
+  granularityMs?: number;
+}
+
+export const RFC6298_MIN_RTO_MS = 1000;
+export const LINUX_MIN_RTO_MS = 200;
+
+const ALPHA = 1 / 8;
+const BETA = 1 / 4;
+const K = 4;
+
+export class RtoEstimator {
+  readonly minRtoMs: number;
+  readonly maxRtoMs: number;
+  readonly granularityMs: number;
+  private srttMs: number | undefined = undefined;
+  private rttvarMs = 0;
+  private rtoMs: number;
+  private backoffs = 0;
+
+  constructor(options: RtoOptions = {}) {
+    this.minRtoMs = options.minRtoMs ?? LINUX_MIN_RTO_MS;
+    this.maxRtoMs = options.maxRtoMs ?? 60_000;
+    this.granularityMs = options.granularityMs ?? 1;
+    const initial = options.initialRtoMs ?? 1000;
+    for (const [name, value] of [['minRtoMs', this.minRtoMs], ['maxRtoMs', this.maxRtoMs], ['initialRtoMs', initial], ['granularityMs', this.granularityMs]] as const) {
+      if (!(value >= 0) || !Number.isFinite(value)) throw new RangeError(`${name} must be a finite number of ms >= 0, got ${value}`);
+    }
+    if (this.maxRtoMs < this.minRtoMs) throw new RangeError(`maxRtoMs (${this.maxRtoMs}) must not be below minRtoMs (${this.minRtoMs})`);
+    this.rtoMs = initial;
+  }
+
+  /** Smoothed RTT, ms (undefined before the first sample). */
+  srtt(): number | undefined {
+    return this.srttMs;
+  }
+
+  rttvar(): number {
+    return this.rttvarMs;
+  }
+
+  /** The current RTO, ms, back-off included. */
+  rto(): number {
+    return this.rtoMs;
+  }
+
+  /** Times the timer expired since the last sample. */
+  backoffCount(): number {
+    return this.backoffs;
+  }
+
+  /** A new RTT measurement (RFC 6298 2.2 and 2.3); clears the back-off (section 5, step 5.7 note). */
+  sample(rttMs: number): void {
+    if (!(rttMs >= 0) || !Number.isFinite(rttMs)) throw new RangeError(`RTT sample must be a finite number of ms >= 0, got ${rttMs}`);
+    if (this.srttMs === undefined) {
+      this.srttMs = rttMs;
+      this.rttvarMs = rttMs / 2;
+    } else {
+      this.rttvarMs = (1 - BETA) * this.rttvarMs + BETA * Math.abs(this.srttMs - rttMs);
+      this.srttMs = (1 - ALPHA) * this.srttMs + ALPHA * rttMs;
+    }
+    this.backoffs = 0;
+    this.rtoMs = this.bounded(this.srttMs + Math.max(this.granularityMs, K * this.rttvarMs));
+  }
+
+  /** The timer expired: RTO doubles (RFC 6298 5.5), up to the maximum. */
+  backOff(): void {
+    this.backoffs++;
+    this.rtoMs = Math.min(this.maxRtoMs, this.rtoMs * 2);
+  }
+
+  /** RFC 6298 5.7: a SYN timed out and no sample came since: data transmission starts with an RTO of 3 s. */
+  resetAfterSynTimeout(): void {
+    if (this.srttMs === undefined && this.rtoMs < 3000) this.rtoMs = Math.min(this.maxRtoMs, 3000);
+  }
+
+  private bounded(rto: number): number {
+    return Math.min(this.maxRtoMs, Math.max(this.minRtoMs, rto));
+  }
+}
