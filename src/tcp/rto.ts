@@ -1,15 +1,23 @@
 // The retransmission timeout of RFC 6298: SRTT and RTTVAR from RTT samples
-// (alpha 1/8, beta 1/4, K 4), RTO = SRTT + max(G, K * RTTVAR) rounded up to
-// the minimum, exponential back-off on expiry up to the maximum. Pure: the
-// sender gives it samples (Karn's rule, RFC 6298 section 3: never from a
-// retransmitted segment, is the sender's to keep) and asks for the value.
+// (alpha 1/8, beta 1/4, K 4), RTO = SRTT + max(G, K * RTTVAR), exponential
+// back-off on expiry up to the maximum. The minimum comes in two styles:
+//
+// - 'linux' (the default, minimum 200 ms, TCP_RTO_MIN): Linux bounds the
+//   variance term, not the sum: RTO = SRTT + max(G, K * RTTVAR, min), so the
+//   timer never fires less than 200 ms after the smoothed RTT. The model
+//   stands for the TCP that competes with media on real paths;
+// - 'rfc6298' (minimum 1000 ms, RFC 6298 2.4): RTO = max(min, SRTT + max(G,
+//   K * RTTVAR)).
+//
+// Pure: the sender gives it samples (Karn's rule, RFC 6298 section 3: never
+// from a retransmitted segment, is the sender's to keep) and asks the value.
+
+export type RtoStyle = 'linux' | 'rfc6298';
 
 export interface RtoOptions {
-  /**
-   * Lower bound, ms. RFC 6298 (2.4) says 1000; Linux uses 200 (TCP_RTO_MIN),
-   * which is the default here because the model stands for the TCP that
-   * competes with media on real paths.
-   */
+  /** How the minimum applies (see above). Default 'linux'. */
+  style?: RtoStyle;
+  /** The minimum, ms: default 200 in the 'linux' style, 1000 in the 'rfc6298' style. */
   minRtoMs?: number;
   /** Upper bound, ms (RFC 6298 2.5: at least 60 s). Default 60000. */
   maxRtoMs?: number;
@@ -27,6 +35,7 @@ const BETA = 1 / 4;
 const K = 4;
 
 export class RtoEstimator {
+  readonly style: RtoStyle;
   readonly minRtoMs: number;
   readonly maxRtoMs: number;
   readonly granularityMs: number;
@@ -36,7 +45,9 @@ export class RtoEstimator {
   private backoffs = 0;
 
   constructor(options: RtoOptions = {}) {
-    this.minRtoMs = options.minRtoMs ?? LINUX_MIN_RTO_MS;
+    this.style = options.style ?? 'linux';
+    if (this.style !== 'linux' && this.style !== 'rfc6298') throw new RangeError(`RTO style must be "linux" or "rfc6298", got ${JSON.stringify(this.style)}`);
+    this.minRtoMs = options.minRtoMs ?? (this.style === 'linux' ? LINUX_MIN_RTO_MS : RFC6298_MIN_RTO_MS);
     this.maxRtoMs = options.maxRtoMs ?? 60_000;
     this.granularityMs = options.granularityMs ?? 1;
     const initial = options.initialRtoMs ?? 1000;
@@ -77,7 +88,9 @@ export class RtoEstimator {
       this.srttMs = (1 - ALPHA) * this.srttMs + ALPHA * rttMs;
     }
     this.backoffs = 0;
-    this.rtoMs = this.bounded(this.srttMs + Math.max(this.granularityMs, K * this.rttvarMs));
+    const variance = Math.max(this.granularityMs, K * this.rttvarMs);
+    const rto = this.style === 'linux' ? this.srttMs + Math.max(variance, this.minRtoMs) : Math.max(this.minRtoMs, this.srttMs + variance);
+    this.rtoMs = Math.min(this.maxRtoMs, rto);
   }
 
   /** The timer expired: RTO doubles (RFC 6298 5.5), up to the maximum. */
@@ -89,9 +102,5 @@ export class RtoEstimator {
   /** RFC 6298 5.7: a SYN timed out and no sample came since: data transmission starts with an RTO of 3 s. */
   resetAfterSynTimeout(): void {
     if (this.srttMs === undefined && this.rtoMs < 3000) this.rtoMs = Math.min(this.maxRtoMs, 3000);
-  }
-
-  private bounded(rto: number): number {
-    return Math.min(this.maxRtoMs, Math.max(this.minRtoMs, rto));
   }
 }
