@@ -39,6 +39,7 @@ export class RtoEstimator {
   readonly minRtoMs: number;
   readonly maxRtoMs: number;
   readonly granularityMs: number;
+  private readonly initialRtoMs: number;
   private srttMs: number | undefined = undefined;
   private rttvarMs = 0;
   private rtoMs: number;
@@ -55,6 +56,7 @@ export class RtoEstimator {
       if (!(value >= 0) || !Number.isFinite(value)) throw new RangeError(`${name} must be a finite number of ms >= 0, got ${value}`);
     }
     if (this.maxRtoMs < this.minRtoMs) throw new RangeError(`maxRtoMs (${this.maxRtoMs}) must not be below minRtoMs (${this.minRtoMs})`);
+    this.initialRtoMs = initial;
     this.rtoMs = initial;
   }
 
@@ -99,8 +101,10 @@ export class RtoEstimator {
     this.rtoMs = Math.min(this.maxRtoMs, this.rtoMs * 2);
   }
 
-  /** RFC 6298 5.7: a SYN timed out and no sample came since: data transmission starts with an RTO of 3 s. */
+  /** RFC 6298 5.7: a SYN timed out (and an initial RTO below 3 s was in use): data transmission starts with an RTO of 3 s. */
   resetAfterSynTimeout(): void {
-    if (this.srttMs === undefined && this.rtoMs < 3000) this.rtoMs = Math.min(this.maxRtoMs, 3000);
+    if (this.srttMs !== undefined || this.initialRtoMs >= 3000) return;
+    this.rtoMs = Math.min(this.maxRtoMs, 3000);
+    this.backoffs = 0;
   }
 }
