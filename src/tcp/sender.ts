@@ -62,6 +62,8 @@ export interface CwndSample {
   readonly connection: number;
   readonly cwndBytes: number;
   readonly ssthreshBytes: number;
+  /** In fast recovery (cwnd then includes the inflation by duplicate ACKs). */
+  readonly recovery: boolean;
 }
 
 export interface TcpSenderStats {
@@ -369,6 +371,6 @@ export class TcpSender {
 
   private record(): void {
     if (!this.options.recordCwnd) return;
-    this.cwndLog.push({ timeMs: this.clock.now(), connection: this.connection, cwndBytes: this.cc.cwnd, ssthreshBytes: this.cc.ssthresh });
+    this.cwndLog.push({ timeMs: this.clock.now(), connection: this.connection, cwndBytes: this.cc.cwnd, ssthreshBytes: this.cc.ssthresh, recovery: this.inRecovery });
   }
 }
