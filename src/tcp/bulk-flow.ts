@@ -4,9 +4,10 @@
 import type { FlowOptions } from '../cc/flow.ts';
 import type { EndpointContext } from '../net/endpoint.ts';
 import type { TcpSender } from './sender.ts';
-import { TcpFlowEnds, type TcpFlow, type TcpFlowFactory, type TcpFlowOptions } from './tcp-flow.ts';
+import { checkTcpFlowOptions, TcpFlowEnds, type TcpFlow, type TcpFlowFactory, type TcpFlowOptions } from './tcp-flow.ts';
 
 export function tcpBulkFlow(options: TcpFlowOptions): TcpFlowFactory {
+  checkTcpFlowOptions(options);
   return {
     name: `tcp-${options.cc}`,
     create(sender: EndpointContext, receiver: EndpointContext, _flow: FlowOptions): TcpFlow {

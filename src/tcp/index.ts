@@ -3,7 +3,7 @@
 // short flows). Everything is written against EndpointContext.
 export { tcpBulkFlow } from './bulk-flow.ts';
 export { tcpShortFlows, RFC8868_SHORT_FLOWS, type TcpShortFlowsOptions } from './short-flows.ts';
-export type { TcpFlow, TcpFlowFactory, TcpFlowOptions, TcpFlowStats, TcpTransfer } from './tcp-flow.ts';
+export { checkTcpFlowOptions, type TcpFlow, type TcpFlowFactory, type TcpFlowOptions, type TcpFlowStats, type TcpTransfer } from './tcp-flow.ts';
 export type { TcpCcName, CongestionControl } from './congestion-control.ts';
 export { NewReno } from './newreno.ts';
 export { Cubic, cubicWindow, cubicK, CUBIC_C, CUBIC_BETA, CUBIC_ALPHA } from './cubic.ts';

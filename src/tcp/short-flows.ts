@@ -22,7 +22,7 @@ import { createRng } from '../common/random.ts';
 import type { TimerHandle } from '../common/timer.ts';
 import type { EndpointContext } from '../net/endpoint.ts';
 import type { TcpSender } from './sender.ts';
-import { TcpFlowEnds, type TcpFlow, type TcpFlowFactory, type TcpFlowOptions } from './tcp-flow.ts';
+import { checkTcpFlowOptions, TcpFlowEnds, type TcpFlow, type TcpFlowFactory, type TcpFlowOptions } from './tcp-flow.ts';
 
 export interface TcpShortFlowsOptions extends TcpFlowOptions {
   /** Connections opened together in each burst (default 30, RFC 8868 6.1). */
@@ -44,6 +44,7 @@ function positiveInteger(name: string, value: number): number {
 }
 
 export function tcpShortFlows(options: TcpShortFlowsOptions): TcpFlowFactory {
+  checkTcpFlowOptions(options);
   const perBurst = positiveInteger('connectionsPerBurst', options.connectionsPerBurst ?? RFC8868_SHORT_FLOWS.connectionsPerBurst);
   const minBytes = positiveInteger('minBytes', options.minBytes ?? RFC8868_SHORT_FLOWS.minBytes);
   const maxBytes = positiveInteger('maxBytes', options.maxBytes ?? RFC8868_SHORT_FLOWS.maxBytes);

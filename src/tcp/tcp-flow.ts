@@ -5,7 +5,7 @@ import type { Flow, FlowFactory, FlowOptions } from '../cc/flow.ts';
 import type { EndpointContext } from '../net/endpoint.ts';
 import type { TcpCcName } from './congestion-control.ts';
 import { TcpReceivingEndpoint } from './endpoints.ts';
-import type { RtoOptions } from './rto.ts';
+import { RtoEstimator, type RtoOptions } from './rto.ts';
 import type { CwndSample } from './sender.ts';
 import { TcpSendingEndpoint } from './endpoints.ts';
 
@@ -64,6 +64,22 @@ export interface TcpFlow extends Flow {
 
 export interface TcpFlowFactory extends FlowFactory {
   create(sender: EndpointContext, receiver: EndpointContext, options: FlowOptions): TcpFlow;
+}
+
+/** Throws a RangeError naming the first bad option (the factories call it, so a bad flow fails when it is declared). */
+export function checkTcpFlowOptions(options: TcpFlowOptions): void {
+  if (options.cc !== 'newreno' && options.cc !== 'cubic') throw new RangeError(`tcp congestion control must be "newreno" or "cubic", got ${JSON.stringify(options.cc)}`);
+  const mss = options.mss ?? 1448;
+  if (!Number.isInteger(mss) || mss < 1 || mss > 65511) throw new RangeError(`mss must be a whole number of bytes in [1, 65511], got ${mss}`);
+  const iw = options.initialWindow ?? 10;
+  if (!Number.isInteger(iw) || iw < 1) throw new RangeError(`initialWindow must be a whole number of segments >= 1, got ${iw}`);
+  const abc = options.abcLimit ?? 2;
+  if (!(abc >= 1) || !Number.isFinite(abc)) throw new RangeError(`abcLimit must be a number >= 1, got ${abc}`);
+  const delack = options.delayedAckMs ?? 40;
+  if (!(delack >= 0) || !Number.isFinite(delack)) throw new RangeError(`delayedAckMs must be a finite number of ms >= 0, got ${delack}`);
+  const rwnd = options.receiveWindow ?? 2 ** 30;
+  if (!Number.isInteger(rwnd) || rwnd < 1 || rwnd > 2 ** 32 - 1) throw new RangeError(`receiveWindow must be a whole number of bytes in [1, 2^32 - 1], got ${rwnd}`);
+  new RtoEstimator(options.rto);
 }
 
 /** Both ends of a flow's connections, and the statistics over them. */
