@@ -12,6 +12,10 @@
 // Reno-friendly region) and the cubic region's average window,
 // (C (3 + beta) / (4 (1 - beta)))^(1/4) * RTT^(3/4) / p^(3/4) segments.
 //
+// RFC 8867 5.6's bottleneck: 2 Mbit/s, 50 ms each way, drop-tail queues of
+// 300 ms (50 packets) and 1000 ms (166 packets), 120 s, one flow alone: how
+// often each congestion control falls back on its retransmission timer.
+//
 // Speed run: 10 Mbit/s (833.3 opportunities/s), 20 ms each way, a drop-tail
 // queue of one BDP (34 packets), 60 s of virtual time per congestion control.
 import { option } from './options.ts';
@@ -77,6 +81,16 @@ for (const cc of ['newreno', 'cubic'] as const) {
         ].join(' '),
       );
     }
+  }
+}
+
+console.log('\nRFC 8867 5.6 bottleneck alone: 2 Mbit/s, 50 ms each way, 120 s');
+for (const cc of ['newreno', 'cubic'] as const) {
+  for (const packets of [50, 166]) {
+    const uplink: StageSpec[] = [{ kind: 'delay', ms: 50 }, { kind: 'link', trace: constantRateTrace({ rateMbps: 2 }), queue: 'droptail', queueArgs: `packets=${packets}` }];
+    const { stats, link } = await run(cc, uplink, 50, 120, 1);
+    const utilisation = link.departureBytes / (link.opportunities * 1504);
+    console.log(`${pad(cc, 8)}, drop-tail ${pad(packets, 3)} packets: link ${(utilisation * 100).toFixed(1)} % used, ${stats.fastRetransmits} fast retransmits, ${stats.timeouts} RTOs, ${stats.retransmits} segments retransmitted of ${stats.segmentsSent}`);
   }
 }
 
