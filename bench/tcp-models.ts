@@ -34,10 +34,10 @@ const seeds = option('seeds', '1,2').split(',').map(Number);
 const losses = option('loss', '0.001,0.003,0.01,0.03').split(',').map(Number);
 const RTT_MS = 100.125; // propagation plus one 1504-byte packet at 96 Mbit/s
 
-async function run(cc: TcpCcName, uplink: StageSpec[], oneWayMs: number, durationS: number, seed: number) {
+async function run(cc: TcpCcName, uplink: StageSpec[], oneWayMs: number, durationS: number, seed: number, sack = false) {
   const sim = new Simulator();
   const net = createSimNetwork(sim, { uplink, downlink: [{ kind: 'delay', ms: oneWayMs }], seed });
-  const flow = tcpBulkFlow({ cc }).create(net.inside, net.outside, { flowId: 0, seed: String(seed) });
+  const flow = tcpBulkFlow({ cc, sack }).create(net.inside, net.outside, { flowId: 0, seed: String(seed) });
   let at10 = 0;
   sim.at(0, () => flow.start());
   sim.at(10_000, () => {
@@ -85,12 +85,12 @@ for (const cc of ['newreno', 'cubic'] as const) {
 }
 
 console.log('\nRFC 8867 5.6 bottleneck alone: 2 Mbit/s, 50 ms each way, 120 s');
-for (const cc of ['newreno', 'cubic'] as const) {
+for (const sack of [false, true]) for (const cc of ['newreno', 'cubic'] as const) {
   for (const packets of [50, 166]) {
     const uplink: StageSpec[] = [{ kind: 'delay', ms: 50 }, { kind: 'link', trace: constantRateTrace({ rateMbps: 2 }), queue: 'droptail', queueArgs: `packets=${packets}` }];
-    const { stats, link } = await run(cc, uplink, 50, 120, 1);
+    const { stats, link } = await run(cc, uplink, 50, 120, 1, sack);
     const utilisation = link.departureBytes / (link.opportunities * 1504);
-    console.log(`${pad(cc, 8)}, drop-tail ${pad(packets, 3)} packets: link ${(utilisation * 100).toFixed(1)} % used, ${stats.fastRetransmits} fast retransmits, ${stats.timeouts} RTOs, ${stats.retransmits} segments retransmitted of ${stats.segmentsSent}`);
+    console.log(`${pad(cc, 8)}${sack ? ' + SACK' : '       '}, drop-tail ${pad(packets, 3)} packets: link ${(utilisation * 100).toFixed(1)} % used, ${stats.fastRetransmits} fast retransmits, ${stats.timeouts} RTOs, ${stats.retransmits} segments retransmitted of ${stats.segmentsSent}`);
   }
 }
 

@@ -11,10 +11,12 @@
 // W_est (4.3) grows by alpha_cubic = 3 (1 - beta) / (1 + beta) segments per
 // window of acknowledged segments, 1 once it has reached cwnd_prior; when
 // W_cubic(t) < W_est, cwnd = W_est. On a congestion event (4.6) ssthresh =
-// max(FlightSize * beta, 2 MSS) and, with fast convergence (4.7), W_max =
-// cwnd (1 + beta) / 2 if cwnd is below the previous W_max, else cwnd, where
-// cwnd is taken as min(cwnd, FlightSize): a timeout during fast recovery
-// finds cwnd inflated by the duplicate ACKs, which no real window was. After a timeout (4.8) ssthresh is
+// max(W * beta, 2 MSS) and, with fast convergence (4.7), W_max = W (1 +
+// beta) / 2 if W is below the previous W_max, else W, where W = min(cwnd,
+// FlightSize) (4.6 allows either; the smaller is right both ways: a timeout
+// during NewReno recovery finds cwnd inflated by the duplicate ACKs, and one
+// during SACK recovery finds a FlightSize swollen by the segments lost since,
+// which would keep ssthresh above what the path holds). After a timeout (4.8) ssthresh is
 // set the same way, cwnd = 1 MSS, and the next congestion-avoidance stage
 // starts with K = 0 and W_max = cwnd at its start. Slow start is the standard
 // one (no HyStart++).
@@ -114,7 +116,7 @@ export class Cubic implements CongestionControl {
     const cwnd = Math.min(this.cwnd, flightBytes) / this.mss;
     this.cwndPrior = cwnd;
     this.wMax = cwnd < this.wMax ? (cwnd * (1 + CUBIC_BETA)) / 2 : cwnd;
-    this.ssthresh = Math.max(flightBytes * CUBIC_BETA, 2 * this.mss);
+    this.ssthresh = Math.max(cwnd * this.mss * CUBIC_BETA, 2 * this.mss);
     this.epochStartMs = undefined;
   }
 }

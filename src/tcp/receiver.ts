@@ -11,9 +11,12 @@
 //   part of a gap, an old duplicate segment and the last segment (FIN) are
 //   acknowledged at once.
 //
-// Linux's quick-ACK mode at the start of a connection is not modelled.
+// With `sack`, every ACK sent while data is held beyond a gap carries up to 4
+// SACK blocks (RFC 2018): first the range the latest segment joined, then
+// the others from the lowest. Linux's quick-ACK mode at the start of a
+// connection is not modelled.
 import type { TimerHandle } from '../common/timer.ts';
-import { DEFAULT_MSS, encodeSegment, FLAG_ACK, FLAG_FIN, FLAG_SYN, type Segment } from './segment.ts';
+import { DEFAULT_MSS, encodeSegment, FLAG_ACK, FLAG_FIN, FLAG_SACK, FLAG_SYN, MAX_SACK_BLOCKS, type Segment } from './segment.ts';
 import type { TcpClock } from './sender.ts';
 
 export const DEFAULT_DELAYED_ACK_MS = 40;
@@ -27,6 +30,8 @@ export interface TcpReceiverOptions {
   readonly delayedAckMs?: number;
   /** Advertised receive window, bytes (default 1 GiB). */
   readonly receiveWindow?: number;
+  /** Report out-of-order ranges in SACK blocks (RFC 2018; default off). */
+  readonly sack?: boolean;
 }
 
 export interface TcpReceiverStats {
@@ -47,6 +52,9 @@ export class TcpReceiver {
   private readonly mss: number;
   private readonly delayedAckMs: number;
   private readonly window: number;
+  private readonly sack: boolean;
+  /** The out-of-order range the latest segment went into (RFC 2018: the first SACK block). */
+  private latestRange: [number, number] | undefined = undefined;
   private rcvNxt = 0;
   private lastAcked = 0;
   /** Out-of-order data: disjoint [start, end) ranges above rcvNxt, in order. */
@@ -64,6 +72,7 @@ export class TcpReceiver {
     this.mss = options.mss ?? DEFAULT_MSS;
     this.delayedAckMs = options.delayedAckMs ?? DEFAULT_DELAYED_ACK_MS;
     this.window = options.receiveWindow ?? DEFAULT_RECEIVE_WINDOW;
+    this.sack = options.sack ?? false;
     if (!(this.delayedAckMs >= 0) || !Number.isFinite(this.delayedAckMs)) throw new RangeError(`delayedAckMs must be a finite number of ms >= 0, got ${this.delayedAckMs}`);
     if (!Number.isInteger(this.window) || this.window < 1 || this.window > 2 ** 32 - 1) throw new RangeError(`receiveWindow must be a whole number of bytes in [1, 2^32 - 1], got ${this.window}`);
   }
@@ -106,7 +115,7 @@ export class TcpReceiver {
     }
     if (start > this.rcvNxt) {
       this.stats.outOfOrder++;
-      this.insertRange(start, end);
+      this.latestRange = this.insertRange(start, end);
       this.ackNow();
       return;
     }
@@ -133,11 +142,23 @@ export class TcpReceiver {
     this.delayedAck = undefined;
     this.lastAcked = this.rcvNxt;
     this.stats.acksSent++;
-    this.send(encodeSegment({ flags: FLAG_ACK, connection: this.connection, seq: 0, ack: this.rcvNxt, window: this.window, length: 0 }));
+    const sack = this.sack ? this.sackBlocks() : [];
+    this.send(encodeSegment({ flags: FLAG_ACK | (sack.length > 0 ? FLAG_SACK : 0), connection: this.connection, seq: 0, ack: this.rcvNxt, window: this.window, length: 0, sack }));
   }
 
-  /** Adds [start, end) to the out-of-order ranges, merging overlaps. */
-  private insertRange(start: number, end: number): void {
+  /** Up to MAX_SACK_BLOCKS ranges: the one the latest segment joined first, then the others from the lowest. */
+  private sackBlocks(): Array<[number, number]> {
+    const latest = this.ranges.find((r) => this.latestRange !== undefined && r[0] <= this.latestRange[0] && r[1] >= this.latestRange[1]);
+    const blocks = latest ? [latest] : [];
+    for (const range of this.ranges) {
+      if (blocks.length === MAX_SACK_BLOCKS) break;
+      if (range !== latest) blocks.push(range);
+    }
+    return blocks.map(([a, b]) => [a, b]);
+  }
+
+  /** Adds [start, end) to the out-of-order ranges, merging overlaps; returns the range it is now part of. */
+  private insertRange(start: number, end: number): [number, number] {
     const ranges = this.ranges;
     let i = 0;
     while (i < ranges.length && ranges[i][1] < start) i++;
@@ -149,6 +170,8 @@ export class TcpReceiver {
       e = Math.max(e, ranges[j][1]);
       j++;
     }
-    ranges.splice(i, j - i, [s, e]);
+    const merged: [number, number] = [s, e];
+    ranges.splice(i, j - i, merged);
+    return merged;
   }
 }

@@ -10,6 +10,9 @@
 //        8     6  sequence number of the first payload byte
 //       14     6  acknowledgement number: the next byte the receiver expects (with ACK)
 //       20     4  receive window in bytes (with ACK)
+//       24  12 n  with SACK (0x04), instead of payload: n <= 4 SACK blocks
+//                 (RFC 2018), each the 6-byte first and 6-byte after-last
+//                 byte of a range held beyond the cumulative ACK
 //
 // With the simulator's 32 bytes of per-datagram overhead (IPv4 + UDP + the TUN
 // header, DEFAULT_OVERHEAD_BYTES) a segment of MSS payload bytes occupies
@@ -25,8 +28,10 @@ export const DEFAULT_MSS = 1448;
 
 export const FLAG_FIN = 0x01;
 export const FLAG_SYN = 0x02;
+export const FLAG_SACK = 0x04;
 export const FLAG_ACK = 0x10;
-const KNOWN_FLAGS = FLAG_FIN | FLAG_SYN | FLAG_ACK;
+const KNOWN_FLAGS = FLAG_FIN | FLAG_SYN | FLAG_SACK | FLAG_ACK;
+export const MAX_SACK_BLOCKS = 4;
 
 const MAX_SEQUENCE = 2 ** 48 - 1;
 const MAX_WINDOW = 2 ** 32 - 1;
@@ -39,8 +44,10 @@ export interface Segment {
   readonly ack: number;
   /** Meaningful with FLAG_ACK; 0 otherwise. */
   readonly window: number;
-  /** Payload length in bytes (the payload's content is not modelled: zeros). */
+  /** Payload length in bytes (the payload's content is not modelled: zeros); 0 with SACK blocks. */
   readonly length: number;
+  /** SACK blocks [start, end) (with FLAG_SACK), most recent first. */
+  readonly sack?: ReadonlyArray<readonly [number, number]>;
 }
 
 /** A datagram that is not a well-formed segment: `field` and `value` say what is wrong. */
@@ -72,7 +79,16 @@ export function encodeSegment(segment: Segment): Uint8Array {
   checkField('ack', segment.ack, MAX_SEQUENCE);
   checkField('window', segment.window, MAX_WINDOW);
   checkField('length', segment.length, 65535 - HEADER_BYTES);
-  const bytes = new Uint8Array(HEADER_BYTES + segment.length);
+  const sack = segment.sack ?? [];
+  if (((segment.flags & FLAG_SACK) !== 0) !== sack.length > 0 || (sack.length > 0 && segment.length > 0) || sack.length > MAX_SACK_BLOCKS) {
+    throw new RangeError(`tcp segment: SACK blocks (${sack.length}) need the SACK flag, no payload and at most ${MAX_SACK_BLOCKS} blocks`);
+  }
+  for (const [start, end] of sack) {
+    checkField('SACK block start', start, MAX_SEQUENCE);
+    checkField('SACK block end', end, MAX_SEQUENCE);
+    if (end <= start) throw new RangeError(`tcp segment: SACK block [${start}, ${end}) is empty`);
+  }
+  const bytes = new Uint8Array(HEADER_BYTES + segment.length + 12 * sack.length);
   const view = new DataView(bytes.buffer);
   view.setUint8(0, SEGMENT_MAGIC);
   view.setUint8(1, segment.flags);
@@ -80,6 +96,10 @@ export function encodeSegment(segment: Segment): Uint8Array {
   writeUint48(view, 8, segment.seq);
   writeUint48(view, 14, segment.ack);
   view.setUint32(20, segment.window);
+  sack.forEach(([start, end], i) => {
+    writeUint48(view, HEADER_BYTES + 12 * i, start);
+    writeUint48(view, HEADER_BYTES + 12 * i + 6, end);
+  });
   return bytes;
 }
 
@@ -93,7 +113,7 @@ export function decodeSegment(bytes: Uint8Array): Segment {
   if ((flags & ~KNOWN_FLAGS) !== 0) throw new TcpSegmentError(`tcp segment: unknown flags 0x${flags.toString(16)}`, 'flags', flags);
   const reserved = view.getUint16(2);
   if (reserved !== 0) throw new TcpSegmentError(`tcp segment: reserved field is ${reserved}, expected 0`, 'reserved', reserved);
-  return {
+  const segment = {
     flags,
     connection: view.getUint32(4),
     seq: readUint48(view, 8),
@@ -101,4 +121,15 @@ export function decodeSegment(bytes: Uint8Array): Segment {
     window: view.getUint32(20),
     length: bytes.length - HEADER_BYTES,
   };
+  if ((flags & FLAG_SACK) === 0) return segment;
+  const extra = bytes.length - HEADER_BYTES;
+  if (extra === 0 || extra % 12 !== 0 || extra / 12 > MAX_SACK_BLOCKS) throw new TcpSegmentError(`tcp segment: ${extra} bytes after a SACK header, expected 1 to ${MAX_SACK_BLOCKS} blocks of 12`, 'sack', extra);
+  const sack: Array<[number, number]> = [];
+  for (let offset = HEADER_BYTES; offset < bytes.length; offset += 12) {
+    const start = readUint48(view, offset);
+    const end = readUint48(view, offset + 6);
+    if (end <= start) throw new TcpSegmentError(`tcp segment: SACK block [${start}, ${end}) is empty`, 'sack', start);
+    sack.push([start, end]);
+  }
+  return { ...segment, length: 0, sack };
 }

@@ -17,15 +17,23 @@
 //   and none is timing, restarted by an ACK of new data, stopped when all is
 //   acknowledged; on expiry: back-off, ssthresh (held on a repeated timeout,
 //   RFC 5681 3.1), cwnd = 1 MSS, and go-back-N from the first unacknowledged
-//   byte (there is no SACK: the receiver's cumulative ACK jumps over what it
-//   already holds);
+//   byte (the receiver's cumulative ACK jumps over what it already holds);
 // - Karn's rule: an RTT sample only from an ACK none of whose newly
 //   acknowledged bytes was ever retransmitted (the SYN-ACK of a retransmitted
 //   SYN gives none either);
 // - restart after idle (RFC 5681 4.1): after a pause longer than the RTO with
 //   nothing in flight, cwnd = min(cwnd, initial window).
 //
-// Not modelled: SACK, limited transmit, timestamps, pacing, PRR, HyStart++,
+// With `sack` (the flows' default, tcp-flow.ts), fast recovery is instead
+// RFC 6675's, simplified: cwnd =
+// ssthresh for the whole of recovery (no inflation), a segment is lost once
+// more than 2 MSS above it are SACKed (IsLost), and each ACK sends, while the
+// estimated pipe (outstanding bytes neither SACKed nor lost, plus those
+// retransmitted) leaves a segment's room in cwnd, first the lowest lost
+// segment not yet retransmitted, then new data; every ACK of new data
+// restarts the timer. The scoreboard is dropped after a timeout (RFC 2018 8).
+//
+// Not modelled: limited transmit, timestamps, pacing, PRR, HyStart++,
 // ECN, the receiver's window growing (it is fixed and large), the closing
 // handshake (FIN marks the last data segment; the connection is over when it
 // is acknowledged).
@@ -49,6 +57,8 @@ export interface TcpSenderOptions {
   readonly rto?: RtoOptions;
   /** Record cwnd and ssthresh after every change (stats().cwnd). */
   readonly recordCwnd?: boolean;
+  /** Use the receiver's SACK blocks for loss recovery (RFC 6675; see above). Off here (NewReno recovery); the flows turn it on by default. */
+  readonly sack?: boolean;
 }
 
 /** The clock and timers a connection runs on (an EndpointContext is one). */
@@ -120,6 +130,11 @@ export class TcpSender {
   private synSentAt = 0;
   private synRetransmitted = false;
   private lastSendMs: number | undefined = undefined;
+  private readonly sack: boolean;
+  /** SACKed ranges above sndUna, disjoint and in order. */
+  private scoreboard: Array<[number, number]> = [];
+  /** Segments (by first byte) retransmitted in the current SACK recovery. */
+  private readonly retransmittedInRecovery = new Set<number>();
   private paused = false;
   private timerDeadline: number | undefined = undefined;
   private timerAt = Infinity;
@@ -138,6 +153,7 @@ export class TcpSender {
     if (!(totalBytes > 0)) throw new RangeError(`a connection must carry at least one byte, got ${totalBytes}`);
     if (totalBytes !== Infinity && !Number.isInteger(totalBytes)) throw new RangeError(`totalBytes must be a whole number or Infinity, got ${totalBytes}`);
     this.cc = congestionControl(options, this.mss);
+    this.sack = options.sack ?? false;
     this.rto = new RtoEstimator(options.rto);
     this.initialWindow = initialWindowBytes({ mss: this.mss, initialWindow: options.initialWindow });
   }
@@ -198,6 +214,7 @@ export class TcpSender {
     const ack = segment.ack;
     if (ack > this.sndMax) return; // acknowledges data never sent: not ours
     this.rwnd = segment.window;
+    if (this.sack && segment.sack !== undefined) this.addSackBlocks(segment.sack);
     if (ack > this.sndUna) this.onNewAck(ack);
     else if (ack === this.sndUna && this.sndMax > this.sndUna && segment.length === 0 && segment.window === this.lastWindow) this.onDuplicateAck();
     this.lastWindow = segment.window;
@@ -214,6 +231,7 @@ export class TcpSender {
     for (let seq = oldUna - (oldUna % this.mss); seq < ack; seq += this.mss) this.sendTimes.delete(seq);
     this.sndUna = ack;
     this.stats.bytesAcked = ack;
+    if (this.scoreboard.length > 0) this.trimScoreboard();
     if (this.sndNxt < ack) this.sndNxt = ack;
     let restartTimer = true;
     if (this.inRecovery) {
@@ -222,10 +240,13 @@ export class TcpSender {
         this.inRecovery = false;
         this.dupAcks = 0;
         this.stats.recoveries++;
+        this.retransmittedInRecovery.clear();
+      } else if (this.sack) {
+        // RFC 6675: no deflation; the ACK frees pipe, which sendAvailable() fills
       } else {
         this.retransmit(ack);
         this.cc.cwnd = Math.max(this.mss, this.cc.cwnd - newlyAcked + (newlyAcked >= this.mss ? this.mss : 0));
-        restartTimer = !this.partialAckSeen;
+        restartTimer = this.sack || !this.partialAckSeen;
         this.partialAckSeen = true;
       }
     } else {
@@ -248,7 +269,7 @@ export class TcpSender {
   private onDuplicateAck(): void {
     this.dupAcks++;
     if (this.inRecovery) {
-      this.cc.cwnd += this.mss;
+      if (!this.sack) this.cc.cwnd += this.mss;
       this.record();
       this.sendAvailable();
       return;
@@ -260,7 +281,9 @@ export class TcpSender {
     this.partialAckSeen = false;
     this.stats.fastRetransmits++;
     this.retransmit(this.sndUna);
-    this.cc.cwnd = this.cc.ssthresh + 3 * this.mss;
+    this.retransmittedInRecovery.clear();
+    this.retransmittedInRecovery.add(this.sndUna);
+    this.cc.cwnd = this.sack ? this.cc.ssthresh : this.cc.ssthresh + 3 * this.mss;
     this.record();
     this.sendAvailable();
   }
@@ -282,6 +305,8 @@ export class TcpSender {
     this.inRecovery = false;
     this.dupAcks = 0;
     this.sndNxt = this.sndUna;
+    this.scoreboard = [];
+    this.retransmittedInRecovery.clear();
     this.record();
     this.sendAvailable();
   }
@@ -294,6 +319,10 @@ export class TcpSender {
       this.cc.cwnd = this.initialWindow;
       this.record();
     }
+    if (this.sack && this.inRecovery) {
+      this.sendInSackRecovery();
+      return;
+    }
     for (;;) {
       if (this.sndNxt >= this.totalBytes) return;
       const length = Math.min(this.mss, this.totalBytes - this.sndNxt);
@@ -303,6 +332,78 @@ export class TcpSender {
       this.sndNxt += length;
       if (this.sndNxt > this.sndMax) this.sndMax = this.sndNxt;
     }
+  }
+
+  /** RFC 6675's transmission rule in recovery: while pipe leaves room, the lowest lost segment not yet retransmitted, else new data. */
+  private sendInSackRecovery(): void {
+    const mss = this.mss;
+    let pipe = 0;
+    for (let seq = this.sndUna; seq < this.sndMax; seq += mss) {
+      const length = Math.min(mss, this.sndMax - seq);
+      if (this.isSacked(seq, length)) continue;
+      if (!this.isLost(seq + length) || this.retransmittedInRecovery.has(seq)) pipe += length;
+    }
+    let hole = this.sndUna;
+    while (pipe + mss <= this.cc.cwnd) {
+      let next: number | undefined;
+      for (; hole < this.sndMax; hole += mss) {
+        const length = Math.min(mss, this.sndMax - hole);
+        if (!this.isLost(hole + length)) break;
+        if (!this.isSacked(hole, length) && !this.retransmittedInRecovery.has(hole)) {
+          next = hole;
+          break;
+        }
+      }
+      if (next !== undefined) {
+        this.retransmittedInRecovery.add(next);
+        const length = Math.min(mss, this.totalBytes - next);
+        this.transmit(next, length);
+        pipe += length;
+        continue;
+      }
+      if (this.sndNxt >= this.totalBytes) return;
+      const length = Math.min(mss, this.totalBytes - this.sndNxt);
+      if (this.sndNxt + length > this.sndUna + this.rwnd) return;
+      this.transmit(this.sndNxt, length);
+      this.sndNxt += length;
+      if (this.sndNxt > this.sndMax) this.sndMax = this.sndNxt;
+      pipe += length;
+    }
+  }
+
+  private addSackBlocks(blocks: ReadonlyArray<readonly [number, number]>): void {
+    for (const [rawStart, rawEnd] of blocks) {
+      const start = Math.max(rawStart, this.sndUna);
+      const end = Math.min(rawEnd, this.sndMax);
+      if (end <= start) continue;
+      const ranges = this.scoreboard;
+      let i = 0;
+      while (i < ranges.length && ranges[i][1] < start) i++;
+      let s = start;
+      let e = end;
+      let j = i;
+      while (j < ranges.length && ranges[j][0] <= e) {
+        s = Math.min(s, ranges[j][0]);
+        e = Math.max(e, ranges[j][1]);
+        j++;
+      }
+      ranges.splice(i, j - i, [s, e]);
+    }
+  }
+
+  private trimScoreboard(): void {
+    this.scoreboard = this.scoreboard.filter(([, end]) => end > this.sndUna).map(([start, end]) => [Math.max(start, this.sndUna), end]);
+  }
+
+  private isSacked(seq: number, length: number): boolean {
+    return this.scoreboard.some(([start, end]) => start <= seq && end >= seq + length);
+  }
+
+  /** RFC 6675 IsLost, by bytes: more than 2 MSS SACKed above `from`. */
+  private isLost(from: number): boolean {
+    let above = 0;
+    for (const [start, end] of this.scoreboard) if (end > from) above += end - Math.max(start, from);
+    return above > 2 * this.mss;
   }
 
   private retransmit(seq: number): void {

@@ -25,6 +25,14 @@ export interface TcpFlowOptions {
   readonly receiveWindow?: number;
   /** Record cwnd and ssthresh after every change (stats().cwnd); off by default (one sample per ACK). */
   readonly recordCwnd?: boolean;
+  /**
+   * SACK blocks in the receiver's ACKs and RFC 6675 loss recovery at the
+   * sender. Default on, as in every TCP the model stands for: without it a
+   * burst of losses (CUBIC's convex probing, slow start's overshoot) ends in
+   * a timeout, as RFC 6582 recovery does (bench/tcp-models.ts). false gives
+   * NewReno's recovery with partial ACKs.
+   */
+  readonly sack?: boolean;
 }
 
 /** One finished (or unfinished) transfer of a flow: a connection and its data. */
@@ -91,8 +99,8 @@ export class TcpFlowEnds {
   private readonly sizes = new Map<number, number>();
 
   constructor(readonly sender: EndpointContext, receiver: EndpointContext, readonly options: TcpFlowOptions) {
-    this.sending = new TcpSendingEndpoint(sender, { cc: options.cc, mss: options.mss, initialWindow: options.initialWindow, abcLimit: options.abcLimit, rto: options.rto, recordCwnd: options.recordCwnd });
-    this.receiving = new TcpReceivingEndpoint(receiver, { mss: options.mss, delayedAckMs: options.delayedAckMs, receiveWindow: options.receiveWindow });
+    this.sending = new TcpSendingEndpoint(sender, { cc: options.cc, mss: options.mss, initialWindow: options.initialWindow, abcLimit: options.abcLimit, rto: options.rto, recordCwnd: options.recordCwnd, sack: options.sack ?? true });
+    this.receiving = new TcpReceivingEndpoint(receiver, { mss: options.mss, delayedAckMs: options.delayedAckMs, receiveWindow: options.receiveWindow, sack: options.sack ?? true });
   }
 
   open(totalBytes: number, onComplete?: () => void) {

@@ -9,10 +9,10 @@ import { decodeSegment, encodeSegment, FLAG_ACK, FLAG_FIN, FLAG_SYN, type Segmen
 
 const MSS = 1000;
 
-function setup(delayedAckMs?: number) {
+function setup(delayedAckMs?: number, sack = false) {
   const sim = new Simulator();
   const net = createSimNetwork(sim, { uplink: [], downlink: [], seed: 1 });
-  const receiving = new TcpReceivingEndpoint(net.outside, { mss: MSS, delayedAckMs, receiveWindow: 65535 });
+  const receiving = new TcpReceivingEndpoint(net.outside, { mss: MSS, delayedAckMs, receiveWindow: 65535, sack });
   const acks: Array<{ at: number } & Segment> = [];
   net.inside.onReceive((bytes) => acks.push({ at: sim.now(), ...decodeSegment(bytes) }));
   const at = (time: number, seq: number, length = MSS, flags = 0) => sim.at(time, () => net.inside.send(encodeSegment({ flags, connection: 7, seq, ack: 0, window: 0, length })));
@@ -82,6 +82,22 @@ test('an old duplicate is acknowledged at once; the last segment (FIN) too', asy
   const receiver = receiving.connections.get(7)!;
   assert.is(receiver.stats.duplicates, 1);
   assert.is(receiver.stats.completedAtMs, 30);
+});
+
+test('with SACK, each ACK beyond a gap carries the ranges held, the one the latest segment joined first (RFC 2018)', async () => {
+  const { sim, acks, at } = setup(undefined, true);
+  at(10, 0);
+  at(11, 2 * MSS); // hole at 1
+  at(12, 5 * MSS); // hole at 3, 4
+  at(13, 3 * MSS);
+  at(14, MSS); // fills the first hole
+  await sim.run();
+  assert.equal(acks.slice(1).map((a) => [a.ack, a.sack ?? []]), [
+    [1000, [[2000, 3000]]],
+    [1000, [[5000, 6000], [2000, 3000]]],
+    [1000, [[2000, 4000], [5000, 6000]]],
+    [4000, [[5000, 6000]]],
+  ]);
 });
 
 test('datagrams that are not segments are counted and dropped; data without a SYN is ignored', async () => {

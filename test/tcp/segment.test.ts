@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DEFAULT_OVERHEAD_BYTES } from '../../src/net/sim-network.ts';
 import { DEFAULT_MTU } from '../../src/link-emu/link.ts';
-import { decodeSegment, DEFAULT_MSS, encodeSegment, FLAG_ACK, FLAG_FIN, HEADER_BYTES, TcpSegmentError } from '../../src/tcp/segment.ts';
+import { decodeSegment, DEFAULT_MSS, encodeSegment, FLAG_ACK, FLAG_FIN, FLAG_SACK, HEADER_BYTES, TcpSegmentError } from '../../src/tcp/segment.ts';
 import { isToolkitError } from '../../src/common/errors.ts';
 
 test('a segment survives encoding, 48-bit sequence numbers included', () => {
@@ -10,6 +10,15 @@ test('a segment survives encoding, 48-bit sequence numbers included', () => {
   const bytes = encodeSegment(segment);
   assert.is(bytes.length, HEADER_BYTES + 100);
   assert.equal(decodeSegment(bytes), segment);
+});
+
+test('SACK blocks ride in an ACK instead of payload, 12 bytes each', () => {
+  const segment = { flags: FLAG_ACK | FLAG_SACK, connection: 2, seq: 0, ack: 1000, window: 5, length: 0, sack: [[5000, 6000], [2000, 3000]] as Array<[number, number]> };
+  const bytes = encodeSegment(segment);
+  assert.is(bytes.length, HEADER_BYTES + 24);
+  assert.equal(decodeSegment(bytes), segment);
+  assert.throws(() => decodeSegment(bytes.slice(0, HEADER_BYTES + 13)), (e: unknown) => e instanceof TcpSegmentError && e.field === 'sack' && e.value === 13);
+  assert.throws(() => encodeSegment({ ...segment, flags: FLAG_ACK }), /SACK flag/);
 });
 
 test('a full-size segment is exactly one 1504-byte delivery opportunity on the link', () => {

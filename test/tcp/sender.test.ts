@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { createSimNetwork } from '../../src/net/sim-network.ts';
 import { Simulator } from '../../src/net/simulator.ts';
 import { TcpSendingEndpoint } from '../../src/tcp/endpoints.ts';
-import { decodeSegment, encodeSegment, FLAG_ACK, FLAG_SYN } from '../../src/tcp/segment.ts';
+import { decodeSegment, encodeSegment, FLAG_ACK, FLAG_SACK, FLAG_SYN } from '../../src/tcp/segment.ts';
 import type { TcpSender, TcpSenderOptions } from '../../src/tcp/sender.ts';
 import { tcpBulkFlow } from '../../src/tcp/bulk-flow.ts';
 
@@ -24,8 +24,8 @@ function setup(options: Partial<TcpSenderOptions> = {}, totalBytes = Infinity) {
   sim.at(0, () => {
     sender = sending.open(totalBytes);
   });
-  const reply = (time: number, ack: number, flags = FLAG_ACK) =>
-    sim.at(time, () => net.outside.send(encodeSegment({ flags, connection: 0, seq: 0, ack, window: 1 << 20, length: 0 })));
+  const reply = (time: number, ack: number, flags = FLAG_ACK, sack: Array<[number, number]> = []) =>
+    sim.at(time, () => net.outside.send(encodeSegment({ flags: flags | (sack.length > 0 ? FLAG_SACK : 0), connection: 0, seq: 0, ack, window: 1 << 20, length: 0, sack })));
   const synAck = (time: number) => reply(time, 0, FLAG_SYN | FLAG_ACK);
   const snapshots: Array<{ at: number; cwnd: number; ssthresh: number; inRecovery: boolean }> = [];
   const snapshot = (time: number) => sim.at(time, () => snapshots.push({ at: time, cwnd: sender.cc.cwnd, ssthresh: sender.cc.ssthresh, inRecovery: sender.isInRecovery() }));
@@ -141,6 +141,37 @@ test('a finite transfer ends when its last byte is acknowledged, the last segmen
   assert.equal(sent.slice(1).map(([, seq, flags]) => [seq, flags]), [[0, 0], [1000, 0], [2000, 1]]);
   assert.ok(sender().isComplete());
   assert.ok(sim.isIdle(), 'no timer left');
+});
+
+test('SACK recovery (RFC 6675): two holes in one window, cwnd = ssthresh throughout, lost segments resent as the pipe drains, no timeout', async () => {
+  const { sim, synAck, reply, snapshot, snapshots, sentBetween, sender } = setup({ sack: true });
+  synAck(10);
+  reply(20, 1000); // cwnd 11000: 10000 and 11000 go
+  // segments 1000 and 3000 are lost; the duplicates carry what arrived beyond
+  reply(21, 1000, FLAG_ACK, [[2000, 3000]]);
+  reply(22, 1000, FLAG_ACK, [[4000, 5000], [2000, 3000]]);
+  reply(23, 1000, FLAG_ACK, [[4000, 6000], [2000, 3000]]); // third: ssthresh = 11000 / 2, cwnd = 5500
+  snapshot(23.5);
+  // pipe at 23: 1000 (retransmitted) + 3000 (not yet lost: only 2000 SACKed above) + 6000..11000 = 8000
+  reply(24, 1000, FLAG_ACK, [[4000, 7000], [2000, 3000]]); // 3000 now lost; pipe 1000 + 5000 = 6000
+  reply(25, 1000, FLAG_ACK, [[4000, 8000], [2000, 3000]]); // pipe 5000: 6000 > 5500
+  reply(26, 1000, FLAG_ACK, [[4000, 9000], [2000, 3000]]); // pipe 4000: room for the lost 3000
+  reply(30, 3000, FLAG_ACK, [[4000, 9000]]); // partial ACK: no deflation; pipe 1000 + 3000: new segment 12000
+  snapshot(30.5);
+  reply(40, 9000); // partial; pipe 9000..12000 = 4000: new segment 13000
+  reply(50, 14000); // full: cwnd = min(5500, max(0, 1000) + 1000)
+  snapshot(50.5);
+  await sim.run({ until: 60 });
+  assert.equal(sentBetween(23, 24), [1000]);
+  assert.equal(sentBetween(24, 26), []);
+  assert.equal(sentBetween(26, 27), [3000]);
+  assert.equal(sentBetween(30, 31), [12000]);
+  assert.equal(sentBetween(40, 41), [13000]);
+  assert.equal(sentBetween(50, 51), [14000, 15000]);
+  assert.equal(snapshots[0], { at: 23.5, cwnd: 5500, ssthresh: 5500, inRecovery: true });
+  assert.equal(snapshots[1], { at: 30.5, cwnd: 5500, ssthresh: 5500, inRecovery: true });
+  assert.equal(snapshots[2], { at: 50.5, cwnd: 2000, ssthresh: 5500, inRecovery: false });
+  assert.equal(sender().stats, { ...sender().stats, fastRetransmits: 1, retransmits: 2, recoveries: 1, timeouts: 0 });
 });
 
 test('slow start doubles cwnd every round trip with ACKs for every second segment (RFC 3465, L = 2)', async () => {
