@@ -5,6 +5,8 @@
 //
 //   nice -n 19 npx tsx bench/tcp-models.ts [--seconds 200] [--seeds 1,2] [--loss 0.001,0.003,0.01,0.03]
 //
+// Every run uses the flows' defaults (SACK on) unless it says otherwise.
+//
 // Loss runs: 100 ms RTT (50 ms each way), a 96 Mbit/s link that is never the
 // bottleneck, Bernoulli loss on the data direction only, throughput counted
 // from 10 s to the end. Mathis: MSS / RTT * C / sqrt(p) with C = sqrt(3/2)
@@ -34,7 +36,7 @@ const seeds = option('seeds', '1,2').split(',').map(Number);
 const losses = option('loss', '0.001,0.003,0.01,0.03').split(',').map(Number);
 const RTT_MS = 100.125; // propagation plus one 1504-byte packet at 96 Mbit/s
 
-async function run(cc: TcpCcName, uplink: StageSpec[], oneWayMs: number, durationS: number, seed: number, sack = false) {
+async function run(cc: TcpCcName, uplink: StageSpec[], oneWayMs: number, durationS: number, seed: number, sack?: boolean) {
   const sim = new Simulator();
   const net = createSimNetwork(sim, { uplink, downlink: [{ kind: 'delay', ms: oneWayMs }], seed });
   const flow = tcpBulkFlow({ cc, sack }).create(net.inside, net.outside, { flowId: 0, seed: String(seed) });
