@@ -1,0 +1,477 @@
+// The sending end of one modelled TCP connection: a two-way handshake (SYN,
+// SYN-ACK; the data that follows acknowledges it), then `totalBytes` of data
+// (Infinity: for ever) in segments of MSS bytes, clocked by the receiver's
+// cumulative ACKs under a congestion control (newreno.ts, cubic.ts), with
+//
+// - fast retransmit on the third duplicate ACK (RFC 5681 3.2) and NewReno's
+//   fast recovery (RFC 6582 3.2): ssthresh from the congestion control,
+//   cwnd = ssthresh + 3 MSS, +1 MSS per further duplicate ACK; a partial ACK
+//   retransmits the next hole, deflates cwnd by the bytes it acknowledges and
+//   adds one MSS back if those were at least one MSS, and (first partial ACK
+//   only, the "impatient" variant) restarts the timer; the full ACK (covering
+//   `recover`) ends recovery with cwnd = min(ssthresh, max(FlightSize, MSS) +
+//   MSS) (RFC 6582 3.2 step 3, option 1); no fast retransmit while the
+//   duplicate ACKs' acknowledgement does not exceed `recover` (RFC 6582 3.2
+//   step 1, which also guards against one after a timeout, section 4);
+// - the retransmission timer of RFC 6298 (rto.ts): started when data is sent
+//   and none is timing, restarted by an ACK of new data, stopped when all is
+//   acknowledged; on expiry: back-off, ssthresh (held on a repeated timeout,
+//   RFC 5681 3.1), cwnd = 1 MSS, and go-back-N from the first unacknowledged
+//   byte (the receiver's cumulative ACK jumps over what it already holds);
+// - Karn's rule: an RTT sample only from an ACK none of whose newly
+//   acknowledged bytes was ever retransmitted (the SYN-ACK of a retransmitted
+//   SYN gives none either);
+// - restart after idle (RFC 5681 4.1): after a pause longer than the RTO with
+//   nothing in flight, cwnd = min(cwnd, initial window).
+//
+// With `sack` (the flows' default, tcp-flow.ts), fast recovery is instead
+// RFC 6675's, simplified: cwnd =
+// ssthresh for the whole of recovery (no inflation), a segment is lost once
+// more than 2 MSS above it are SACKed (IsLost), and each ACK sends, while the
+// estimated pipe (outstanding bytes neither SACKed nor lost, plus those
+// retransmitted) leaves a segment's room in cwnd, first the lowest lost
+// segment not yet retransmitted, then new data; every ACK of new data
+// restarts the timer. The scoreboard is dropped after a timeout (RFC 2018 8).
+//
+// Not modelled: limited transmit, timestamps, pacing, PRR, HyStart++,
+// ECN, the receiver's window growing (it is fixed and large), the closing
+// handshake (FIN marks the last data segment; the connection is over when it
+// is acknowledged).
+import type { TimerHandle } from '../common/timer.ts';
+import type { CongestionControl, TcpCcName } from './congestion-control.ts';
+import { initialWindowBytes } from './congestion-control.ts';
+import { Cubic } from './cubic.ts';
+import { NewReno } from './newreno.ts';
+import { RtoEstimator, type RtoOptions } from './rto.ts';
+import { DEFAULT_MSS, encodeSegment, FLAG_ACK, FLAG_FIN, FLAG_SYN, type Segment } from './segment.ts';
+
+export interface TcpSenderOptions {
+  readonly cc: TcpCcName;
+  /** Payload bytes per segment (default 1448: one 1504-byte opportunity with the 24-byte header and 32 bytes of overhead). */
+  readonly mss?: number;
+  /** Initial window, segments (default 10). */
+  readonly initialWindow?: number;
+  /** RFC 3465 limit L of slow-start growth per ACK, in MSS (default 2). */
+  readonly abcLimit?: number;
+  /** Retransmission-timer bounds (default minimum 200 ms as Linux, see rto.ts). */
+  readonly rto?: RtoOptions;
+  /** Record cwnd and ssthresh after every change (stats().cwnd). */
+  readonly recordCwnd?: boolean;
+  /** Use the receiver's SACK blocks for loss recovery (RFC 6675; see above). Off here (NewReno recovery); the flows turn it on by default. */
+  readonly sack?: boolean;
+}
+
+/** The clock and timers a connection runs on (an EndpointContext is one). */
+export interface TcpClock {
+  now(): number;
+  setTimer(delayMs: number, callback: () => void): TimerHandle;
+}
+
+export interface CwndSample {
+  readonly timeMs: number;
+  readonly connection: number;
+  readonly cwndBytes: number;
+  readonly ssthreshBytes: number;
+  /** In fast recovery (cwnd then includes the inflation by duplicate ACKs). */
+  readonly recovery: boolean;
+}
+
+export interface TcpSenderStats {
+  /** Payload bytes sent, retransmissions included. */
+  bytesSent: number;
+  /** Bytes cumulatively acknowledged. */
+  bytesAcked: number;
+  segmentsSent: number;
+  /** Data segments sent again (fast retransmits, partial-ACK and timeout retransmissions, go-back-N). */
+  retransmits: number;
+  fastRetransmits: number;
+  /** Expiries of the retransmission timer (with data or a SYN outstanding). */
+  timeouts: number;
+  /** Fast-recovery episodes ended by a full ACK. */
+  recoveries: number;
+}
+
+function congestionControl(options: TcpSenderOptions, mss: number): CongestionControl {
+  const ccOptions = { mss, initialWindow: options.initialWindow, abcLimit: options.abcLimit };
+  switch (options.cc) {
+    case 'newreno':
+      return new NewReno(ccOptions);
+    case 'cubic':
+      return new Cubic(ccOptions);
+    default:
+      throw new RangeError(`tcp congestion control must be "newreno" or "cubic", got ${JSON.stringify(options.cc)}`);
+  }
+}
+
+type Phase = 'idle' | 'syn-sent' | 'established' | 'done' | 'closed';
+
+export class TcpSender {
+  readonly mss: number;
+  readonly cc: CongestionControl;
+  readonly rto: RtoEstimator;
+  readonly stats: TcpSenderStats = { bytesSent: 0, bytesAcked: 0, segmentsSent: 0, retransmits: 0, fastRetransmits: 0, timeouts: 0, recoveries: 0 };
+  readonly cwndLog: CwndSample[] = [];
+  private phase: Phase = 'idle';
+  private sndUna = 0;
+  private sndNxt = 0;
+  private sndMax = 0;
+  private readonly initialWindow: number;
+  private rwnd = Infinity;
+  private lastWindow = -1;
+  private dupAcks = 0;
+  private inRecovery = false;
+  /** RFC 6582's recover, as the byte after it (the highest sequence number sent, + 1). */
+  private recoverPoint = 0;
+  private partialAckSeen = false;
+  /** Send time of each data segment sent once and not yet acknowledged, by its first byte. */
+  private readonly sendTimes = new Map<number, number>();
+  /** End of the highest byte ever retransmitted (Karn's rule). */
+  private retransmittedEnd = 0;
+  private synSentAt = 0;
+  private synRetransmitted = false;
+  private lastSendMs: number | undefined = undefined;
+  private readonly sack: boolean;
+  /** SACKed ranges above sndUna, disjoint and in order. */
+  private scoreboard: Array<[number, number]> = [];
+  /** Segments (by first byte) retransmitted in the current SACK recovery. */
+  private readonly retransmittedInRecovery = new Set<number>();
+  private paused = false;
+  private timerDeadline: number | undefined = undefined;
+  private timerAt = Infinity;
+  private timer: TimerHandle | undefined = undefined;
+
+  constructor(
+    readonly connection: number,
+    private readonly totalBytes: number,
+    private readonly send: (bytes: Uint8Array) => void,
+    private readonly clock: TcpClock,
+    private readonly options: TcpSenderOptions,
+    private readonly onComplete?: (sender: TcpSender) => void,
+  ) {
+    this.mss = options.mss ?? DEFAULT_MSS;
+    if (!Number.isInteger(this.mss) || this.mss < 1 || this.mss > 65535 - 24) throw new RangeError(`mss must be a whole number of bytes in [1, 65511], got ${this.mss}`);
+    if (!(totalBytes > 0)) throw new RangeError(`a connection must carry at least one byte, got ${totalBytes}`);
+    if (totalBytes !== Infinity && !Number.isInteger(totalBytes)) throw new RangeError(`totalBytes must be a whole number or Infinity, got ${totalBytes}`);
+    this.cc = congestionControl(options, this.mss);
+    this.sack = options.sack ?? false;
+    this.rto = new RtoEstimator(options.rto);
+    this.initialWindow = initialWindowBytes({ mss: this.mss, initialWindow: options.initialWindow });
+  }
+
+  /** Sends the SYN. */
+  open(): void {
+    if (this.phase !== 'idle') return;
+    this.phase = 'syn-sent';
+    this.sendSyn();
+  }
+
+  /** No new data until resume() (what is in flight is still recovered). */
+  pause(): void {
+    this.paused = true;
+  }
+
+  resume(): void {
+    if (!this.paused) return;
+    this.paused = false;
+    this.sendAvailable();
+  }
+
+  /** Stops for good: nothing more is sent and no timer stays pending. */
+  close(): void {
+    if (this.phase !== 'done') this.phase = 'closed';
+    this.stopTimer();
+  }
+
+  isComplete(): boolean {
+    return this.phase === 'done';
+  }
+
+  /** Bytes sent and not yet acknowledged. */
+  flightBytes(): number {
+    return this.sndMax - this.sndUna;
+  }
+
+  isInRecovery(): boolean {
+    return this.inRecovery;
+  }
+
+  /** A segment from the receiver. */
+  receive(segment: Segment): void {
+    if ((segment.flags & FLAG_ACK) === 0) return;
+    if (this.phase === 'syn-sent') {
+      if ((segment.flags & FLAG_SYN) === 0) return;
+      this.phase = 'established';
+      this.stopTimer();
+      if (this.synRetransmitted) this.rto.resetAfterSynTimeout();
+      else this.rto.sample(this.clock.now() - this.synSentAt);
+      this.rwnd = segment.window;
+      this.lastWindow = segment.window;
+      this.record();
+      this.sendAvailable();
+      return;
+    }
+    if (this.phase !== 'established' || (segment.flags & FLAG_SYN) !== 0) return;
+    const ack = segment.ack;
+    if (ack > this.sndMax) return; // acknowledges data never sent: not ours
+    this.rwnd = segment.window;
+    if (this.sack && segment.sack !== undefined) this.addSackBlocks(segment.sack);
+    if (ack > this.sndUna) this.onNewAck(ack);
+    else if (ack === this.sndUna && this.sndMax > this.sndUna && segment.length === 0 && segment.window === this.lastWindow) this.onDuplicateAck();
+    this.lastWindow = segment.window;
+  }
+
+  private onNewAck(ack: number): void {
+    const now = this.clock.now();
+    const newlyAcked = ack - this.sndUna;
+    const oldUna = this.sndUna;
+    if (oldUna >= this.retransmittedEnd) {
+      const sentAt = this.sendTimes.get(Math.floor((ack - 1) / this.mss) * this.mss);
+      if (sentAt !== undefined) this.rto.sample(now - sentAt);
+    }
+    for (let seq = oldUna - (oldUna % this.mss); seq < ack; seq += this.mss) this.sendTimes.delete(seq);
+    this.sndUna = ack;
+    this.stats.bytesAcked = ack;
+    if (this.scoreboard.length > 0) this.trimScoreboard();
+    if (this.sndNxt < ack) this.sndNxt = ack;
+    let restartTimer = true;
+    if (this.inRecovery) {
+      if (ack >= this.recoverPoint) {
+        this.cc.cwnd = Math.min(this.cc.ssthresh, Math.max(this.sndMax - ack, this.mss) + this.mss);
+        this.inRecovery = false;
+        this.dupAcks = 0;
+        this.stats.recoveries++;
+        this.retransmittedInRecovery.clear();
+      } else if (this.sack) {
+        // RFC 6675: no deflation; the ACK frees pipe, which sendAvailable() fills
+      } else {
+        this.retransmit(ack);
+        this.cc.cwnd = Math.max(this.mss, this.cc.cwnd - newlyAcked + (newlyAcked >= this.mss ? this.mss : 0));
+        restartTimer = this.sack || !this.partialAckSeen;
+        this.partialAckSeen = true;
+      }
+    } else {
+      this.dupAcks = 0;
+      this.cc.onAck(newlyAcked, now, this.rto.srtt() ?? 0);
+    }
+    if (ack >= this.totalBytes) {
+      this.phase = 'done';
+      this.stopTimer();
+      this.record();
+      this.onComplete?.(this);
+      return;
+    }
+    if (this.sndUna === this.sndMax) this.stopTimer();
+    else if (restartTimer) this.startTimer(true);
+    this.record();
+    this.sendAvailable();
+  }
+
+  private onDuplicateAck(): void {
+    this.dupAcks++;
+    if (this.inRecovery) {
+      if (!this.sack) this.cc.cwnd += this.mss;
+      this.record();
+      this.sendAvailable();
+      return;
+    }
+    if (this.dupAcks !== 3 || this.sndUna < this.recoverPoint) return;
+    this.cc.onCongestion(this.clock.now(), this.sndMax - this.sndUna);
+    this.recoverPoint = this.sndMax;
+    this.inRecovery = true;
+    this.partialAckSeen = false;
+    this.stats.fastRetransmits++;
+    this.retransmit(this.sndUna);
+    this.retransmittedInRecovery.clear();
+    this.retransmittedInRecovery.add(this.sndUna);
+    this.cc.cwnd = this.sack ? this.cc.ssthresh : this.cc.ssthresh + 3 * this.mss;
+    this.record();
+    this.sendAvailable();
+  }
+
+  private onTimeout(): void {
+    if (this.phase === 'syn-sent') {
+      this.stats.timeouts++;
+      this.rto.backOff();
+      this.synRetransmitted = true;
+      this.sendSyn();
+      return;
+    }
+    if (this.phase !== 'established' || this.sndUna === this.sndMax) return;
+    this.stats.timeouts++;
+    if (this.rto.backoffCount() === 0) this.cc.onTimeout(this.clock.now(), this.sndMax - this.sndUna);
+    else this.cc.cwnd = this.mss;
+    this.rto.backOff();
+    this.recoverPoint = this.sndMax;
+    this.inRecovery = false;
+    this.dupAcks = 0;
+    this.sndNxt = this.sndUna;
+    this.scoreboard = [];
+    this.retransmittedInRecovery.clear();
+    this.record();
+    this.sendAvailable();
+  }
+
+  /** Sends what the window and the application allow. */
+  private sendAvailable(): void {
+    if (this.phase !== 'established' || this.paused) return;
+    const now = this.clock.now();
+    if (this.sndUna === this.sndMax && this.lastSendMs !== undefined && now - this.lastSendMs > this.rto.rto() && this.cc.cwnd > this.initialWindow) {
+      this.cc.cwnd = this.initialWindow;
+      this.record();
+    }
+    if (this.sack && this.inRecovery) {
+      this.sendInSackRecovery();
+      return;
+    }
+    for (;;) {
+      if (this.sndNxt >= this.totalBytes) return;
+      const length = Math.min(this.mss, this.totalBytes - this.sndNxt);
+      const window = Math.min(this.cc.cwnd, this.rwnd);
+      if (this.sndNxt + length > this.sndUna + window) return;
+      this.transmit(this.sndNxt, length);
+      this.sndNxt += length;
+      if (this.sndNxt > this.sndMax) this.sndMax = this.sndNxt;
+    }
+  }
+
+  /** RFC 6675's transmission rule in recovery: while pipe leaves room, the lowest lost segment not yet retransmitted, else new data. */
+  private sendInSackRecovery(): void {
+    const mss = this.mss;
+    let pipe = 0;
+    for (let seq = this.sndUna; seq < this.sndMax; seq += mss) {
+      const length = Math.min(mss, this.sndMax - seq);
+      if (this.isSacked(seq, length)) continue;
+      if (!this.isLost(seq + length) || this.retransmittedInRecovery.has(seq)) pipe += length;
+    }
+    let hole = this.sndUna;
+    while (pipe + mss <= this.cc.cwnd) {
+      let next: number | undefined;
+      for (; hole < this.sndMax; hole += mss) {
+        const length = Math.min(mss, this.sndMax - hole);
+        if (!this.isLost(hole + length)) break;
+        if (!this.isSacked(hole, length) && !this.retransmittedInRecovery.has(hole)) {
+          next = hole;
+          break;
+        }
+      }
+      if (next !== undefined) {
+        this.retransmittedInRecovery.add(next);
+        const length = Math.min(mss, this.totalBytes - next);
+        this.transmit(next, length);
+        pipe += length;
+        continue;
+      }
+      if (this.sndNxt >= this.totalBytes) return;
+      const length = Math.min(mss, this.totalBytes - this.sndNxt);
+      if (this.sndNxt + length > this.sndUna + this.rwnd) return;
+      this.transmit(this.sndNxt, length);
+      this.sndNxt += length;
+      if (this.sndNxt > this.sndMax) this.sndMax = this.sndNxt;
+      pipe += length;
+    }
+  }
+
+  private addSackBlocks(blocks: ReadonlyArray<readonly [number, number]>): void {
+    for (const [rawStart, rawEnd] of blocks) {
+      const start = Math.max(rawStart, this.sndUna);
+      const end = Math.min(rawEnd, this.sndMax);
+      if (end <= start) continue;
+      const ranges = this.scoreboard;
+      let i = 0;
+      while (i < ranges.length && ranges[i][1] < start) i++;
+      let s = start;
+      let e = end;
+      let j = i;
+      while (j < ranges.length && ranges[j][0] <= e) {
+        s = Math.min(s, ranges[j][0]);
+        e = Math.max(e, ranges[j][1]);
+        j++;
+      }
+      ranges.splice(i, j - i, [s, e]);
+    }
+  }
+
+  private trimScoreboard(): void {
+    this.scoreboard = this.scoreboard.filter(([, end]) => end > this.sndUna).map(([start, end]) => [Math.max(start, this.sndUna), end]);
+  }
+
+  private isSacked(seq: number, length: number): boolean {
+    return this.scoreboard.some(([start, end]) => start <= seq && end >= seq + length);
+  }
+
+  /** RFC 6675 IsLost, by bytes: more than 2 MSS SACKed above `from`. */
+  private isLost(from: number): boolean {
+    let above = 0;
+    for (const [start, end] of this.scoreboard) if (end > from) above += end - Math.max(start, from);
+    return above > 2 * this.mss;
+  }
+
+  private retransmit(seq: number): void {
+    this.transmit(seq, Math.min(this.mss, this.totalBytes - seq));
+  }
+
+  private transmit(seq: number, length: number): void {
+    const now = this.clock.now();
+    const end = seq + length;
+    if (seq < this.sndMax) {
+      this.stats.retransmits++;
+      if (end > this.retransmittedEnd) this.retransmittedEnd = end;
+      this.sendTimes.delete(seq);
+    } else {
+      this.sendTimes.set(seq, now);
+    }
+    this.stats.bytesSent += length;
+    this.stats.segmentsSent++;
+    this.lastSendMs = now;
+    this.send(encodeSegment({ flags: end === this.totalBytes ? FLAG_FIN : 0, connection: this.connection, seq, ack: 0, window: 0, length }));
+    if (this.timerDeadline === undefined) this.startTimer(false);
+  }
+
+  private sendSyn(): void {
+    this.synSentAt = this.clock.now();
+    this.send(encodeSegment({ flags: FLAG_SYN, connection: this.connection, seq: 0, ack: 0, window: 0, length: 0 }));
+    this.startTimer(true);
+  }
+
+  /** (Re)starts the retransmission timer for one RTO from now. Lazy: a later deadline reuses the pending timer. */
+  private startTimer(restart: boolean): void {
+    if (!restart && this.timerDeadline !== undefined) return;
+    const deadline = this.clock.now() + this.rto.rto();
+    this.timerDeadline = deadline;
+    if (this.timer !== undefined && this.timerAt <= deadline) return;
+    this.timer?.cancel();
+    this.schedule(deadline);
+  }
+
+  private schedule(at: number): void {
+    this.timerAt = at;
+    this.timer = this.clock.setTimer(Math.max(0, at - this.clock.now()), () => this.onTimer());
+  }
+
+  private onTimer(): void {
+    this.timer = undefined;
+    this.timerAt = Infinity;
+    const deadline = this.timerDeadline;
+    if (deadline === undefined) return;
+    if (this.clock.now() < deadline) {
+      this.schedule(deadline);
+      return;
+    }
+    this.timerDeadline = undefined;
+    this.onTimeout();
+  }
+
+  private stopTimer(): void {
+    this.timerDeadline = undefined;
+    if (this.phase === 'done' || this.phase === 'closed') {
+      this.timer?.cancel();
+      this.timer = undefined;
+      this.timerAt = Infinity;
+    }
+  }
+
+  private record(): void {
+    if (!this.options.recordCwnd) return;
+    this.cwndLog.push({ timeMs: this.clock.now(), connection: this.connection, cwndBytes: this.cc.cwnd, ssthreshBytes: this.cc.ssthresh, recovery: this.inRecovery });
+  }
+}
