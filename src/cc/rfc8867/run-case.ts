@@ -16,6 +16,7 @@ import { rfc8867Case, type CaseDirection, type CaseFlowSpec, type Rfc8867Case } 
 import { resolveController, type ControllerInput } from './resolve-controller.ts';
 import { judgeCase, thresholdsFor, type CheckResult, type ThresholdOverrides, type Thresholds } from './thresholds.ts';
 import { FlowLogs } from '../sim/flow-logs.ts';
+import { tcpBulkFlow, tcpShortFlows } from '../../tcp/index.ts';
 
 /** Cross traffic (5.6, 5.7): the TCP flows, built from src/tcp when it is there. */
 export type CrossTrafficFactory = (spec: Exclude<CaseFlowSpec, { kind: 'media' }>, index: number) => FlowFactory;
@@ -26,7 +27,7 @@ export interface RunCaseOptions {
   /** Threshold overrides (thresholds.ts; default: the documented defaults). */
   readonly thresholds?: ThresholdOverrides;
   readonly metrics?: MetricOptions;
-  /** The TCP flows of 5.6 and 5.7 (default: src/tcp's, when present). */
+  /** The TCP flows of 5.6 and 5.7 (default: src/tcp's NewReno). */
   readonly crossTraffic?: CrossTrafficFactory;
   /** Keep the mm-link log of each direction and of each flow (flow-logs.ts) in the result. */
   readonly logs?: boolean;
@@ -85,24 +86,11 @@ function queueBytes(d: CaseDirection, trace: Trace, queueMs: number): number {
 /** TCP's congestion control in the cross traffic (default NewReno, as the ns-3 rmcat suite runs it). */
 export type CrossTrafficCc = 'newreno' | 'cubic';
 
-interface TcpModule {
-  tcpBulkFlow(options: { cc: CrossTrafficCc }): FlowFactory;
-  tcpShortFlows(options: { cc: CrossTrafficCc; startOn?: boolean; meanIdleMs?: number; minBytes?: number; maxBytes?: number; connectionsPerBurst?: number }): FlowFactory;
-}
-
 /** The TCP flows of 5.6 and 5.7 from the TCP models (src/tcp). */
 export async function tcpCrossTraffic(cc: CrossTrafficCc = 'newreno'): Promise<CrossTrafficFactory> {
-  // src/tcp is built beside this suite; loaded only by the cases that need it.
-  const path = '../../tcp/index.ts';
-  let tcp: TcpModule;
-  try {
-    tcp = (await import(path)) as TcpModule;
-  } catch {
-    throw new Error('cases 5.6, 5.6b and 5.7 need the TCP models (src/tcp), which are not there; pass options.crossTraffic');
-  }
   return (spec) => {
-    if (spec.kind === 'tcp-long') return tcp.tcpBulkFlow({ cc });
-    return tcp.tcpShortFlows({
+    if (spec.kind === 'tcp-long') return tcpBulkFlow({ cc });
+    return tcpShortFlows({
       cc, startOn: spec.startsOn, meanIdleMs: spec.meanIdleMs, minBytes: spec.minFileBytes, maxBytes: spec.maxFileBytes, connectionsPerBurst: spec.connectionsPerBurst,
     });
   };
