@@ -56,7 +56,7 @@ export function scenarioSpec(title: string, points: readonly ScenarioPoint[]): T
     $schema: SCHEMA,
     background: 'white',
     padding: 10,
-    title: { text: title, anchor: 'start' },
+    title: { text: title, anchor: 'start', subtitle: "filled circles: this toolkit's runs; hollow diamonds: the paper's published figures; triangle and dashed rules: the oracle (the bound)" },
     width: 520,
     height: 320,
     data: { values },
