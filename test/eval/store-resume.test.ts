@@ -1,0 +1,66 @@
+// salsify eval's store: the same run list gives byte-identical files whatever
+// --jobs; Ctrl-C (SIGINT) during a run stops every worker and leaves only
+// complete results; the rerun resumes from them and ends with the same bytes
+// as an uninterrupted eval; a second rerun runs nothing.
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { processesMentioning } from '../helpers/processes.ts';
+import { waitFor } from '../helpers/wait-for.ts';
+import { filesOf, runEval, startEval } from './helpers.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'eval-store-'));
+test.after(() => rmSync(dir, { recursive: true, force: true }));
+
+const MATRIX = ['--scenarios', 'att-lte,wifi', '--schemes', 'salsify-1,salsify-2', '--measure-for', '1'];
+const equalFiles = (a: Map<string, Buffer>, b: Map<string, Buffer>) => {
+  assert.equal([...a.keys()], [...b.keys()]);
+  for (const [name, bytes] of a) assert.ok(bytes.equals(b.get(name)!), `${name} differs`);
+};
+
+test('--jobs 1 and --jobs 2 write byte-identical results, plots and report', async () => {
+  const one = await runEval([...MATRIX, '--jobs', '1', '--out', join(dir, 'one')]);
+  assert.is(one.code, 0, one.stderr);
+  assert.match(one.stderr, /4 runs: 0 already in the store, 4 to run on 1 worker\n/);
+  const two = await runEval([...MATRIX, '--jobs', '2', '--out', join(dir, 'two')]);
+  assert.is(two.code, 0, two.stderr);
+  const files = filesOf(join(dir, 'one'));
+  assert.ok(files.has('results.json') && files.has('results.csv') && files.has('report.html'));
+  assert.is([...files.keys()].filter((f) => f.startsWith('store/')).length, 4);
+  equalFiles(files, filesOf(join(dir, 'two')));
+  assert.is(one.stdout, two.stdout.replaceAll(join(dir, 'two'), join(dir, 'one')));
+});
+
+test('SIGINT mid-run leaves only whole results; the rerun resumes and ends with the same bytes', async () => {
+  const out = join(dir, 'interrupted');
+  const store = join(out, 'store');
+  const run = startEval([...MATRIX, '--jobs', '2', '--out', out]);
+  // Stop once the first run is done and stored, with the others running.
+  await waitFor(() => /\[1\/4\] /.test(run.stderr()), 120_000, 'the first finished run');
+  run.child.kill('SIGINT');
+  const stopped = await run.done;
+  assert.is(stopped.code, 130, stopped.stderr);
+  assert.match(stopped.stderr, /salsify eval: interrupted; [1-3] of 4 runs are stored in .*store \(only complete ones\); run the same command again to resume\n$/);
+  const left = readdirSync(store);
+  assert.ok(left.length >= 1 && left.length <= 3, left.join(' '));
+  for (const name of left) {
+    assert.match(name, /^[0-9a-f]{32}\.json$/, 'no temporary file is left');
+    JSON.parse(readFileSync(join(store, name), 'utf8'));
+  }
+  assert.equal(processesMentioning('eval --worker'), [], 'every worker ended');
+  assert.not.ok(readdirSync(out).includes('results.json'), 'no results from an incomplete eval');
+
+  const resumed = await runEval([...MATRIX, '--jobs', '2', '--out', out]);
+  assert.is(resumed.code, 0, resumed.stderr);
+  assert.match(resumed.stderr, new RegExp(`4 runs: ${left.length} already in the store, ${4 - left.length} to run`));
+  equalFiles(filesOf(out), filesOf(join(dir, 'one')));
+
+  const again = await runEval([...MATRIX, '--jobs', '2', '--out', out]);
+  assert.is(again.code, 0, again.stderr);
+  assert.match(again.stderr, /4 runs: 4 already in the store, 0 to run/);
+  equalFiles(filesOf(out), filesOf(join(dir, 'one')));
+});
+
+test.run();
