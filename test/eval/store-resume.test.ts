@@ -1,7 +1,7 @@
-// salsify eval's store: the same run list gives byte-identical files whatever
-// --jobs; Ctrl-C (SIGINT) during a run stops every worker and leaves only
-// complete results; the rerun resumes from them and ends with the same bytes
-// as an uninterrupted eval; a second rerun runs nothing.
+// salsify eval's store: Ctrl-C (SIGINT) during a run stops every worker and
+// leaves only complete results; the rerun resumes from them and ends with the
+// same bytes (results, plots, report, store) as an uninterrupted eval with
+// another --jobs; a second rerun runs nothing.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,20 +20,16 @@ const equalFiles = (a: Map<string, Buffer>, b: Map<string, Buffer>) => {
   for (const [name, bytes] of a) assert.ok(bytes.equals(b.get(name)!), `${name} differs`);
 };
 
-test('--jobs 1 and --jobs 2 write byte-identical results, plots and report', async () => {
+test('--jobs 1: the reference eval', async () => {
   const one = await runEval([...MATRIX, '--jobs', '1', '--out', join(dir, 'one')]);
   assert.is(one.code, 0, one.stderr);
   assert.match(one.stderr, /4 runs: 0 already in the store, 4 to run on 1 worker\n/);
-  const two = await runEval([...MATRIX, '--jobs', '2', '--out', join(dir, 'two')]);
-  assert.is(two.code, 0, two.stderr);
   const files = filesOf(join(dir, 'one'));
   assert.ok(files.has('results.json') && files.has('results.csv') && files.has('report.html'));
   assert.is([...files.keys()].filter((f) => f.startsWith('store/')).length, 4);
-  equalFiles(files, filesOf(join(dir, 'two')));
-  assert.is(one.stdout, two.stdout.replaceAll(join(dir, 'two'), join(dir, 'one')));
 });
 
-test('SIGINT mid-run leaves only whole results; the rerun resumes and ends with the same bytes', async () => {
+test('--jobs 2, stopped by SIGINT mid-run, leaves only whole results; the rerun resumes and ends with the same bytes as --jobs 1', async () => {
   const out = join(dir, 'interrupted');
   const store = join(out, 'store');
   const run = startEval([...MATRIX, '--jobs', '2', '--out', out]);
