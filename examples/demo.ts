@@ -2,8 +2,8 @@
 // over an emulated cellular link: the paper's att-lte scenario (the
 // ATT-LTE-driving trace from ../shared/traces, 20 ms each way, a drop-tail
 // queue of 256 packets, 702 s captured and [62, 702) s measured, the paper's
-// encode timing), as a short `salsify eval` with the model codec (VP8 would
-// take about 15 minutes for this window on 2 cores), in the deterministic
+// encode timing), as a short `salsify eval` with the model codec (VP8, at about
+// 14 ms of CPU per frame, would take about 10 minutes for this window on 2 cores), in the deterministic
 // simulator. It prints the
 // table beside the paper's rows and the path of its report (demo-out/:
 // report.html, results.json, results.csv, plots/). Extra arguments go to
