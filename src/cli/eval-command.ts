@@ -21,6 +21,7 @@ import { makeStore, readStored, storeDir, writeStored } from '../eval/store.ts';
 import { serveWorker } from '../eval/worker.ts';
 import { makeResultsDirectory } from '../results/writer.ts';
 import { CODECS } from '../salsify/open-inputs.ts';
+import { PAPER_WARMUP_S } from '../salsify/presets.ts';
 import { ENCODE_TIMINGS } from '../salsify/timing-model.ts';
 import { writeStdout } from './files.ts';
 import { wrapWords } from './help-names.ts';
@@ -112,7 +113,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     codec: nameValue('codec', values.codec ?? 'model', CODECS),
     video: optional(values.video, (t) => pathValue('video', t)) ?? 'synthetic',
     ...(values['encode-timing'] === undefined ? {} : { encodeTiming: nameValue('encode-timing', values['encode-timing'], ENCODE_TIMINGS) }),
-    ...(values['measure-for'] === undefined ? {} : { measureForS: durationMsValue('measure-for', values['measure-for'], { unit: 's', minExclusive: true, maxMs: 1000 * (LIMITS.maxRunS - 1000) }) / 1000 }),
+    ...(values['measure-for'] === undefined ? {} : { measureForS: durationMsValue('measure-for', values['measure-for'], { unit: 's', minExclusive: true, maxMs: 1000 * (LIMITS.maxRunS - PAPER_WARMUP_S) }) / 1000 }),
   };
   return { help: false, plan, jobs, out, emit };
 }
