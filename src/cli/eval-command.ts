@@ -30,7 +30,9 @@ const HELP_REF = 'salsify eval --help';
 
 export const EVAL_HELP = formatHelp({
   usage: [
-    'salsify eval [--scenarios LIST|all] [--schemes LIST|all] [--codec model|vp8] [--encode-timing T] [--measure-for S] [--seeds N] [--jobs N] [--out DIR]',
+    'salsify eval [--scenarios LIST|all] [--schemes LIST|all] [--codec model|vp8]',
+    '             [--encode-timing T] [--measure-for S] [--seeds N] [--jobs N]',
+    '             [--video SRC] [--out DIR]',
     'salsify eval [same options] --emit slurm DIR',
     'salsify eval --collect DIR',
   ],
