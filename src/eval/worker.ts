@@ -17,6 +17,10 @@ export type FromWorker =
 export async function serveWorker(): Promise<number> {
   const send = process.send?.bind(process);
   if (!send) throw new Error('salsify eval --worker runs only as a child of salsify eval (it needs an IPC channel)');
+  // Ctrl-C on a terminal signals the whole process group: the parent stops the
+  // workers itself (SIGTERM), after it has seen the signal, so that a worker's
+  // end is never taken for a failure.
+  process.on('SIGINT', () => {});
   const tell = (m: FromWorker) => new Promise<void>((resolve) => send(m, undefined, {}, () => resolve()));
   let queue = Promise.resolve();
   process.on('message', (message: ToWorker) => {

@@ -16,9 +16,11 @@ export interface Ran {
   stderr: string;
 }
 
-export function startEval(args: readonly string[], env: Record<string, string | undefined> = {}): { child: ChildProcess; done: Promise<Ran>; stderr: () => string } {
+/** Starts `salsify eval ARGS`; `group`: in a process group of its own, as a terminal's foreground job (signal it with process.kill(-pid)). */
+export function startEval(args: readonly string[], env: Record<string, string | undefined> = {}, group = false): { child: ChildProcess; done: Promise<Ran>; stderr: () => string } {
   const child = spawn(process.execPath, [SALSIFY, 'eval', ...args], {
     cwd: ROOT,
+    detached: group,
     env: { ...process.env, LINKSHELL_TRACES: SHARED_TRACES, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -32,10 +32,11 @@ test('--jobs 1: the reference eval', async () => {
 test('--jobs 2, stopped by SIGINT mid-run, leaves only whole results; the rerun resumes and ends with the same bytes as --jobs 1', async () => {
   const out = join(dir, 'interrupted');
   const store = join(out, 'store');
-  const run = startEval([...MATRIX, '--jobs', '2', '--out', out]);
+  // In a process group of its own, signalled as a whole, as Ctrl-C on a terminal does (the workers get SIGINT too).
+  const run = startEval([...MATRIX, '--jobs', '2', '--out', out], {}, true);
   // Stop once the first run is done and stored, with the others running.
   await waitFor(() => /\[1\/4\] /.test(run.stderr()), 120_000, 'the first finished run');
-  run.child.kill('SIGINT');
+  process.kill(-run.child.pid!, 'SIGINT');
   const stopped = await run.done;
   assert.is(stopped.code, 130, stopped.stderr);
   assert.match(stopped.stderr, /salsify eval: interrupted; [1-3] of 4 runs are stored in .*store \(only complete ones\); run the same command again to resume\n$/);
