@@ -59,7 +59,7 @@ class LinesProgress implements EvalProgress {
   begin(runs: readonly EvalRun[], stored: number, jobs: number): void {
     this.#t.total = runs.length;
     this.#t.stored = stored;
-    this.#t.videoTotalS = runs.reduce((s, r) => s + r.config.durationS, 0);
+    this.#t.videoTotalS = runs.reduce((s, r) => s + r.videoS, 0);
     const workers = Math.min(jobs, runs.length);
     this.stream.write(`${runs.length + stored} runs: ${stored} already in the store, ${runs.length} to run on ${workers} worker${workers === 1 ? '' : 's'}\n`);
   }
@@ -74,7 +74,7 @@ class LinesProgress implements EvalProgress {
     const t = this.#t;
     t.running.delete(run.index);
     t.done++;
-    t.videoDoneS += run.config.durationS;
+    t.videoDoneS += run.videoS;
     const left = t.done === t.total ? '' : `, about ${formatSeconds(t.leftS())} left`;
     this.stream.write(`[${t.done}/${t.total}] ${run.id} done (${t.running.size} running, elapsed ${formatSeconds(t.elapsedS())}${left})\n`);
   }
@@ -105,26 +105,26 @@ class BarsProgress implements EvalProgress {
     const t = this.#t;
     t.total = runs.length;
     t.stored = stored;
-    t.videoTotalS = runs.reduce((s, r) => s + r.config.durationS, 0);
+    t.videoTotalS = runs.reduce((s, r) => s + r.videoS, 0);
     this.#overall = this.#bars.create(Math.max(1, runs.length), 0, this.#summary());
     this.#timer = setInterval(() => this.#overall?.update(t.done, this.#summary()), 1000);
     this.#timer.unref();
   }
   started(run: EvalRun): void {
     this.#t.running.set(run.index, { run, videoS: 0 });
-    this.#runBars.set(run.index, this.#bars.create(run.config.durationS, 0, { label: `${run.id}: 0 of ${run.config.durationS} s of video` }));
+    this.#runBars.set(run.index, this.#bars.create(run.videoS, 0, { label: `${run.id}: 0 of ${run.videoS} s of video` }));
     this.#overall?.update(this.#t.done, this.#summary());
   }
   progress(run: EvalRun, videoS: number): void {
     const r = this.#t.running.get(run.index);
     if (r) r.videoS = videoS;
-    this.#runBars.get(run.index)?.update(videoS, { label: `${run.id}: ${videoS} of ${run.config.durationS} s of video` });
+    this.#runBars.get(run.index)?.update(videoS, { label: `${run.id}: ${videoS} of ${run.videoS} s of video` });
   }
   done(run: EvalRun): void {
     const t = this.#t;
     t.running.delete(run.index);
     t.done++;
-    t.videoDoneS += run.config.durationS;
+    t.videoDoneS += run.videoS;
     const bar = this.#runBars.get(run.index);
     if (bar) this.#bars.remove(bar);
     this.#runBars.delete(run.index);

@@ -19,7 +19,7 @@ export interface EvalPlan {
   readonly codec: SalsifySimConfig['codec'];
   /** Unset: the simulator's default (libvpx). */
   readonly encodeTiming?: EncodeTimingModel;
-  /** Unset: each preset's own window; else its window is this long and the run ends with it. */
+  /** Unset: each preset's own window; else its window is this long (the simulator then ends the capture a drain after it, sim-runner.ts). */
   readonly measureForS?: number;
   /** "synthetic" (default) or a clip path. */
   readonly video: string;
@@ -34,6 +34,8 @@ export interface EvalRun {
   readonly scheme: string;
   readonly seed: number;
   readonly config: SalsifySimConfig;
+  /** Seconds of video the run captures (for progress): to a drain after the window's end, at most durationS. */
+  readonly videoS: number;
   /** Everything the result depends on (config, input files' digests, version): what the hash covers. */
   readonly key: RunKey;
   readonly hash: string;
@@ -45,10 +47,10 @@ export interface EvalRun {
 export const ALL_SCENARIOS = PRESET_NAMES;
 export const ALL_SCHEMES = SIM_SCHEME_NAMES;
 
-/** The config of one run: the preset's, with the plan's codec, timing, video and seed; --measure-for also ends the run with the window. */
+/** The config of one run: the preset's, with the plan's codec, timing, video, seed and window length. */
 export function runConfig(plan: EvalPlan, scenario: string, scheme: string, seed: number): SalsifySimConfig {
-  const preset = simPreset(scenario).config;
-  const shortened = plan.measureForS === undefined ? {} : { measureForS: plan.measureForS, durationS: preset.measureFromS + plan.measureForS };
+  simPreset(scenario);
+  const shortened = plan.measureForS === undefined ? {} : { measureForS: plan.measureForS };
   return resolveSimConfig({
     preset: scenario,
     scheme: scheme as SalsifySimConfig['scheme'],
@@ -65,12 +67,18 @@ export function rerunCommand(config: SalsifySimConfig, plan: EvalPlan): string {
   const parts = ['npx salsify sim', `--preset ${config.preset}`, `--scheme ${config.scheme}`, `--seed ${config.seed}`, `--codec ${config.codec}`];
   if (config.video !== 'synthetic') parts.push(`--video ${shellWord(config.video)}`);
   if (plan.encodeTiming !== undefined) parts.push(`--encode-timing ${plan.encodeTiming}`);
-  if (plan.measureForS !== undefined) parts.push(`--duration ${config.durationS}`, `--measure-for ${config.measureForS}`);
+  if (plan.measureForS !== undefined) parts.push(`--measure-for ${config.measureForS}`);
   return parts.join(' ');
 }
 
 export function shellWord(text: string): string {
   return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Seconds of video a run captures: durationS, or a drain after its window's end when that comes sooner (as sim-runner's simCaptureEnd). */
+export function capturedVideoS(c: SalsifySimConfig): number {
+  if (c.measureForS === undefined) return c.durationS;
+  return Math.min(c.durationS, (c.measureFromS ?? 0) + c.measureForS + c.drainMs / 1000);
 }
 
 /** The run list: scenarios, then schemes, then seeds (the innermost), each run keyed and hashed. */
@@ -83,7 +91,7 @@ export function buildRunList(plan: EvalPlan): EvalRun[] {
         const key = runKey(config);
         runs.push({
           index: runs.length, id: `${scenario}/${scheme}/${seed}`, scenario, scheme, seed,
-          config, key, hash: configHash(key), command: rerunCommand(config, plan),
+          config, videoS: capturedVideoS(config), key, hash: configHash(key), command: rerunCommand(config, plan),
         });
       }
     }

@@ -33,16 +33,18 @@ test('scenarios x schemes x seeds, in that order, every registered scheme availa
   assert.ok(PRESET_NAMES.length >= 8);
 });
 
-test("--measure-for: the window is that long and the run ends with it; the rerun command gives the same config", () => {
+test("--measure-for: the window is that long and the capture ends a drain after it; the rerun command gives the same config", () => {
   for (const run of buildRunList(plan({ measureForS: 3, encodeTiming: 'paper' }))) {
     assert.is(run.config.measureFromS, 62);
     assert.is(run.config.measureForS, 3);
-    assert.is(run.config.durationS, 65);
+    assert.is(run.config.durationS, 702);
+    assert.is(run.videoS, 67);
     const args = run.command.split(' ').slice(3);
     assert.equal(parseSimArgs(args).configs[0], withDefaults(run.config), run.command);
   }
   for (const run of buildRunList(plan({ seeds: 1 }))) {
     assert.is(run.config.durationS, 702);
+    assert.is(run.videoS, 702);
     assert.equal(parseSimArgs(run.command.split(' ').slice(3)).configs[0], withDefaults(run.config), run.command);
   }
 });

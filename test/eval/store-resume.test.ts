@@ -27,6 +27,12 @@ test('--jobs 1: the reference eval', async () => {
   const files = filesOf(join(dir, 'one'));
   assert.ok(files.has('results.json') && files.has('results.csv') && files.has('report.html'));
   assert.is([...files.keys()].filter((f) => f.startsWith('store/')).length, 4);
+  // --measure-for 1: the simulation ends with the window (62 + 1 s), a drain of capture after it and a drain to arrive, not after 702 s.
+  const results = JSON.parse(files.get('results.json')!.toString()) as { result: { endMs: number; window: { fromMs: number; toMs: number } } }[];
+  for (const r of results) {
+    assert.equal(r.result.window, { fromMs: 62_000, toMs: 63_000 });
+    assert.is(r.result.endMs, 67_000);
+  }
 });
 
 test('--jobs 2, stopped by SIGINT mid-run, leaves only whole results; the rerun resumes and ends with the same bytes as --jobs 1', async () => {
