@@ -11,6 +11,7 @@ import { toolkitError, usageError } from '../common/errors.ts';
 import { formatHelp, integerValue, durationMsValue, LIMITS, nameListValue, nameValue, noPositionals, optional, parseCommandLine, pathValue } from '../common/validate.ts';
 import { executeRun } from '../eval/execute.ts';
 import { resultsTable, type Finished } from '../eval/outputs.ts';
+import { readIncluded, type IncludedRun } from '../eval/include.ts';
 import { readPaperResults } from '../eval/paper-reference.ts';
 import { runPool } from '../eval/pool.ts';
 import { createProgress } from '../eval/progress.ts';
@@ -32,9 +33,9 @@ export const EVAL_HELP = formatHelp({
   usage: [
     'salsify eval [--scenarios LIST|all] [--schemes LIST|all] [--codec model|vp8]',
     '             [--encode-timing T] [--measure-for S] [--seeds N] [--jobs N]',
-    '             [--video SRC] [--out DIR]',
+    '             [--video SRC] [--include DIR]... [--out DIR]',
     'salsify eval [same options] --emit slurm DIR',
-    'salsify eval --collect DIR',
+    'salsify eval --collect DIR [--include DIR]...',
   ],
   about: `Runs every scenario x scheme x seed as an independent deterministic
 simulation on a pool of worker processes, each result stored in
@@ -52,6 +53,7 @@ the results beside the paper's.`,
     ['--seeds N', 'seeds 1 to N per scenario and scheme, N from 1 to\n1000 (default 1)'],
     ['--jobs N', `worker processes, 1 to 256 (default: the cores, ${availableParallelism()})`],
     ['--out DIR', 'output directory (default ./eval-out)'],
+    ['--include DIR', "add a salsify webrtc run's results (DIR/summary.json)\nto the table and its scenario's plot, beside the\npaper's WebRTC row; repeatable"],
     ['--emit slurm DIR', 'write the run list and a Slurm job-array script\n(DIR/eval.sbatch) instead of running; needs sbatch'],
     ['--collect DIR', 'build the outputs in DIR from its store (after the\nSlurm array is done)'],
     ['-h, --help', 'this text'],
@@ -73,6 +75,8 @@ interface EvalArgs {
   readonly out: string;
   readonly emit?: string;
   readonly collect?: string;
+  /** Directories of salsify webrtc runs whose summary.json joins the table and plots. */
+  readonly include?: readonly string[];
 }
 
 function listOrAll(name: string, text: string | undefined, all: readonly string[]): string[] {
@@ -86,7 +90,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     options: {
       scenarios: { type: 'string' }, schemes: { type: 'string' }, codec: { type: 'string' }, video: { type: 'string' },
       'encode-timing': { type: 'string' }, 'measure-for': { type: 'string' }, seeds: { type: 'string' }, jobs: { type: 'string' },
-      out: { type: 'string' }, emit: { type: 'string' }, collect: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+      out: { type: 'string' }, include: { type: 'string', multiple: true }, emit: { type: 'string' }, collect: { type: 'string' }, help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: true,
     strict: true,
@@ -95,9 +99,9 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
   const out = optional(values.out, (t) => pathValue('out', t)) ?? 'eval-out';
   if (values.help) return { help: true, jobs, out };
   if (values.collect !== undefined) {
-    const others = Object.keys(values).filter((k) => k !== 'collect');
+    const others = Object.keys(values).filter((k) => k !== 'collect' && k !== 'include');
     if (others.length > 0 || positionals.length > 0) throw usageError(`--collect DIR takes no other option (got --${others[0] ?? positionals[0]}; see ${HELP_REF})`);
-    return { help: false, jobs, out, collect: pathValue('collect', values.collect) };
+    return { help: false, jobs, out, collect: pathValue('collect', values.collect), include: (values.include ?? []).map((t) => pathValue('include', t)) };
   }
   let emit: string | undefined;
   if (values.emit !== undefined) {
@@ -117,7 +121,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     ...(values['encode-timing'] === undefined ? {} : { encodeTiming: nameValue('encode-timing', values['encode-timing'], ENCODE_TIMINGS) }),
     ...(values['measure-for'] === undefined ? {} : { measureForS: durationMsValue('measure-for', values['measure-for'], { unit: 's', minExclusive: true, maxMs: 1000 * (LIMITS.maxRunS - PAPER_WARMUP_S) }) / 1000 }),
   };
-  return { help: false, plan, jobs, out, emit };
+  return { help: false, plan, jobs, out, emit, include: (values.include ?? []).map((t) => pathValue('include', t)) };
 }
 
 /** The stored results of every run, in the list's order; an error naming how many are missing. */
@@ -135,18 +139,18 @@ function collectStored(dir: string, runs: readonly EvalRun[]): Finished[] {
   return finished;
 }
 
-async function buildOutputs(dir: string, runs: readonly EvalRun[], plan: EvalPlan): Promise<number> {
+async function buildOutputs(dir: string, runs: readonly EvalRun[], plan: EvalPlan, included: readonly IncludedRun[]): Promise<number> {
   const finished = collectStored(dir, runs);
   const paper = readPaperResults();
-  const files = await writeReport(dir, finished, paper, plan.seeds, `salsify eval: ${plan.scenarios.join(', ')} x ${plan.schemes.join(', ')}`);
+  const files = await writeReport(dir, finished, paper, plan.seeds, `salsify eval: ${plan.scenarios.join(', ')} x ${plan.schemes.join(', ')}`, included);
   const window = plan.measureForS === undefined ? "each preset's window" : `measured for ${plan.measureForS} s`;
   await writeStdout(`codec ${plan.codec}, video ${plan.video}, encode timing ${plan.encodeTiming ?? 'libvpx'}, ${window}, ${plan.seeds} seed${plan.seeds > 1 ? 's' : ''}; "(paper)": the published figures\n`);
-  await writeStdout(resultsTable(finished, paper, plan.seeds) + '\n');
+  await writeStdout(resultsTable(finished, paper, plan.seeds, included) + '\n');
   await writeStdout(`results: ${files.json}, ${files.csv}; ${files.plots.length} plots in ${join(dir, 'plots')}\nreport: ${files.report}\n`);
   return 0;
 }
 
-async function runLocal(plan: EvalPlan, dir: string, jobs: number): Promise<number> {
+async function runLocal(plan: EvalPlan, dir: string, jobs: number, included: readonly IncludedRun[]): Promise<number> {
   const runs = buildRunList(plan);
   makeResultsDirectory(dir, '--out');
   makeStore(dir);
@@ -173,7 +177,7 @@ async function runLocal(plan: EvalPlan, dir: string, jobs: number): Promise<numb
     process.stderr.write(`salsify eval: interrupted; ${done} of ${runs.length} runs are stored in ${storeDir(dir)} (only complete ones); run the same command again to resume\n`);
     return 130;
   }
-  return buildOutputs(dir, runs, plan);
+  return buildOutputs(dir, runs, plan, included);
 }
 
 /** One Slurm array task: the run at `index` of DIR/runs.json, unless its result is already stored. */
@@ -200,16 +204,19 @@ export async function runEval(argv: string[]): Promise<number> {
     process.stdout.write(EVAL_HELP);
     return 0;
   }
+  // Read before anything runs, so that a bad one is reported at once.
+  const included = (args.include ?? []).map(readIncluded);
   if (args.collect !== undefined) {
     const { plan, runs } = readRunList(args.collect);
-    return buildOutputs(args.collect, runs, plan);
+    return buildOutputs(args.collect, runs, plan, included);
   }
   const plan = args.plan!;
   if (args.emit !== undefined) {
     const runs = buildRunList(plan);
+    if (included.length > 0) throw usageError(`--include goes with the run or with --collect, not with --emit slurm (see ${HELP_REF})`);
     const { script, runList } = emitSlurm(args.emit, plan, runs);
     await writeStdout(`wrote ${runList} (${runs.length} runs) and ${script}\nsubmit: sbatch ${script}\nthen:   salsify eval --collect ${args.emit}\n`);
     return 0;
   }
-  return runLocal(plan, args.out, args.jobs);
+  return runLocal(plan, args.out, args.jobs, included);
 }

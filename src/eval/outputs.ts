@@ -7,6 +7,7 @@ import { csvLine, SUMMARY_COLUMNS, type Cell } from '../results/csv.ts';
 import { jsonText } from '../results/json.ts';
 import type { Summary } from '../results/summary.ts';
 import { formatResultsTable, type TableRow } from '../results/table.ts';
+import type { IncludedRun } from './include.ts';
 import type { PaperResults, PaperRow } from './paper-reference.ts';
 import type { EvalRun } from './run-list.ts';
 import type { StoredRun } from './store.ts';
@@ -79,17 +80,22 @@ function paperSummary(p: PaperRow): Summary {
   };
 }
 
-/** Our runs, each followed by the paper's row for the same scenario and system when it has one. */
-export function tableRows(finished: readonly Finished[], paper: PaperResults, seeds: number): TableRow[] {
+/** Our runs, each followed by the paper's row for the same scenario and system when it has one; then the included WebRTC calls, each with the paper's WebRTC row. */
+export function tableRows(finished: readonly Finished[], paper: PaperResults, seeds: number, included: readonly IncludedRun[] = []): TableRow[] {
   const rows: TableRow[] = [];
   for (const { run, stored } of finished) {
     rows.push({ label: `${run.scenario} ${run.scheme}${seeds > 1 ? ` seed ${run.seed}` : ''}`, summary: stored.result.summary });
     const p = paper.forScheme(run.scenario, run.scheme);
     if (p && (run.seed === seeds)) rows.push({ label: `${run.scenario} ${p.system} (paper)`, summary: paperSummary(p) });
   }
+  for (const inc of included) {
+    rows.push({ label: `${inc.scenario ?? '(no scenario)'} ${inc.label}`, summary: inc.summary });
+    const p = inc.scenario === null ? undefined : paper.forScheme(inc.scenario, 'webrtc-like');
+    if (p) rows.push({ label: `${inc.scenario} ${p.system} (paper)`, summary: paperSummary(p) });
+  }
   return rows;
 }
 
-export function resultsTable(finished: readonly Finished[], paper: PaperResults, seeds: number): string {
-  return formatResultsTable(tableRows(finished, paper, seeds));
+export function resultsTable(finished: readonly Finished[], paper: PaperResults, seeds: number, included: readonly IncludedRun[] = []): string {
+  return formatResultsTable(tableRows(finished, paper, seeds, included));
 }

@@ -10,6 +10,7 @@ import type { TableRow } from '../results/table.ts';
 import { makeResultsDirectory, writeResultsFile } from '../results/writer.ts';
 import { simPreset } from '../salsify/presets.ts';
 import { resultsCsv, resultsJson, tableRows, type Finished } from './outputs.ts';
+import type { IncludedRun } from './include.ts';
 import type { PaperResults } from './paper-reference.ts';
 import { PAPER_SYSTEM } from './paper-reference.ts';
 
@@ -26,7 +27,7 @@ export function fileId(id: string): string {
 }
 
 /** The points of a scenario's picture: each of our schemes (mean over seeds), the paper's rows for the same systems, the oracle. */
-export function scenarioPoints(scenario: string, finished: readonly Finished[], paper: PaperResults): ScenarioPoint[] {
+export function scenarioPoints(scenario: string, finished: readonly Finished[], paper: PaperResults, included: readonly IncludedRun[] = []): ScenarioPoint[] {
   const ours = finished.filter((f) => f.run.scenario === scenario);
   const schemes = [...new Set(ours.map((f) => f.run.scheme))];
   const points: ScenarioPoint[] = [];
@@ -44,6 +45,10 @@ export function scenarioPoints(scenario: string, finished: readonly Finished[], 
     const scheme = schemes.find((s) => PAPER_SYSTEM[s] === row.system)!;
     points.push({ label: scheme, kind: 'paper', p95DelayMs: row.delayP95Ms, ssimDb: row.ssimMeanDb });
   }
+  const calls = included.filter((i) => i.scenario === scenario);
+  for (const call of calls) points.push({ label: call.label, kind: 'ours', p95DelayMs: call.summary.signalDelayMs.p95, ssimDb: call.summary.ssimDb.mean });
+  const webrtc = calls.length > 0 ? paper.forScheme(scenario, 'webrtc-like') : undefined;
+  if (webrtc && !systems.has(webrtc.system)) points.push({ label: calls[0]!.label, kind: 'paper', p95DelayMs: webrtc.delayP95Ms, ssimDb: webrtc.ssimMeanDb });
   return points;
 }
 
@@ -58,7 +63,7 @@ function htmlTable(rows: readonly TableRow[]): string {
   return `<table class="results">\n<thead>${cells(head, 'th')}</thead>\n<tbody>\n${body.map((r) => cells(r, 'td')).join('\n')}\n</tbody>\n</table>`;
 }
 
-export async function writeReport(dir: string, finished: readonly Finished[], paper: PaperResults, seeds: number, title: string): Promise<ReportFiles> {
+export async function writeReport(dir: string, finished: readonly Finished[], paper: PaperResults, seeds: number, title: string, included: readonly IncludedRun[] = []): Promise<ReportFiles> {
   const plotsDir = join(dir, 'plots');
   makeResultsDirectory(plotsDir, '--out');
   const json = join(dir, 'results.json');
@@ -70,7 +75,7 @@ export async function writeReport(dir: string, finished: readonly Finished[], pa
   const plots: string[] = [];
   const scenarios = [...new Set(finished.map((f) => f.run.scenario))];
   for (const scenario of scenarios) {
-    const spec = scenarioSpec(`${scenario}: ${simPreset(scenario).label}`, scenarioPoints(scenario, finished, paper));
+    const spec = scenarioSpec(`${scenario}: ${simPreset(scenario).label}`, scenarioPoints(scenario, finished, paper, included));
     charts.push({ title: `${scenario}: p95 signal delay against SSIM`, spec, svg: await renderSvg(spec) });
     plots.push(join(plotsDir, `scenario-${scenario}.svg`));
   }
@@ -84,9 +89,9 @@ export async function writeReport(dir: string, finished: readonly Finished[], pa
 
   const configs = finished.map(({ run }) => `<details id="config-${escapeHtml(fileId(run.id))}"><summary>${escapeHtml(run.id)} (hash ${run.hash})</summary>\n<pre class="command">${escapeHtml(run.command)}</pre>\n<pre class="config">${escapeHtml(JSON.stringify(run.key, null, 2))}</pre>\n</details>`);
   const preamble = [
-    `<p>${finished.length} runs. Rows marked "(paper)" are the published figures (${escapeHtml(paper.source ?? 'reference file not found')}). Files: <a href="results.json">results.json</a>, <a href="results.csv">results.csv</a>, <a href="plots/">plots/</a>.</p>`,
+    `<p>${finished.length} runs${included.length ? `, and ${included.length} WebRTC call${included.length > 1 ? 's' : ''} included (${included.map((i) => escapeHtml(i.source)).join(', ')})` : ''}. Rows marked "(paper)" are the published figures (${escapeHtml(paper.source ?? 'reference file not found')}). Files: <a href="results.json">results.json</a>, <a href="results.csv">results.csv</a>, <a href="plots/">plots/</a>.</p>`,
     '<h2>Results</h2>',
-    htmlTable(tableRows(finished, paper, seeds)),
+    htmlTable(tableRows(finished, paper, seeds, included)),
     '<h2>Runs: configuration and the command that reruns each</h2>',
     configs.join('\n'),
     '<h2>Plots</h2>',
