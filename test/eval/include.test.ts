@@ -18,7 +18,7 @@ mkdirSync(call);
 // The fields bench.ts writes that --include reads (a call's figures, with the nulls JSON has for NaN).
 writeFileSync(join(call, 'summary.json'), JSON.stringify({
   label: 'webrtc (Chromium 156)',
-  config: { browser: 'Chrome/156.0.8078.114', videoTrace: '/data/traces/ATT-LTE-driving.down', feedbackTrace: '/data/traces/ATT-LTE-driving.up', durationS: 60 },
+  config: { browser: 'Chrome/156.0.8078.114', videoTrace: '/data/traces/0.57mbps-poisson.down', feedbackTrace: '/data/traces/0.57mbps-poisson.up', durationS: 60 },
   counters: {}, bytesSent: 10304674, link: null, endMs: 62000,
   summary: {
     signalDelayMs: { mean: 230.5, p5: 110.7, p95: 348.9 }, ssimDb: { mean: 12.87, p5: 11.73, p95: 14.53 },
@@ -41,11 +41,11 @@ test("a trace's scenario is the preset whose downlink has its name", () => {
 
 test('--include DIR: the call in the table beside the paper\'s WebRTC row, and in its scenario\'s plot', async () => {
   const out = join(dir, 'out');
-  const r = await runEval(['--scenarios', 'att-lte', '--schemes', 'oracle', '--measure-for', '1', '--include', call, '--out', out]);
+  const r = await runEval(['--scenarios', 'wifi', '--schemes', 'oracle', '--measure-for', '1', '--include', call, '--out', out]);
   assert.is(r.code, 0, r.stderr);
-  assert.match(r.stdout, /│ att-lte webrtc \(Chromium 156\) +│ 230\.5 +│ 110\.7 +│ 348\.9 +│ 12\.87 /);
-  assert.match(r.stdout, /│ att-lte WebRTC \(paper\) +│/);
-  const svg = readFileSync(join(out, 'plots', 'scenario-att-lte.svg'), 'utf8');
+  assert.match(r.stdout, /│ wifi webrtc \(Chromium 156\) +│ 230\.5 +│ 110\.7 +│ 348\.9 +│ 12\.87 /);
+  assert.match(r.stdout, /│ wifi WebRTC \(paper\) +│/);
+  const svg = readFileSync(join(out, 'plots', 'scenario-wifi.svg'), 'utf8');
   assert.is(marks(svg, 'ours'), 1, 'the call');
   assert.is(marks(svg, 'paper'), 1, "the paper's WebRTC point");
   assert.is(marks(svg, 'oracle'), 1);

@@ -20,14 +20,14 @@ const out = join(dir, 'out');
 test.after(() => rmSync(dir, { recursive: true, force: true }));
 
 test('salsify eval writes a report whose every chart renders in Chromium with the expected marks', async () => {
-  const r = await runEval(['--scenarios', 'att-lte', '--schemes', 'salsify-1,conventional-1s,oracle', '--measure-for', '2', '--jobs', '2', '--out', out]);
+  const r = await runEval(['--scenarios', 'wifi', '--schemes', 'salsify-1,conventional-1s,oracle', '--measure-for', '2', '--jobs', '2', '--out', out]);
   assert.is(r.code, 0, r.stderr);
-  assert.match(r.stdout, /att-lte Salsify-1 \(paper\)/);
+  assert.match(r.stdout, /wifi Salsify-1 \(paper\)/);
   assert.match(r.stdout, new RegExp(`report: ${join(out, 'report.html').replace(/[.]/g, '\\.')}`));
 
   // Every SVG file parses.
   const svgs = readdirSync(join(out, 'plots')).filter((f) => f.endsWith('.svg')).sort();
-  assert.equal(svgs, ['run-att-lte_conventional-1s_1.svg', 'run-att-lte_oracle_1.svg', 'run-att-lte_salsify-1_1.svg', 'scenario-att-lte.svg']);
+  assert.equal(svgs, ['run-wifi_conventional-1s_1.svg', 'run-wifi_oracle_1.svg', 'run-wifi_salsify-1_1.svg', 'scenario-wifi.svg']);
   for (const f of svgs) assert.is(XMLValidator.validate(readFileSync(join(out, 'plots', f), 'utf8')), true, f);
 
   const stored = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as StoredRun[];
@@ -38,7 +38,7 @@ test('salsify eval writes a report whose every chart renders in Chromium with th
   const oracleExpected = stored.filter((s) => s.key.config.scheme === 'oracle' && finite(s)).length;
   assert.is(oracleExpected, 1);
   const paper = readPaperResults();
-  const paperExpected = stored.filter((s) => paper.forScheme('att-lte', s.key.config.scheme) !== undefined).length;
+  const paperExpected = stored.filter((s) => paper.forScheme('wifi', s.key.config.scheme) !== undefined).length;
   assert.is(paperExpected, 1);
 
   assert.ok(existsSync(CHROMIUM), `Chromium is not at ${CHROMIUM} (apt-get install -y chromium)`);
@@ -58,9 +58,9 @@ test('salsify eval writes a report whose every chart renders in Chromium with th
     })));
     assert.is(charts.length, 4, 'one scenario chart and one per run');
     const scenario = charts[0]!;
-    assert.match(scenario.title, /att-lte/);
+    assert.match(scenario.title, /wifi/);
     assert.is(scenario.marks.ours_marks, oursExpected);
-    assert.is(scenario.marks.paper_marks, paperExpected, "the paper's rows for our schemes (att-lte: Salsify-1 only)");
+    assert.is(scenario.marks.paper_marks, paperExpected, "the paper's rows for our schemes (wifi: Salsify-1 only)");
     assert.is(scenario.marks.oracle_marks, 1);
     for (const [i, run] of stored.entries()) {
       const chart = charts[1 + i]!;
