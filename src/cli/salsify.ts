@@ -217,6 +217,7 @@ Commands:
   salsify receive --port P --out DIR [...]           receive over UDP (see salsify receive --help)
   salsify analyze DIR [--json OUT] [...]             figures of a live run (see salsify analyze --help)
   salsify webrtc --downlink TRACE --uplink TRACE [...]  a Chromium WebRTC call over linkshell (see salsify webrtc --help)
+  salsify eval [--scenarios LIST] [--schemes LIST] [...]  the whole evaluation, in parallel and cached (see salsify eval --help)
 `;
 
 export async function main(argv: string[]): Promise<number> {
@@ -225,6 +226,7 @@ export async function main(argv: string[]): Promise<number> {
   if (command === 'send') return runCommand('salsify send', async () => (await import('./salsify-send.ts')).runSendCommand(rest));
   if (command === 'receive') return runCommand('salsify receive', async () => (await import('./salsify-receive.ts')).runReceiveCommand(rest));
   if (command === 'analyze') return runCommand('salsify analyze', async () => (await import('./salsify-analyze.ts')).runAnalyze(rest));
+  if (command === 'eval') return runCommand('salsify eval', async () => (await import('./eval-command.ts')).runEval(rest));
   if (command === 'webrtc') return runCommand('salsify webrtc', async () => (await import('./webrtc-command.ts')).runWebrtc(rest));
   if (command === '-h' || command === '--help' || command === 'help') {
     process.stdout.write(SALSIFY_COMMANDS);
@@ -232,6 +234,6 @@ export async function main(argv: string[]): Promise<number> {
   }
   const problem = command === undefined ? 'a COMMAND is required' : `unknown command ${JSON.stringify(command)}`;
   return runCommand('salsify', () => {
-    throw usageError(`${problem} (sim, send, receive or analyze; see salsify --help)`);
+    throw usageError(`${problem} (sim, send, receive, analyze, webrtc or eval; see salsify --help)`);
   });
 }

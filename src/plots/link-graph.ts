@@ -61,6 +61,7 @@ const WIDTH = 520;
 const HEIGHT = 220;
 
 const mbps = (x: number) => x.toFixed(2);
+const roundTo = (digits: number) => (x: number) => Number(x.toFixed(digits));
 
 /** Layers need unique names across a concatenated chart: `d0_capacity`, `d1_drops`, ... */
 export function markName(direction: number, layer: 'capacity' | 'ingress' | 'egress' | 'drops' | 'signal' | 'packets' | 'p95signal' | 'p95packet'): string {
@@ -73,7 +74,12 @@ export function throughputSpec(s: LinkDirectionSeries, direction = 0): Record<st
   const ingress = `Ingress (mean ${mbps(s.stats.offeredMbps)} Mbit/s)`;
   const egress = `Egress (mean ${mbps(s.stats.throughputMbps)} Mbit/s, ${(100 * s.stats.utilization).toFixed(1)} % utilisation)`;
   const drops = `Drops (${s.stats.drops} packets)`;
-  const values = s.bins.map((b) => ({ t: b.startMs / 1000, middle: (b.startMs + s.binMs / 2) / 1000, capacity: b.capacityMbps, ingress: b.ingressMbps, egress: b.egressMbps, drop: b.dropMbps, dropped: b.dropPackets }));
+  // Rates to the precision they have: one byte per bin (8 / binMs kbit/s), one more digit so the value stays exact.
+  const rate = roundTo(Math.max(0, Math.ceil(-Math.log10(8 / (s.binMs * 1000)))) + 1);
+  const values = s.bins.map((b) => ({
+    t: b.startMs / 1000, middle: (b.startMs + s.binMs / 2) / 1000,
+    capacity: rate(b.capacityMbps), ingress: rate(b.ingressMbps), egress: rate(b.egressMbps), drop: rate(b.dropMbps), dropped: b.dropPackets,
+  }));
   const x = { field: 't', type: 'quantitative', title: 'time (s)', scale: { domain: [s.startMs / 1000, s.endMs / 1000], nice: false } };
   const colour = (label: string) => ({
     datum: label, type: 'nominal',
@@ -110,7 +116,7 @@ export function delaySpec(s: LinkDirectionSeries, direction = 0): Record<string,
   }
   // Mahimahi's range: from min(30, median) up to 1.2 x the largest signal delay (a log scale needs >= 1).
   const low = Math.max(1, Math.min(30, q.p50));
-  const high = Math.max(low * 2, 1.2 * Math.max(sd.max, q.max));
+  const high = Math.max(low * 2, Number((1.2 * Math.max(sd.max, q.max)).toFixed(1)));
   const y = (field: string, title?: string) => ({ field, type: 'quantitative', title, scale: { type: 'log', domain: [low, high], clamp: true, nice: false } });
   const signal = `Signal delay (p95 ${sd.p95} ms)`;
   const packet = `Per-packet queueing delay (p95 ${q.p95} ms)`;

@@ -33,6 +33,8 @@ function renumberClipIds(svg: string): string {
 export interface HtmlChart {
   title: string;
   spec: TopLevelSpec;
+  /** Its SVG, when already rendered (renderSvg's output); rendered here otherwise. */
+  svg?: string;
 }
 
 /**
@@ -42,8 +44,8 @@ export interface HtmlChart {
  */
 export async function renderHtml(title: string, charts: readonly HtmlChart[], preamble = ''): Promise<string> {
   const sections = await Promise.all(
-    charts.map(async ({ title: chartTitle, spec }, i) => {
-      const svg = (await renderSvg(spec)).replace(/^<\?xml[^>]*>\s*/, '');
+    charts.map(async ({ title: chartTitle, spec, svg: rendered }, i) => {
+      const svg = (rendered ?? (await renderSvg(spec))).replace(/^<\?xml[^>]*>\s*/, '');
       // "</" inside a script element would end it early.
       const json = JSON.stringify(spec).replace(/</g, '\\u003c');
       return `<section class="chart" id="chart-${i}">\n<h2>${escapeHtml(chartTitle)}</h2>\n${svg}\n<script type="application/vnd.vegalite+json">${json}</script>\n</section>`;

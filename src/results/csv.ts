@@ -4,7 +4,7 @@ import { ssimToDb } from '../codec-bridge/ssim-db.ts';
 import type { FrameRecord } from './frame-record.ts';
 import type { Summary } from './summary.ts';
 
-type Cell = number | string | boolean | undefined;
+export type Cell = number | string | boolean | undefined;
 
 function cell(v: Cell): string {
   if (v === undefined) return '';
@@ -16,7 +16,9 @@ function cell(v: Cell): string {
   return /[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
 }
 
-const line = (cells: readonly Cell[]) => cells.map(cell).join(',');
+/** One CSV line of cells, each formatted as every results CSV formats it. */
+export const csvLine = (cells: readonly Cell[]) => cells.map(cell).join(',');
+const line = csvLine;
 
 export const FRAME_COLUMNS = [
   'source_index', 'capture_ms', 'fate', 'frame_number', 'send_ms', 'bytes', 'quantizer', 'key_frame',

@@ -11,6 +11,8 @@ export interface TableRow {
 }
 
 const fixed = (x: number, digits = 1) => (Number.isFinite(x) ? x.toFixed(digits) : '-');
+/** A count, '-' when unknown (NaN: a published row has no counts). */
+const count = (n: number) => (Number.isFinite(n) ? String(n) : '-');
 
 export function formatResultsTable(rows: readonly TableRow[]): string {
   const table = new Table({
@@ -24,8 +26,8 @@ export function formatResultsTable(rows: readonly TableRow[]): string {
     table.push([
       label, fixed(s.signalDelayMs.mean), fixed(s.signalDelayMs.p5), fixed(s.signalDelayMs.p95),
       fixed(s.ssimDb.mean, 2), fixed(s.ssimDb.p5, 2), fixed(s.ssimDb.p95, 2),
-      String(s.framesCaptured), String(s.framesShown), String(s.framesNeverShown), String(s.framesLost),
-      String(s.framesSkipped), String(s.framesSuperseded),
+      count(s.framesCaptured), count(s.framesShown), count(s.framesNeverShown), count(s.framesLost),
+      count(s.framesSkipped), count(s.framesSuperseded),
       fixed(s.bytesSent / 1e6, 2), Number.isFinite(s.linkUtilization) ? `${fixed(100 * s.linkUtilization)} %` : '-',
       wallMs === undefined ? '-' : fixed(wallMs / 1000, 2),
     ]);

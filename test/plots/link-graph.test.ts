@@ -1,4 +1,5 @@
 // The graph of mm-link logs: SVG that parses, with the marks the data call for.
+import { readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { XMLValidator } from 'fast-xml-parser';
@@ -105,6 +106,20 @@ test('a log without a delivered packet still draws (no delays to show) instead o
   assert.is(XMLValidator.validate(svg), true);
   assert.is(marksOf(svg, markName(0, 'drops')), 1);
   assert.ok(svg.includes('no packet delivered'));
+});
+
+
+test("the specification's rates are rounded to the precision they have (a byte per bin), without binary noise", async () => {
+  // Summed in floating point, bins of this Mahimahi log came out as 1.2543520000000001 and 2.5294879999999997 Mbit/s.
+  const path = new URL('../../../shared/conformance/att_droptail_p20.up.log', import.meta.url);
+  const series = linkDirectionSeries(parseLinkLog(readFileSync(path, 'utf8'), 'att_droptail_p20.up.log'), 500, 'att_droptail_p20.up.log (Uplink)');
+  const numbers: number[] = [];
+  JSON.stringify(linkGraphSpec([series]), (_, v: unknown) => {
+    if (typeof v === 'number') numbers.push(v);
+    return v;
+  });
+  assert.ok(numbers.length > 100);
+  for (const x of numbers) assert.is(x, Number(x.toFixed(6)), `${x} carries more digits than a byte per 500 ms bin (1.6e-5 Mbit/s)`);
 });
 
 test.run();

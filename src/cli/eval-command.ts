@@ -1,0 +1,222 @@
+// `salsify eval`: the whole evaluation in one command. Every scenario x scheme
+// x seed runs as an independent deterministic simulation on a pool of worker
+// processes, each result stored under the hash of its complete configuration
+// (src/eval/), so a rerun skips what is done and an interrupted eval resumes;
+// then results.json, results.csv, the table beside the paper's rows, SVG plots
+// and report.html. `--emit slurm DIR` writes the same run list as a Slurm job
+// array instead, and `--collect DIR` builds the outputs from its store.
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { toolkitError, usageError } from '../common/errors.ts';
+import { formatHelp, integerValue, durationMsValue, LIMITS, nameListValue, nameValue, noPositionals, optional, parseCommandLine, pathValue } from '../common/validate.ts';
+import { executeRun } from '../eval/execute.ts';
+import { resultsTable, type Finished } from '../eval/outputs.ts';
+import { readIncluded, type IncludedRun } from '../eval/include.ts';
+import { readPaperResults } from '../eval/paper-reference.ts';
+import { runPool } from '../eval/pool.ts';
+import { createProgress } from '../eval/progress.ts';
+import { writeReport } from '../eval/report.ts';
+import { ALL_SCENARIOS, ALL_SCHEMES, buildRunList, type EvalPlan, type EvalRun } from '../eval/run-list.ts';
+import { emitSlurm, readRunList } from '../eval/slurm.ts';
+import { makeStore, readStored, storeDir, writeStored } from '../eval/store.ts';
+import { serveWorker } from '../eval/worker.ts';
+import { makeResultsDirectory } from '../results/writer.ts';
+import { CODECS } from '../salsify/open-inputs.ts';
+import { PAPER_WARMUP_S } from '../salsify/presets.ts';
+import { ENCODE_TIMINGS } from '../salsify/timing-model.ts';
+import { writeStdout } from './files.ts';
+import { wrapWords } from './help-names.ts';
+
+const HELP_REF = 'salsify eval --help';
+
+export const EVAL_HELP = formatHelp({
+  usage: [
+    'salsify eval [--scenarios LIST|all] [--schemes LIST|all] [--codec model|vp8]',
+    '             [--encode-timing T] [--measure-for S] [--seeds N] [--jobs N]',
+    '             [--video SRC] [--include DIR]... [--out DIR]',
+    'salsify eval [same options] --emit slurm DIR',
+    'salsify eval --collect DIR [--include DIR]...',
+  ],
+  about: `Runs every scenario x scheme x seed as an independent deterministic
+simulation on a pool of worker processes, each result stored in
+DIR/store/HASH.json under the hash of its complete configuration (so a rerun
+skips what is done, and an interrupted eval resumes), then writes
+results.json, results.csv, SVG plots (DIR/plots/) and report.html, and prints
+the results beside the paper's.`,
+  options: [
+    ['--scenarios LIST', wrapWords(`the paper's scenarios, joined by commas: ${ALL_SCENARIOS.join(', ')}; or all (the default)`)],
+    ['--schemes LIST', wrapWords(`schemes joined by commas: ${ALL_SCHEMES.join(', ')}; or all (the default)`)],
+    ['--codec NAME', `${CODECS.join(' or ')} (default model)`],
+    ['--video SRC', 'synthetic (the default) or a .y4m / .ivf clip'],
+    ['--encode-timing T', `${ENCODE_TIMINGS.join(' or ')} (default libvpx)`],
+    ['--measure-for S', "each scenario's measured window lasts S seconds and\nthe run ends with it (default: the presets' own\nwindow, [62, 702) s)"],
+    ['--seeds N', 'seeds 1 to N per scenario and scheme, N from 1 to\n1000 (default 1)'],
+    ['--jobs N', `worker processes, 1 to 256 (default: the cores, ${availableParallelism()})`],
+    ['--out DIR', 'output directory (default ./eval-out)'],
+    ['--include DIR', "add a salsify webrtc run's results (DIR/summary.json)\nto the table and its scenario's plot, beside the\npaper's WebRTC row; repeatable"],
+    ['--emit slurm DIR', 'write the run list and a Slurm job-array script\n(DIR/eval.sbatch) instead of running; needs sbatch'],
+    ['--collect DIR', 'build the outputs in DIR from its store (after the\nSlurm array is done)'],
+    ['-h, --help', 'this text'],
+  ],
+  notes: `On a terminal, progress bars (runs done and running, seconds of video per
+run, elapsed time and an estimate of what is left); otherwise one line per
+finished run on stderr. Ctrl-C (SIGINT or SIGTERM) stops every worker and
+leaves only complete results in the store (exit status 130).
+
+Exit status: 0 on success; 2 for a bad argument, a missing or unreadable
+input (trace, clip), an output that cannot be written, or --emit slurm
+without sbatch on PATH; 1 on an internal error.`,
+});
+
+interface EvalArgs {
+  readonly help: boolean;
+  readonly plan?: EvalPlan;
+  readonly jobs: number;
+  readonly out: string;
+  readonly emit?: string;
+  readonly collect?: string;
+  /** Directories of salsify webrtc runs whose summary.json joins the table and plots. */
+  readonly include?: readonly string[];
+}
+
+function listOrAll(name: string, text: string | undefined, all: readonly string[]): string[] {
+  if (text === undefined || text === 'all') return [...all];
+  return nameListValue(name, text, all);
+}
+
+export function parseEvalArgs(argv: string[]): EvalArgs {
+  const { values, positionals } = parseCommandLine(HELP_REF, {
+    args: argv,
+    options: {
+      scenarios: { type: 'string' }, schemes: { type: 'string' }, codec: { type: 'string' }, video: { type: 'string' },
+      'encode-timing': { type: 'string' }, 'measure-for': { type: 'string' }, seeds: { type: 'string' }, jobs: { type: 'string' },
+      out: { type: 'string' }, include: { type: 'string', multiple: true }, emit: { type: 'string' }, collect: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+    },
+    allowPositionals: true,
+    strict: true,
+  });
+  const jobs = optional(values.jobs, (t) => integerValue('jobs', t, { min: 1, max: 256 })) ?? availableParallelism();
+  const out = optional(values.out, (t) => pathValue('out', t)) ?? 'eval-out';
+  if (values.help) return { help: true, jobs, out };
+  if (values.collect !== undefined) {
+    const others = Object.keys(values).filter((k) => k !== 'collect' && k !== 'include');
+    if (others.length > 0 || positionals.length > 0) throw usageError(`--collect DIR takes no other option (got --${others[0] ?? positionals[0]}; see ${HELP_REF})`);
+    return { help: false, jobs, out, collect: pathValue('collect', values.collect), include: (values.include ?? []).map((t) => pathValue('include', t)) };
+  }
+  let emit: string | undefined;
+  if (values.emit !== undefined) {
+    if (values.emit !== 'slurm') throw usageError(`--emit must be slurm (followed by a directory), got ${JSON.stringify(values.emit)} (see ${HELP_REF})`);
+    if (positionals.length !== 1) throw usageError(`--emit slurm needs one directory after it (see ${HELP_REF})`);
+    emit = pathValue('emit slurm', positionals[0]!);
+    if (values.out !== undefined || values.jobs !== undefined) throw usageError(`--emit slurm DIR writes into DIR and runs nothing here: --out and --jobs do not apply (see ${HELP_REF})`);
+  } else {
+    noPositionals(positionals, HELP_REF);
+  }
+  const plan: EvalPlan = {
+    scenarios: listOrAll('scenarios', values.scenarios, ALL_SCENARIOS),
+    schemes: listOrAll('schemes', values.schemes, ALL_SCHEMES),
+    seeds: optional(values.seeds, (t) => integerValue('seeds', t, { min: 1, max: 1000 })) ?? 1,
+    codec: nameValue('codec', values.codec ?? 'model', CODECS),
+    video: optional(values.video, (t) => pathValue('video', t)) ?? 'synthetic',
+    ...(values['encode-timing'] === undefined ? {} : { encodeTiming: nameValue('encode-timing', values['encode-timing'], ENCODE_TIMINGS) }),
+    ...(values['measure-for'] === undefined ? {} : { measureForS: durationMsValue('measure-for', values['measure-for'], { unit: 's', minExclusive: true, maxMs: 1000 * (LIMITS.maxRunS - PAPER_WARMUP_S) }) / 1000 }),
+  };
+  return { help: false, plan, jobs, out, emit, include: (values.include ?? []).map((t) => pathValue('include', t)) };
+}
+
+/** The stored results of every run, in the list's order; an error naming how many are missing. */
+function collectStored(dir: string, runs: readonly EvalRun[]): Finished[] {
+  const finished: Finished[] = [];
+  const missing: EvalRun[] = [];
+  for (const run of runs) {
+    const stored = readStored(dir, run.hash);
+    if (stored === undefined) missing.push(run);
+    else finished.push({ run, stored });
+  }
+  if (missing.length > 0) {
+    throw toolkitError('ERR_BAD_INPUT', `${storeDir(dir)}: ${missing.length} of ${runs.length} runs have no result yet (first: ${missing[0]!.id}, hash ${missing[0]!.hash}); are array tasks still running or failed? (their logs: ${join(dir, 'logs')})`);
+  }
+  return finished;
+}
+
+async function buildOutputs(dir: string, runs: readonly EvalRun[], plan: EvalPlan, included: readonly IncludedRun[]): Promise<number> {
+  const finished = collectStored(dir, runs);
+  const paper = readPaperResults();
+  const files = await writeReport(dir, finished, paper, plan.seeds, `salsify eval: ${plan.scenarios.join(', ')} x ${plan.schemes.join(', ')}`, included);
+  const window = plan.measureForS === undefined ? "each preset's window" : `measured for ${plan.measureForS} s`;
+  await writeStdout(`codec ${plan.codec}, video ${plan.video}, encode timing ${plan.encodeTiming ?? 'libvpx'}, ${window}, ${plan.seeds} seed${plan.seeds > 1 ? 's' : ''}; "(paper)": the published figures\n`);
+  await writeStdout(resultsTable(finished, paper, plan.seeds, included) + '\n');
+  await writeStdout(`results: ${files.json}, ${files.csv}; ${files.plots.length} plots in ${join(dir, 'plots')}\nreport: ${files.report}\n`);
+  return 0;
+}
+
+async function runLocal(plan: EvalPlan, dir: string, jobs: number, included: readonly IncludedRun[]): Promise<number> {
+  const runs = buildRunList(plan);
+  makeResultsDirectory(dir, '--out');
+  makeStore(dir);
+  const pending = runs.filter((r) => readStored(dir, r.hash) === undefined);
+  const progress = createProgress();
+  progress.begin(pending, runs.length - pending.length, jobs);
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  let outcome: 'complete' | 'interrupted';
+  try {
+    outcome = await runPool(pending, { dir, jobs, events: progress, signal: stop.signal });
+  } catch (error) {
+    progress.finish('failed');
+    throw error;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+  progress.finish(outcome);
+  if (outcome === 'interrupted') {
+    const done = runs.filter((r) => readStored(dir, r.hash) !== undefined).length;
+    process.stderr.write(`salsify eval: interrupted; ${done} of ${runs.length} runs are stored in ${storeDir(dir)} (only complete ones); run the same command again to resume\n`);
+    return 130;
+  }
+  return buildOutputs(dir, runs, plan, included);
+}
+
+/** One Slurm array task: the run at `index` of DIR/runs.json, unless its result is already stored. */
+async function runTask(dir: string, indexText: string | undefined): Promise<number> {
+  const { runs } = readRunList(dir);
+  const index = integerValue('run-task', indexText ?? '', { min: 0, max: Math.max(0, runs.length - 1) });
+  const run = runs[index]!;
+  if (readStored(dir, run.hash) !== undefined) {
+    process.stderr.write(`salsify eval: ${run.id} is already stored (${run.hash})\n`);
+    return 0;
+  }
+  const started = performance.now();
+  writeStored(dir, run.hash, await executeRun(run));
+  process.stderr.write(`salsify eval: ${run.id} done in ${((performance.now() - started) / 1000).toFixed(1)} s, stored as ${run.hash}\n`);
+  return 0;
+}
+
+export async function runEval(argv: string[]): Promise<number> {
+  // Internal entry points: a pool worker, and a Slurm array task.
+  if (argv[0] === '--worker') return serveWorker();
+  if (argv[0] === '--run-task') return runTask(pathValue('run-task', argv[1] ?? ''), argv[2]);
+  const args = parseEvalArgs(argv);
+  if (args.help) {
+    process.stdout.write(EVAL_HELP);
+    return 0;
+  }
+  // Read before anything runs, so that a bad one is reported at once.
+  const included = (args.include ?? []).map(readIncluded);
+  if (args.collect !== undefined) {
+    const { plan, runs } = readRunList(args.collect);
+    return buildOutputs(args.collect, runs, plan, included);
+  }
+  const plan = args.plan!;
+  if (args.emit !== undefined) {
+    const runs = buildRunList(plan);
+    if (included.length > 0) throw usageError(`--include goes with the run or with --collect, not with --emit slurm (see ${HELP_REF})`);
+    const { script, runList } = emitSlurm(args.emit, plan, runs);
+    await writeStdout(`wrote ${runList} (${runs.length} runs) and ${script}\nsubmit: sbatch ${script}\nthen:   salsify eval --collect ${args.emit}\n`);
+    return 0;
+  }
+  return runLocal(plan, args.out, args.jobs, included);
+}

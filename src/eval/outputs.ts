@@ -1,0 +1,101 @@
+// What an eval writes from the store (pure text builders; the command writes
+// them): results.json (every stored run, in the run list's order),
+// results.csv (one row per run: its config, summary, counters and the
+// paper's figures for that scenario and system), and the table printed with
+// the paper's row under each of ours.
+import { csvLine, SUMMARY_COLUMNS, type Cell } from '../results/csv.ts';
+import { jsonText } from '../results/json.ts';
+import type { Summary } from '../results/summary.ts';
+import { formatResultsTable, type TableRow } from '../results/table.ts';
+import type { IncludedRun } from './include.ts';
+import type { PaperResults, PaperRow } from './paper-reference.ts';
+import type { EvalRun } from './run-list.ts';
+import type { StoredRun } from './store.ts';
+
+export interface Finished {
+  readonly run: EvalRun;
+  readonly stored: StoredRun;
+}
+
+export function resultsJson(finished: readonly Finished[]): string {
+  return jsonText(finished.map((f) => f.stored));
+}
+
+/** Nested objects as flat `a.b.c` keys, in their own order. */
+function flatten(value: unknown, prefix: string, out: [string, Cell][]): [string, Cell][] {
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    for (const [k, v] of Object.entries(value)) flatten(v, prefix ? `${prefix}.${k}` : k, out);
+  } else if (Array.isArray(value)) {
+    out.push([prefix, value.join(' ')]);
+  } else {
+    out.push([prefix, value === null ? undefined : (value as Cell)]);
+  }
+  return out;
+}
+
+const CONFIG_COLUMNS = [
+  'scenario', 'scheme', 'seed', 'codec', 'encode_timing', 'video', 'duration_s', 'measure_from_s', 'measure_for_s',
+  'downlink', 'uplink', 'queue', 'queue_args', 'delay_ms', 'downlink_loss', 'downlink_loss_at', 'downlink_onoff', 'mtu', 'overhead_bytes',
+] as const;
+const PAPER_COLUMNS = ['paper_system', 'paper_delay_mean_ms', 'paper_delay_p5_ms', 'paper_delay_p95_ms', 'paper_ssim_mean_db', 'paper_ssim_p5_db', 'paper_ssim_p95_db'] as const;
+
+function summaryCells(s: Summary): Cell[] {
+  return [
+    s.signalDelayMs.mean, s.signalDelayMs.p5, s.signalDelayMs.p95, s.ssimDb.mean, s.ssimDb.p5, s.ssimDb.p95,
+    s.framesCaptured, s.framesSent, s.framesShown, s.framesNeverShown, s.framesLost, s.framesSkipped, s.framesSuperseded,
+    s.framesNotCaughtUp, s.bytesSent, s.linkUtilization,
+  ].map((v) => (v === null ? undefined : v));
+}
+
+export function resultsCsv(finished: readonly Finished[], paper: PaperResults): string {
+  if (finished.length === 0) return '';
+  const counterNames = flatten(finished[0]!.stored.result.counters, '', []).map(([k]) => `counters.${k}`);
+  const head = ['index', 'id', 'hash', ...CONFIG_COLUMNS, ...SUMMARY_COLUMNS.slice(1), ...counterNames, ...PAPER_COLUMNS];
+  const lines = [head.join(',')];
+  for (const { run, stored } of finished) {
+    const c = run.config;
+    const onOff = c.downlinkOnOff ? `${c.downlinkOnOff.meanOnMs},${c.downlinkOnOff.meanOffMs}` : undefined;
+    const link = (l: typeof c.downlink) => (typeof l === 'string' ? l : `const:${l.constantMbps}`);
+    const counters = new Map(flatten(stored.result.counters, '', []));
+    const p = paper.forScheme(run.scenario, run.scheme);
+    lines.push(csvLine([
+      run.index, run.id, run.hash,
+      run.scenario, run.scheme, run.seed, c.codec, c.encodeTiming ?? 'libvpx', c.video, c.durationS, c.measureFromS, c.measureForS,
+      link(c.downlink), link(c.uplink), c.queue, c.queueArgs, c.delayMs, c.downlinkLoss, c.downlinkLossAt, onOff, c.mtu, c.overheadBytes,
+      ...summaryCells(stored.result.summary),
+      ...counterNames.map((k) => counters.get(k.slice('counters.'.length))),
+      p?.system, p?.delayMeanMs, p?.delayP5Ms, p?.delayP95Ms, p?.ssimMeanDb, p?.ssimP5Db, p?.ssimP95Db,
+    ]));
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** The paper's row as a summary whose counts are unknown (the table prints them as '-'). */
+function paperSummary(p: PaperRow): Summary {
+  return {
+    signalDelayMs: { mean: p.delayMeanMs, p5: p.delayP5Ms, p95: p.delayP95Ms },
+    ssimDb: { mean: p.ssimMeanDb, p5: p.ssimP5Db, p95: p.ssimP95Db },
+    framesCaptured: NaN, framesSent: NaN, framesShown: NaN, framesNeverShown: NaN, framesLost: NaN,
+    framesSkipped: NaN, framesSuperseded: NaN, framesNotCaughtUp: NaN, bytesSent: NaN, linkUtilization: NaN,
+  };
+}
+
+/** Our runs, each followed by the paper's row for the same scenario and system when it has one; then the included WebRTC calls, each with the paper's WebRTC row. */
+export function tableRows(finished: readonly Finished[], paper: PaperResults, seeds: number, included: readonly IncludedRun[] = []): TableRow[] {
+  const rows: TableRow[] = [];
+  for (const { run, stored } of finished) {
+    rows.push({ label: `${run.scenario} ${run.scheme}${seeds > 1 ? ` seed ${run.seed}` : ''}`, summary: stored.result.summary });
+    const p = paper.forScheme(run.scenario, run.scheme);
+    if (p && (run.seed === seeds)) rows.push({ label: `${run.scenario} ${p.system} (paper)`, summary: paperSummary(p) });
+  }
+  for (const inc of included) {
+    rows.push({ label: `${inc.scenario ?? '(no scenario)'} ${inc.label}`, summary: inc.summary });
+    const p = inc.scenario === null ? undefined : paper.forScheme(inc.scenario, 'webrtc-like');
+    if (p) rows.push({ label: `${inc.scenario} ${p.system} (paper)`, summary: paperSummary(p) });
+  }
+  return rows;
+}
+
+export function resultsTable(finished: readonly Finished[], paper: PaperResults, seeds: number, included: readonly IncludedRun[] = []): string {
+  return formatResultsTable(tableRows(finished, paper, seeds, included));
+}
