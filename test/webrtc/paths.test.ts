@@ -17,6 +17,8 @@ import { netnsUnavailable } from '../../src/netns/prerequisites.ts';
 import { coturnConfigText } from '../../src/webrtc/coturn.ts';
 import { counterDelta, parseProcNetCounters, startNetnsSender } from '../../src/webrtc/netns-sender.ts';
 import { findPrerequisites } from '../../src/webrtc/prerequisites.ts';
+import { runWebrtcBench } from '../../src/webrtc/bench.ts';
+import { processesMentioning } from '../helpers/processes.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'webrtc-paths-test-'));
 const haveBrowsers = (() => {
@@ -130,6 +132,25 @@ privileged('the netns sender: the host page server reached from inside at 127.0.
     udp.close();
     await new Promise((resolve) => server.close(resolve));
   }
+});
+
+const calls = haveBrowsers && netnsUnavailable() === undefined ? test : test.skip;
+
+calls('a 4 s call over TURN over TCP: connected, only TCP on the link (no UDP left the namespace), the counters in path.json, nothing left', async () => {
+  const out = join(dir, 'turn-tcp');
+  const args = parseWebrtcArgs(['--path', 'turn-tcp', '--loss', '0.01', '--downlink', 'const:6', '--uplink', 'const:6', '--delay', '10', '--video', 'synthetic', '--size', '320x180', '--duration', '4', '--drain', '500', '--out', out]);
+  const result = await runWebrtcBench({ ...args.call! });
+  assert.ok(result.summary.framesShown > 30, `${result.summary.framesShown} frames shown`);
+  const path = JSON.parse(readFileSync(join(out, 'path.json'), 'utf8'));
+  assert.is(path.path, 'turn-tcp');
+  assert.is(path.udpBlockedBy, 'iptables');
+  assert.is(path.kernelCounters.wholeRun.Udp.OutDatagrams, 0);
+  assert.ok(path.kernelCounters.delta.Tcp.OutSegs > 100, 'the media went over TCP');
+  assert.ok(readFileSync(join(out, 'video-link.log'), 'utf8').split('\n').filter((l) => / \+ /.test(l)).length > 100, 'it crossed the link');
+  assert.not.match(spawnSync('ip', ['netns', 'list'], { encoding: 'utf8' }).stdout, path.kernelCounters.namespace);
+  // linkshell's watchdog (which names the namespace) ends just after it.
+  for (let i = 0; i < 50 && processesMentioning(path.kernelCounters.namespace).length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.equal(processesMentioning(path.kernelCounters.namespace), []);
 });
 
 test.after(() => rmSync(dir, { recursive: true, force: true }));
