@@ -27,7 +27,7 @@
 // head-of-line blocking without TURN.
 //
 //   npx tsx bench/turn-tcp.ts [SECONDS] [REPEATS] [CONDITION...]
-//   npx tsx bench/turn-tcp.ts report [SECONDS]    only the table and plots, from the runs on disk
+//   npx tsx bench/turn-tcp.ts report [SECONDS [REPEATS]]   only the table and plots, from the runs on disk
 //
 // Results: $TURN_BENCH_OUT (default /tmp/turn-tcp-bench)/CONDITION-rN/, the
 // table in table-SECONDSs.md and one plot per condition in docs/ and there.
@@ -45,7 +45,7 @@ const clip = join(root, '../shared/video/FourPeople_1280x720_60.ivf');
 const results = process.env.TURN_BENCH_OUT || '/tmp/turn-tcp-bench';
 const reportOnly = process.argv[2] === 'report';
 const seconds = Number((reportOnly ? process.argv[3] : process.argv[2]) ?? 90);
-const repeats = Number(process.argv[3] ?? 2);
+const repeats = Number((reportOnly ? process.argv[4] : process.argv[3]) ?? 2);
 const LOSS = 0.005;
 const RATE_MBPS = 12;
 const DELAY_MS = 20;
@@ -57,7 +57,7 @@ const SALSIFY_CONDITIONS = ['salsify-udp', 'salsify-tcp', 'salsify-udp-loss', 's
 const ALL = [...WEBRTC_CONDITIONS, ...SALSIFY_CONDITIONS] as readonly string[];
 const wanted = reportOnly ? ALL : process.argv.length > 4 ? process.argv.slice(4) : ALL;
 for (const c of wanted) if (!ALL.includes(c)) throw new Error(`unknown condition ${c}; one of ${ALL.join(', ')}`);
-if (!(seconds > 0) || !(Number.isInteger(repeats) && repeats >= 1)) throw new Error('usage: bench/turn-tcp.ts [SECONDS] [REPEATS] [CONDITION...] | report [SECONDS]');
+if (!(seconds > 0) || !(Number.isInteger(repeats) && repeats >= 1)) throw new Error('usage: bench/turn-tcp.ts [SECONDS] [REPEATS] [CONDITION...] | report [SECONDS [REPEATS]]');
 mkdirSync(results, { recursive: true });
 
 const runDir = (condition: string, run: number) => join(results, `${condition}-${seconds}s-r${run}`);
