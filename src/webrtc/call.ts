@@ -300,7 +300,7 @@ export async function runCall(options: CallOptions): Promise<CallData> {
     const connectedMs = monotonicMs();
     const countersBefore = route.counters?.();
     const epochMinusMonotonicMs = Date.now() - monotonicMs();
-    log(`connected (${route.path}: ${route.path === 'p2p' ? 'direct UDP' : 'through coturn'} and linkshell${route.namespace ? ` --netns, ${route.namespace}` : ''}; ${codec}); the call lasts ${options.durationS} s`);
+    log(`connected through ${route.path === 'p2p' ? 'direct UDP' : 'coturn'} and linkshell${route.namespace ? ` --netns (${route.path}, ${route.namespace})` : ''} (${codec}); the call lasts ${options.durationS} s`);
     await abortableDelay(options.durationS * 1000, options.signal);
     // Source frames are counted until now; the call goes on for the drain, so that later shows count for them.
     const measuredUntilMs = monotonicMs();
