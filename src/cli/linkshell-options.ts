@@ -86,7 +86,7 @@ logs do). Inside, MAHIMAHI_BASE is the host's address on the link (host
 services listening there or on any address are reached there), loopback is
 up, and DNS goes to a forwarder at MAHIMAHI_BASE that answers from the host's
 resolver. It needs root (CAP_NET_ADMIN and CAP_SYS_ADMIN), /dev/net/tun and
-iproute2; when one is missing it says which, exits with status 1 and starts
+iproute2; when one is missing it says which, exits with status 2 and starts
 nothing (the relay mode needs none of them). No qdisc is used: delay, loss
 and rate are linkshell's own stages. However linkshell ends (SIGKILL
 included), the namespace, both devices and COMMAND's processes go with it.

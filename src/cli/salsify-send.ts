@@ -29,6 +29,7 @@ machine, or on one whose clock is synchronised with this one.`,
     ['--seed N', 'seed of the synthetic video: an integer from 0 to\n2^53-1 (default 1)'],
     ['--out DIR', 'where sender.jsonl goes (default .; created if needed)'],
     ['--run-id HEX', 'the run id (8 hex digits; default: derived from the\nseed, process id and start time)'],
+    ['--transport udp|tcp', 'udp (the default), or tcp: the datagrams length-prefixed\nover one TCP connection to a relay at --to that sends\nthem on as UDP (TURN over TCP\'s head-of-line blocking)'],
     ['--timer thread|timeout', 'how datagram pacing is timed (default thread)'],
     ['-h, --help', 'this text'],
   ],
@@ -46,7 +47,7 @@ export function parseSendArgs(argv: string[], env: NodeJS.ProcessEnv = process.e
     options: {
       to: { type: 'string' }, video: { type: 'string' }, fps: { type: 'string' }, scheme: { type: 'string' }, codec: { type: 'string' },
       duration: { type: 'string' }, drain: { type: 'string' }, budget: { type: 'string' }, seed: { type: 'string' },
-      out: { type: 'string' }, 'run-id': { type: 'string' }, timer: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+      out: { type: 'string' }, 'run-id': { type: 'string' }, timer: { type: 'string' }, transport: { type: 'string' }, help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: true,
     strict: true,
@@ -77,6 +78,7 @@ export function parseSendArgs(argv: string[], env: NodeJS.ProcessEnv = process.e
       out: values.out ?? '.',
       connectionId: runId === undefined ? undefined : Number.parseInt(runId, 16),
       timer: nameValue('timer', values.timer ?? 'thread', TIMER_KINDS),
+      transport: nameValue('transport', values.transport ?? 'udp', ['udp', 'tcp'] as const),
     },
   };
 }

@@ -59,8 +59,8 @@ datagram never arrived); skipped (encoded, not sent: the sender's choice);
 superseded (never encoded: replaced by a newer capture).
 
 Exit status: 0 on success; 2 for a bad argument, a bad or unreadable input
-file (trace, Y4M, IVF) or an output that cannot be written, with one line on
-stderr naming it; 1 when the VP8 addon is missing or on an internal error.`,
+file (trace, Y4M, IVF), an output that cannot be written or a missing VP8
+addon, with one line on stderr naming it; 1 on an internal error.`,
 });
 
 const SIM_HELP_REF = 'salsify sim --help';

@@ -15,6 +15,8 @@ import { formatResultsTable } from '../results/table.ts';
 import { runWebrtcBench } from '../webrtc/bench.ts';
 import type { CallOptions, WebrtcCodec } from '../webrtc/call.ts';
 import { findPrerequisites } from '../webrtc/prerequisites.ts';
+import { CALL_PATHS, pathUsesNetns } from '../webrtc/paths.ts';
+import { netnsUnavailable } from '../netns/prerequisites.ts';
 import { runSalsifyEndpoint, type SalsifyEndpointOptions } from '../webrtc/salsify-endpoint.ts';
 import { CODECS as SALSIFY_CODECS } from '../salsify/open-inputs.ts';
 import { SCHEMES } from '../salsify/sender.ts';
@@ -40,6 +42,8 @@ One call at a time: a 360p30 call takes about 0.3 of a core.`,
     ['--delay MS', 'one-way delay of each direction, whole ms from 0 to\n60000 (default 0)'],
     ['--downlink-loss P', 'loss probability of the video direction, 0 to 1\n(default 0)'],
     ['--uplink-loss P', 'loss probability of the feedback direction (default 0)'],
+    ['--path NAME', 'how the media goes: turn-udp (the default: both\nbrowsers relayed by coturn, the sender through\nlinkshell over UDP), turn-tcp (the sender inside\nlinkshell --netns, TURN over TCP only, UDP dropped)\nor p2p (the sender inside linkshell --netns, direct\nUDP); turn-tcp and p2p need root'],
+    ['--loss P', 'random loss of both directions, 0 to 1 (instead of\n--downlink-loss and --uplink-loss)'],
     ['--seed N', "seed of linkshell's random draws: an integer from 0 to\n2^53-1 (default 1)"],
     ['--video SRC', "the camera's clip: FILE.y4m, FILE.ivf (VP8) or\nsynthetic (default\n../shared/video/FourPeople_1280x720_60.ivf when\npresent, otherwise synthetic); scaled, looped forward\nand backward, each frame stamped with its number"],
     ['--size WxH', 'camera size, even, from 80x48 to 3840x2160\n(default 640x360)'],
@@ -122,7 +126,7 @@ export function parseWebrtcArgs(argv: string[]): WebrtcArgs {
     options: {
       preset: { type: 'string' }, downlink: { type: 'string' }, uplink: { type: 'string' },
       queue: { type: 'string' }, 'queue-args': { type: 'string' }, delay: { type: 'string' },
-      'downlink-loss': { type: 'string' }, 'uplink-loss': { type: 'string' }, seed: { type: 'string' },
+      'downlink-loss': { type: 'string' }, 'uplink-loss': { type: 'string' }, loss: { type: 'string' }, path: { type: 'string' }, seed: { type: 'string' },
       video: { type: 'string' }, size: { type: 'string' }, fps: { type: 'string' }, codec: { type: 'string' }, svc: { type: 'string' },
       duration: { type: 'string' }, drain: { type: 'string' }, endpoint: { type: 'string' }, 'salsify-codec': { type: 'string' }, out: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -148,8 +152,16 @@ export function parseWebrtcArgs(argv: string[]): WebrtcArgs {
   const durationS = (optional(values.duration, (t) => durationMsValue('duration', t, { unit: 's', minExclusive: true, maxMs: 1000 * LIMITS.maxRunS })) ?? 30_000) / 1000;
   const drainMs = optional(values.drain, (t) => durationMsValue('drain', t, { unit: 'ms', maxMs: 60_000 })) ?? 2000;
   const delay = optional(values.delay, (t) => durationMsValue('delay', t, { unit: 'ms', maxMs: LIMITS.maxDelayMs, wholeMs: true }));
-  const downlinkLoss = optional(values['downlink-loss'], (t) => probabilityValue('downlink-loss', t));
-  const uplinkLoss = optional(values['uplink-loss'], (t) => probabilityValue('uplink-loss', t));
+  const loss = optional(values.loss, (t) => probabilityValue('loss', t));
+  if (loss !== undefined && (values['downlink-loss'] !== undefined || values['uplink-loss'] !== undefined)) throw usageError('--loss sets both directions: give it, or --downlink-loss and --uplink-loss, not both');
+  const downlinkLoss = optional(values['downlink-loss'], (t) => probabilityValue('downlink-loss', t)) ?? loss;
+  const uplinkLoss = optional(values['uplink-loss'], (t) => probabilityValue('uplink-loss', t)) ?? loss;
+  const path = nameValue('path', values.path ?? 'turn-udp', CALL_PATHS);
+  if (salsifyEndpoint && values.path !== undefined) throw usageError(`--path is the Chromium call's; a Salsify --endpoint runs over linkshell's UDP relay`);
+  if (pathUsesNetns(path)) {
+    const unavailable = netnsUnavailable();
+    if (unavailable !== undefined) throw toolkitError('ERR_UNAVAILABLE', `--path ${path} runs the sender inside linkshell --netns: ${unavailable}`);
+  }
   const seed = optional(values.seed, (t) => seedValue('seed', t));
   const queue = values.queue ?? 'droptail';
   const queueArgs = values['queue-args'] ?? (queue === 'droptail' ? 'packets=256' : '');
@@ -187,7 +199,7 @@ export function parseWebrtcArgs(argv: string[]): WebrtcArgs {
   }
   return {
     help: false,
-    call: { programs: programs!, video, width, height, fps, codec, scalabilityMode: svc, durationS, drainMs, videoTrace, feedbackTrace, linkshellArgs: extra, out },
+    call: { programs: programs!, path, video, width, height, fps, codec, scalabilityMode: svc, durationS, drainMs, videoTrace, feedbackTrace, linkshellArgs: extra, out },
   };
 }
 

@@ -15,8 +15,12 @@ export const EXIT_STATUS = {
   ERR_UNREADABLE_FILE: 2,
   /** An output (file, directory, standard output) that cannot be written: full disk, missing directory. */
   ERR_UNWRITABLE_FILE: 2,
-  /** A part of the installation is missing (e.g. the native VP8 addon was not built). */
-  ERR_UNAVAILABLE: 1,
+  /**
+   * A part of the installation or the machine is missing (the native VP8 addon
+   * was not built; root, /dev/net/tun or iproute2 for linkshell --netns): the
+   * environment's to fix, not a defect, so like bad input it is one line and 2.
+   */
+  ERR_UNAVAILABLE: 2,
   /** Anything else: a defect of the toolkit. */
   ERR_INTERNAL: 1,
 } as const;

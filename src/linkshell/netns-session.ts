@@ -29,7 +29,7 @@ export interface NetnsSession extends RunningLink<{ netns: NetnsCounters }> {
 export async function startNetnsSession(config: PathConfig, options: SessionOptions = {}): Promise<NetnsSession> {
   const warn = options.warn ?? ((message: string) => process.stderr.write(`linkshell: ${message}\n`));
   const unavailable = netnsUnavailable();
-  // What the machine lacks is not a bad argument: ERR_UNAVAILABLE (exit status 1), and nothing was started.
+  // What the machine lacks is not a bad argument: ERR_UNAVAILABLE (exit status 2), and nothing was started.
   if (unavailable !== undefined) throw toolkitError('ERR_UNAVAILABLE', unavailable);
   const traces = loadTraces(config, options.traceLookup);
   let link: NetnsLink;

@@ -12,6 +12,7 @@
 //   sender-stats.jsonl, receiver-stats.jsonl   every getStats snapshot, raw
 //   video-link.log, feedback-link.log          linkshell's mm-link logs
 //   linkshell.txt         linkshell's summary
+//   path.json             the media's path (--path), its namespace's kernel counters before and after
 //
 // Times in the records are ms since the call connected. Fates: records.ts.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -335,6 +336,8 @@ export async function runWebrtcBench(options: CallOptions): Promise<WebrtcResult
     const result = await analyzeCall(data, options);
     writeFileSync(join(options.out, 'frames.csv'), framesToCsv(result.run.frames));
     writeFileSync(join(options.out, 'linkshell.txt'), data.linkshellOutput);
+    // The media's path, and the kernel counters of the sender's namespace (netns paths): TCP retransmissions, UDP sent.
+    writeFileSync(join(options.out, 'path.json'), JSON.stringify({ path: data.path, udpBlockedBy: data.udpBlockedBy ?? null, kernelCounters: data.kernelCounters ?? null }, null, 2) + '\n');
     // The pages' raw records, with the clocks that relate them (monotonic ms = page time + origin).
     const origins = { senderOriginMs: data.senderOriginMs, receiverOriginMs: data.receiverOriginMs, connectedMs: data.connectedMs, measuredUntilMs: data.measuredUntilMs, stoppedMs: data.stoppedMs, clipFrames: data.clip.frameCount };
     writeFileSync(join(options.out, 'camera.jsonl'), [JSON.stringify(origins), ...data.sender.map((r) => JSON.stringify(r))].join('\n') + '\n');

@@ -50,6 +50,8 @@ export function chromiumArgs(profileDir: string, cameraFile: string): string[] {
     '--use-fake-ui-for-media-stream',
     `--use-file-for-fake-video-capture=${cameraFile}`,
     '--allow-loopback-in-peer-connection',
+    // Host candidates as addresses, not mDNS names: a direct call (--path p2p) between a browser in a network namespace and one on the host cannot resolve mDNS.
+    '--disable-features=WebRtcHideLocalIpsWithMdns',
     '--remote-debugging-pipe',
     `--user-data-dir=${profileDir}`,
   ];

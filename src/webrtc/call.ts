@@ -6,6 +6,9 @@
 //   sender Chromium --TURN--> linkshell (video: .down trace) --> coturn --> receiver Chromium
 //   sender Chromium <--TURN-- linkshell (feedback: .up trace) <-- coturn <-- receiver Chromium
 //
+// That is the default path, turn-udp; with --path turn-tcp or p2p the sending
+// browser runs inside linkshell --netns instead (paths.ts, netns-sender.ts).
+//
 // The call gathers what the pages post (pages.ts) into a CallData: camera
 // frames with their capture times, displayed frames with their presentation
 // times, every encoded frame the receiver got (in a file), getStats
@@ -17,9 +20,9 @@ import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { abortableDelay, Cleanup } from './cleanup.ts';
 import { prepareClip, type PreparedClip } from './clip.ts';
-import { freeUdpPort, startTurnServer } from './coturn.ts';
 import { launchBrowser, type BenchBrowser } from './browser.ts';
-import { startLinkshellChild } from './linkshell-child.ts';
+import { counterDelta, type KernelCounters } from './netns-sender.ts';
+import { startCallPath, type CallPath } from './paths.ts';
 import { startPageServer, type PostKind, type Role } from './page-server.ts';
 import type { Prerequisites } from './prerequisites.ts';
 
@@ -40,6 +43,8 @@ export interface CallOptions {
   /** Trace files of the video and the feedback direction. */
   readonly videoTrace: string;
   readonly feedbackTrace: string;
+  /** How the media goes between the browsers (paths.ts; default turn-udp). */
+  readonly path?: CallPath;
   /** linkshell options for both directions beyond the traces (queue, delay, loss, seed). */
   readonly linkshellArgs?: readonly string[];
   /** Where the call's files go: the link logs, the getStats JSONL files, received.frames. */
@@ -123,6 +128,19 @@ export interface CallData {
   /** linkshell's summary (stderr). */
   readonly linkshellOutput: string;
   readonly linkshellStatus: number | null;
+  readonly path: CallPath;
+  /** How UDP was kept off the link (turn-tcp). */
+  readonly udpBlockedBy?: string;
+  /** The sender's namespace's kernel counters when connected and when stopped, and their difference (netns paths). */
+  readonly kernelCounters?: {
+    readonly namespace: string;
+    readonly before: KernelCounters;
+    readonly after: KernelCounters;
+    /** After minus before: the call from connected to stopped. */
+    readonly delta: KernelCounters;
+    /** After minus the counters before either browser started: the whole run, ICE included. */
+    readonly wholeRun: KernelCounters;
+  };
   /** Every process the call started (all ended by now), and its temporary directory. */
   readonly processes: { readonly name: string; readonly pid: number | undefined }[];
   readonly tempDir: string;
@@ -191,41 +209,6 @@ export async function runCall(options: CallOptions): Promise<CallData> {
     const clip = await prepareClip(join(temp, 'camera.y4m'), { video: options.video, width: options.width, height: options.height, fps: options.fps });
     checkAbort();
 
-    const turnPort = await freeUdpPort();
-    const relayBase = 40000 + Math.floor(Math.random() * 200) * 100;
-    const turn = await startTurnServer(options.programs.turnserver, temp, {
-      port: turnPort,
-      minPort: relayBase,
-      maxPort: relayBase + 99,
-      user: 'bench',
-      password: `p${Math.floor(Math.random() * 1e9)}`,
-      realm: 'salsify.bench',
-    });
-    cleanup.add('coturn', () => turn.stop());
-    started('coturn', turn.pid);
-    checkAbort();
-
-    const link = await startLinkshellChild({
-      videoTrace: options.videoTrace,
-      feedbackTrace: options.feedbackTrace,
-      connect: `127.0.0.1:${turnPort}`,
-      videoLog,
-      feedbackLog,
-      extraArgs: options.linkshellArgs,
-    });
-    let linkshellStatus: number | null = null;
-    let linkshellStopped = false;
-    const stopLink = async () => {
-      if (!linkshellStopped) {
-        linkshellStopped = true;
-        linkshellStatus = await link.stop();
-      }
-    };
-    cleanup.add('linkshell', stopLink);
-    started('linkshell', link.pid);
-    log(`coturn on 127.0.0.1:${turnPort}; linkshell listens on ${link.listen}`);
-    checkAbort();
-
     const server = await startPageServer((role, kind, body) => {
       if (kind === 'frames') {
         if (role !== 'receiver') throw new Error('only the receiver posts frames');
@@ -246,10 +229,33 @@ export async function runCall(options: CallOptions): Promise<CallData> {
       }
     });
     cleanup.add('page server', () => server.close());
+    checkAbort();
+
+    const route = await startCallPath({
+      path: options.path ?? 'turn-udp',
+      videoTrace: options.videoTrace,
+      feedbackTrace: options.feedbackTrace,
+      videoLog,
+      feedbackLog,
+      linkshellArgs: options.linkshellArgs,
+      turnserver: options.programs.turnserver,
+      chromium: options.programs.chromium,
+      dir: temp,
+      pagePort: Number(new URL(server.origin).port),
+      started,
+      log,
+    });
+    cleanup.add('the path (linkshell, coturn)', () => route.stop());
+    let linkshellStatus: number | null = null;
+    const stopLink = async () => {
+      linkshellStatus = await route.stopLink();
+    };
+    checkAbort();
 
     const browsers: BenchBrowser[] = [];
     for (const role of ['receiver', 'sender'] as const) {
-      const browser = await launchBrowser({ executable: options.programs.chromium, cameraFile: clip.path, role });
+      const executable = role === 'sender' ? route.senderExecutable : options.programs.chromium;
+      const browser = await launchBrowser({ executable, cameraFile: clip.path, role });
       browsers.push(browser);
       cleanup.add(`Chromium (${role})`, () => browser.close());
       started(`Chromium (${role}, profile ${browser.profileDir})`, browser.pid);
@@ -271,7 +277,6 @@ export async function runCall(options: CallOptions): Promise<CallData> {
     const senderOriginMs = await pageOriginMs(senderPage);
     checkAbort();
 
-    const iceUser = { username: turn.config.user, credential: turn.config.password };
     const config = {
       width: options.width,
       height: options.height,
@@ -282,8 +287,8 @@ export async function runCall(options: CallOptions): Promise<CallData> {
       verifyFrames: options.verifyFrames ?? 0,
       timeoutMs: 30_000,
     };
-    const senderConfig = { ...config, iceServers: [{ urls: turn.url(link.listen), ...iceUser }] };
-    const receiverConfig = { ...config, iceServers: [{ urls: turn.url(), ...iceUser }] };
+    const senderConfig = { ...config, ...route.sender };
+    const receiverConfig = { ...config, ...route.receiver };
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     type Bench = any;
     const offer = await senderPage.evaluate((c) => (window as Bench).bench.offer(c), senderConfig);
@@ -293,13 +298,15 @@ export async function runCall(options: CallOptions): Promise<CallData> {
       receiverPage.evaluate((t) => (window as Bench).bench.connected(t), 30_000),
     ]);
     const connectedMs = monotonicMs();
+    const countersBefore = route.counters?.();
     const epochMinusMonotonicMs = Date.now() - monotonicMs();
-    log(`connected through coturn and linkshell (${codec}); the call lasts ${options.durationS} s`);
+    log(`connected through ${route.path === 'p2p' ? 'direct UDP' : 'coturn'} and linkshell${route.namespace ? ` --netns (${route.path}, ${route.namespace})` : ''} (${codec}); the call lasts ${options.durationS} s`);
     await abortableDelay(options.durationS * 1000, options.signal);
     // Source frames are counted until now; the call goes on for the drain, so that later shows count for them.
     const measuredUntilMs = monotonicMs();
     await abortableDelay(options.drainMs ?? 2000, options.signal);
     const stoppedMs = monotonicMs();
+    const countersAfter = route.counters?.();
     await Promise.all([senderPage.evaluate(() => (window as Bench).bench.stop()), receiverPage.evaluate(() => (window as Bench).bench.stop())]);
     if (server.errors.length > 0) throw new Error(`the pages posted data the bench could not take: ${server.errors[0]}`);
     for (const b of browsers.reverse()) await b.close();
@@ -325,8 +332,11 @@ export async function runCall(options: CallOptions): Promise<CallData> {
       framesFile,
       videoLog,
       feedbackLog,
-      linkshellOutput: link.output(),
+      linkshellOutput: route.linkshellOutput(),
       linkshellStatus,
+      path: route.path,
+      udpBlockedBy: route.udpBlockedBy,
+      kernelCounters: countersBefore && countersAfter ? { namespace: route.namespace!, before: countersBefore, after: countersAfter, delta: counterDelta(countersBefore, countersAfter), wholeRun: counterDelta(route.countersAtStart ?? countersBefore, countersAfter) } : undefined,
       processes,
       tempDir: temp,
       dispose: () => rmSync(temp, { recursive: true, force: true }),

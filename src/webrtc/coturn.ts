@@ -16,11 +16,14 @@ export interface TurnConfig {
   readonly user: string;
   readonly password: string;
   readonly realm: string;
+  /** Addresses to listen on beside 127.0.0.1 (the host's end of a linkshell --netns link). */
+  readonly extraListeningIps?: readonly string[];
 }
 
 export function coturnConfigText(config: TurnConfig, logFile: string): string {
   return [
     'listening-ip=127.0.0.1',
+    ...(config.extraListeningIps ?? []).map((ip) => `listening-ip=${ip}`),
     'relay-ip=127.0.0.1',
     `listening-port=${config.port}`,
     `min-port=${config.minPort}`,
@@ -46,8 +49,8 @@ export interface TurnServer {
   readonly config: TurnConfig;
   readonly pid: number | undefined;
   readonly logFile: string;
-  /** The URL a browser's RTCIceServer gives for this server at `address` (host:port; linkshell's for the sender). */
-  url(address?: string): string;
+  /** The URL a browser's RTCIceServer gives for this server at `address` (host:port; linkshell's for the sender), over UDP (default) or TCP. */
+  url(address?: string, transport?: 'udp' | 'tcp'): string;
   /** Stops the server (SIGTERM, then SIGKILL after 3 s) and waits for it to exit. */
   stop(): Promise<void>;
 }
@@ -121,7 +124,7 @@ export async function startTurnServer(executable: string, dir: string, config: T
     config,
     pid: child.pid,
     logFile,
-    url: (address = `127.0.0.1:${config.port}`) => `turn:${address}?transport=udp`,
+    url: (address = `127.0.0.1:${config.port}`, transport = 'udp') => `turn:${address}?transport=${transport}`,
     stop,
   };
 }

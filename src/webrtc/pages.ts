@@ -76,7 +76,8 @@ function connected(timeoutMs) {
     check();
   });
 }
-function relayOnly(description) {
+function relayOnly(description, policy) {
+  if (policy === 'all') return { type: description.type, sdp: description.sdp };
   const hosts = description.sdp.split('\\n').filter((l) => l.startsWith('a=candidate') && !/ typ relay/.test(l));
   if (hosts.length > 0) throw new Error('a non-relay candidate in the SDP: ' + hosts[0]);
   return { type: description.type, sdp: description.sdp };
@@ -125,7 +126,7 @@ window.bench = {
     // Strip rows: the cell size at the camera's width, rounded up to even for the chroma planes.
     const cell = Math.floor(config.width / 20) & ~1;
     measureCamera(track.clone(), cell + (cell & 1)).catch((e) => console.error('camera measurement: ' + e));
-    pc = new RTCPeerConnection({ iceServers: config.iceServers, iceTransportPolicy: 'relay', bundlePolicy: 'max-bundle', rtcpMuxPolicy: 'require', encodedInsertableStreams: true });
+    pc = new RTCPeerConnection({ iceServers: config.iceServers, iceTransportPolicy: config.iceTransportPolicy || 'relay', bundlePolicy: 'max-bundle', rtcpMuxPolicy: 'require', encodedInsertableStreams: true });
     const encoding = { maxBitrate: config.maxBitrate };
     if (config.scalabilityMode) encoding.scalabilityMode = config.scalabilityMode;
     const transceiver = pc.addTransceiver(track, { direction: 'sendonly', streams: [stream], sendEncodings: [encoding] });
@@ -146,7 +147,7 @@ window.bench = {
     statsLoop();
     await pc.setLocalDescription(await pc.createOffer());
     await gathered(pc, config.timeoutMs);
-    return relayOnly(pc.localDescription);
+    return relayOnly(pc.localDescription, config.iceTransportPolicy);
   },
   async accept(answer, timeoutMs) {
     await pc.setRemoteDescription(answer);
@@ -233,7 +234,7 @@ function watchDisplay(video) {
 }
 window.bench = {
   async answer(config, offer) {
-    pc = new RTCPeerConnection({ iceServers: config.iceServers, iceTransportPolicy: 'relay', bundlePolicy: 'max-bundle', rtcpMuxPolicy: 'require', encodedInsertableStreams: true });
+    pc = new RTCPeerConnection({ iceServers: config.iceServers, iceTransportPolicy: config.iceTransportPolicy || 'relay', bundlePolicy: 'max-bundle', rtcpMuxPolicy: 'require', encodedInsertableStreams: true });
     pc.ontrack = (event) => {
       const { readable, writable } = event.receiver.createEncodedStreams();
       readable.pipeThrough(new TransformStream({
@@ -253,7 +254,7 @@ window.bench = {
     await pc.setRemoteDescription(offer);
     await pc.setLocalDescription(await pc.createAnswer());
     await gathered(pc, config.timeoutMs);
-    return relayOnly(pc.localDescription);
+    return relayOnly(pc.localDescription, config.iceTransportPolicy);
   },
   connected: (timeoutMs) => connected(timeoutMs),
   stop: stopAll,

@@ -32,7 +32,7 @@ test('exit statuses come from the code alone', () => {
   assert.is(exitStatusOf(toolkitError('ERR_BAD_INPUT', 'x')), 2);
   assert.is(exitStatusOf(toolkitError('ERR_UNREADABLE_FILE', 'x')), 2);
   assert.is(exitStatusOf(toolkitError('ERR_UNWRITABLE_FILE', 'x')), 2);
-  assert.is(exitStatusOf(toolkitError('ERR_UNAVAILABLE', 'x')), 1);
+  assert.is(exitStatusOf(toolkitError('ERR_UNAVAILABLE', 'x')), 2);
   assert.is(exitStatusOf(new Error('a defect')), 1);
   assert.is(exitStatusOf(new RangeError('a defect')), 1);
   assert.is(exitStatusOf(Object.assign(new TypeError('x'), { code: 'ERR_PARSE_ARGS_UNKNOWN_OPTION' })), 2);

@@ -1,4 +1,5 @@
-// `salsify send`: the Salsify sender over a real UDP socket. Captures are
+// `salsify send`: the Salsify sender over a real UDP socket (or, with
+// --transport tcp, framed over one TCP connection to a relay: tcp-endpoint.ts). Captures are
 // paced at the video's frame rate on the monotonic clock, like a webcam (the
 // sender encodes the newest frame captured); the same SalsifySender as in the
 // simulator runs over createUdpEndpoint. Every sender event goes to
@@ -14,6 +15,7 @@ import { inContext, usageError } from '../../common/errors.ts';
 import { formatAddress, isLoopback, parseHostPort, resolveHostPort, type UdpAddress } from '../../net/address.ts';
 import type { EndpointContext } from '../../net/endpoint.ts';
 import { createUdpEndpoint, type UdpEndpoint } from '../../net/udp-endpoint.ts';
+import { createTcpEndpoint } from './tcp-endpoint.ts';
 import { WallClockScheduler, type TimerKind } from '../../net/wall-clock.ts';
 import { openCodec, openVideo, type CodecName } from '../open-inputs.ts';
 import { SalsifySender, type Scheme, type SenderCounters, type SenderEvent } from '../sender.ts';
@@ -43,6 +45,8 @@ export interface SendArgs {
   readonly out: string;
   readonly connectionId: number | undefined;
   readonly timer: TimerKind;
+  /** udp (the default): datagrams to the receiver; tcp: framed over one TCP connection to a relay at `to` (tcp-endpoint.ts). */
+  readonly transport?: 'udp' | 'tcp';
 }
 
 /** A sender event as a record line: shared-clock time, short field names. */
@@ -135,7 +139,10 @@ async function sendOverUdp(args: SendArgs, inputs: SendInputs, stop: StopSignals
     const { peer } = inputs;
     // Loopback receivers get a loopback socket; others the wildcard address of the peer's IP version.
     const bind = isLoopback(peer.address) ? (peer.family === 6 ? '[::1]:0' : '127.0.0.1:0') : peer.family === 6 ? '[::]:0' : '0.0.0.0:0';
-    endpoint = await createUdpEndpoint({ bind, peer: { address: peer.address, port: peer.port }, scheduler });
+    endpoint =
+      args.transport === 'tcp'
+        ? await createTcpEndpoint({ relay: peer, scheduler })
+        : await createUdpEndpoint({ bind, peer: { address: peer.address, port: peer.port }, scheduler });
     return await sendRun(args, inputs, endpoint, failure, stop);
   } finally {
     await endpoint?.close();
