@@ -26,7 +26,7 @@ import { summarize, type Summary } from '../results/summary.ts';
 import { runCall, type CallData, type CallOptions } from './call.ts';
 import { measureFrames, type SourceFrame } from './measure.ts';
 import { measureQuality, parseEncodedFrames, type QualityResult } from './quality.ts';
-import { linkUseFromLog, webrtcRunRecord, type WebrtcFate, type WebrtcFrameRecord } from './records.ts';
+import { linkUseFromLog, traceAt, traceTimeOfCallZero, webrtcRunRecord, type WebrtcFate, type WebrtcFrameRecord } from './records.ts';
 export type { WebrtcFate, WebrtcFrameRecord } from './records.ts';
 import { summarizeStats, type StatsSummary } from './stats-summary.ts';
 
@@ -306,6 +306,10 @@ export async function analyzeCall(data: CallData, options: CallOptions): Promise
       videoTrace: options.videoTrace,
       feedbackTrace: options.feedbackTrace,
       linkshellArgs: options.linkshellArgs ?? [],
+      preset: options.scenario?.preset ?? null,
+      traceStartS: options.scenario?.traceStartS ?? 0,
+      // The trace second at which the call connected (where its measurement starts).
+      connectedAtTraceS: traceAt(traceTimeOfCallZero(data.videoLog, data.connectedMs + data.epochMinusMonotonicMs), options.scenario?.traceStartS ?? 0),
       clipFrames: data.clip.frameCount,
   };
   counters.decodingCompared = decodingCompared;

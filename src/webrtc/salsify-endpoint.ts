@@ -24,6 +24,7 @@ import type { CodecName } from '../salsify/open-inputs.ts';
 import type { Scheme } from '../salsify/sender.ts';
 import { Cleanup } from './cleanup.ts';
 import { prepareClip } from './clip.ts';
+import { firstArrivalTraceTime, traceAt } from './records.ts';
 import { startLinkshellChild } from './linkshell-child.ts';
 import { startNodeChild, waitForOutput, type NodeChild } from './node-child.ts';
 
@@ -48,6 +49,8 @@ export interface SalsifyEndpointOptions {
   readonly feedbackTrace: string;
   /** linkshell options beyond the traces, as the Chromium call takes them. */
   readonly linkshellArgs?: readonly string[];
+  /** The paper's scenario the path comes from (salsify webrtc --preset) and the trace second linkshell starts at (--trace-start), recorded in summary.json. */
+  readonly scenario?: { readonly preset: string | null; readonly traceStartS: number };
   readonly out: string;
   readonly signal?: AbortSignal;
   readonly log?: (line: string) => void;
@@ -147,6 +150,10 @@ export async function runSalsifyEndpoint(options: SalsifyEndpointOptions): Promi
       videoTrace: options.videoTrace,
       feedbackTrace: options.feedbackTrace,
       linkshellArgs: options.linkshellArgs ?? [],
+      preset: options.scenario?.preset ?? null,
+      traceStartS: options.scenario?.traceStartS ?? 0,
+      // The trace second at which the first video datagram reached the link.
+      firstDatagramAtTraceS: traceAt(firstArrivalTraceTime(join(options.out, 'video-link.log')), options.scenario?.traceStartS ?? 0),
       delayKnownFraction,
       ssimFrom: analysis.ssimFrom,
       captureLatenessMs: analysis.captureLatenessMs,
