@@ -33,7 +33,8 @@ chromium, driven by puppeteer-core) through coturn on 127.0.0.1, with
 linkshell between the sending browser and coturn: the video crosses the
 downlink trace, the receiver's feedback the uplink trace, as in the paper.
 Measures every source frame black-box (barcodes in the picture): signal
-delay, SSIM of what was shown (VP8: decoded with our own decoder), getStats.
+delay, SSIM of what was shown (VP8 decoded with our own decoder, VP9 and
+AV1 with ffmpeg), getStats.
 One call at a time: a 360p30 call takes about 0.3 of a core.`,
   options: [
     ['--preset NAME', wrapWords(`one of the Salsify paper's scenarios (as salsify sim): ${PRESET_NAMES.join(', ')}: its traces, delay, queue, loss, on/off, MTU and overhead (not its 702 s window: the call lasts --duration; wifi's 4.8 % loss is linkshell's, before the link, not at delivery); every option below still overrides it`)],
@@ -52,7 +53,7 @@ One call at a time: a 360p30 call takes about 0.3 of a core.`,
     ['--video SRC', "the camera's clip: FILE.y4m, FILE.ivf (VP8) or\nsynthetic (default\n../shared/video/FourPeople_1280x720_60.ivf when\npresent, otherwise synthetic); scaled, looped forward\nand backward, each frame stamped with its number"],
     ['--size WxH', 'camera size, even, from 80x48 to 3840x2160\n(default 640x360)'],
     ['--fps N', 'camera frame rate, 1 to 60 (default 30)'],
-    ['--codec NAME', 'vp8, vp9 or av1, forced with setCodecPreferences\n(default vp8; SSIM is measured for vp8 only)'],
+    ['--codec NAME', 'vp8, vp9 or av1, forced with setCodecPreferences\n(default vp8); SSIM: vp8 decoded by our decoder, vp9\nand av1 by ffmpeg (libvpx, dav1d: as Chromium)'],
     ['--svc MODE', 'scalability mode, e.g. L1T3, or L2T3 with vp9 or av1'],
     ['--duration S', 'seconds of the call measured once connected, > 0\nand at most 86400 (default 30)'],
     ['--drain MS', 'the call goes on this long after the last frame\ncounted, 0 to 60000 (default 2000)'],

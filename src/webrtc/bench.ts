@@ -234,18 +234,16 @@ export async function analyzeCall(data: CallData, options: CallOptions): Promise
   const clip = await Y4mFile.open(data.clip.path);
   let quality: QualityResult;
   try {
-    quality =
-      options.codec === 'vp8'
-        ? await measureQuality({
-            received,
-            ivfPath: join(options.out, 'received.ivf'),
-            displayed,
-            sourceFrame: (k) => clip.read(k),
-            sourceWidth: data.clip.width,
-            sourceHeight: data.clip.height,
-            hashFileFrames: new Set(data.decodingChecks.flatMap((c) => (c.n === null ? [] : [c.n]))),
-          })
-        : { frames: [], undecodable: 0, notDecoded: 0 };
+    quality = await measureQuality({
+      received,
+      ivfPath: join(options.out, 'received.ivf'),
+      displayed,
+      sourceFrame: (k) => clip.read(k),
+      sourceWidth: data.clip.width,
+      sourceHeight: data.clip.height,
+      hashFileFrames: new Set(data.decodingChecks.flatMap((c) => (c.n === null ? [] : [c.n]))),
+      codec: options.codec,
+    });
   } finally {
     await clip.close();
   }
