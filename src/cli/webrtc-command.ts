@@ -69,12 +69,13 @@ DIR/video-link.log and DIR/feedback-link.log (linkshell's mm-link logs) and
 DIR/linkshell.txt; prints a results table. With a Salsify --endpoint:
 DIR/summary.json (with endpoint and scheme), DIR/frames.csv, DIR/sender.jsonl,
 DIR/receiver.jsonl, DIR/received.ivf (vp8), the link logs and DIR/linkshell.txt;
-chromium and coturn are not needed. SALSIFY_CHROMIUM and
-SALSIFY_TURNSERVER select other binaries.
+chromium and coturn are not needed. VP9 and AV1 need ffmpeg (their SSIM).
+SALSIFY_CHROMIUM, SALSIFY_TURNSERVER and SALSIFY_FFMPEG select other
+binaries.
 
 Exit status: 0 on success; 2 for a bad argument or input file, an output
-that cannot be written, or a missing chromium or coturn (the line gives the
-apt command); 1 on an internal error; 128 + N when signal N stopped it
+that cannot be written, or a missing chromium, coturn or ffmpeg (the line
+gives the apt command); 1 on an internal error; 128 + N when signal N stopped it
 (everything it started is stopped first).`,
 });
 
@@ -200,7 +201,9 @@ export function parseWebrtcArgs(argv: string[]): WebrtcArgs {
     video = resolve(video);
   }
   // Before anything is written: a missing chromium or coturn is one line naming the apt command.
-  const programs = salsifyEndpoint ? undefined : findPrerequisites({ chromium: process.env.SALSIFY_CHROMIUM || undefined, turnserver: process.env.SALSIFY_TURNSERVER || undefined });
+  const programs = salsifyEndpoint
+    ? undefined
+    : findPrerequisites({ chromium: process.env.SALSIFY_CHROMIUM || undefined, turnserver: process.env.SALSIFY_TURNSERVER || undefined, ffmpeg: process.env.SALSIFY_FFMPEG || undefined }, { ffmpeg: codec !== 'vp8' });
   const out = resolve(pathValue('out', values.out ?? 'webrtc-out'));
   try {
     mkdirSync(out, { recursive: true });

@@ -243,6 +243,7 @@ export async function analyzeCall(data: CallData, options: CallOptions): Promise
       sourceHeight: data.clip.height,
       hashFileFrames: new Set(data.decodingChecks.flatMap((c) => (c.n === null ? [] : [c.n]))),
       codec: options.codec,
+      ffmpeg: options.programs.ffmpeg,
     });
   } finally {
     await clip.close();

@@ -64,6 +64,10 @@ test('a missing coturn, or both: the line names each package', async () => {
   assert.is(both.status, 2);
   assert.match(both.stderr, /apt-get install -y chromium coturn\n$/);
   assert.throws(() => findPrerequisites({ chromium: dir }), /chromium/, 'a directory is not a program');
+  const vp9 = await salsify([...CALL, '--codec', 'vp9', '--out', join(dir, 'x')], { SALSIFY_FFMPEG: join(dir, 'no-ffmpeg') });
+  assert.is(vp9.status, 2);
+  assert.match(vp9.stderr, /^salsify webrtc: .*ffmpeg .*install with: apt-get install -y ffmpeg\n$/);
+  assert.ok(findPrerequisites({ ffmpeg: join(dir, 'no-ffmpeg') }).ffmpeg === undefined, 'VP8 needs no ffmpeg');
 });
 
 test('bad arguments: one line each, exit 2', async () => {
