@@ -8,9 +8,12 @@ import {
   durationMsValue, formatHelp, integerValue, LIMITS, nameValue, noPositionals, optional, parseCommandLine, pathValue, probabilityValue, rateValue, required, seedValue,
 } from '../common/validate.ts';
 import { queueOption } from './queue-option.ts';
-import { resolveTraceName } from '../link-emu/trace-files.ts';
+import { loadTrace, resolveTraceName } from '../link-emu/trace-files.ts';
 import { formatTrace } from '../link-emu/trace-format.ts';
 import { constantRateTrace } from '../link-emu/trace-generators.ts';
+import { rotateTrace } from '../link-emu/trace-rotate.ts';
+import { PRESET_NAMES, simPreset } from '../salsify/presets.ts';
+import { onOffValue } from './mahimahi-flags.ts';
 import { formatResultsTable } from '../results/table.ts';
 import { runWebrtcBench } from '../webrtc/bench.ts';
 import type { CallOptions, WebrtcCodec } from '../webrtc/call.ts';
@@ -20,21 +23,24 @@ import { netnsUnavailable } from '../netns/prerequisites.ts';
 import { runSalsifyEndpoint, type SalsifyEndpointOptions } from '../webrtc/salsify-endpoint.ts';
 import { CODECS as SALSIFY_CODECS } from '../salsify/open-inputs.ts';
 import { SCHEMES } from '../salsify/sender.ts';
-import { schemeNames } from './help-names.ts';
+import { schemeNames, wrapWords } from './help-names.ts';
 
 const DEFAULT_CLIP = fileURLToPath(new URL('../../../shared/video/FourPeople_1280x720_60.ivf', import.meta.url));
 const HELP_REF = 'salsify webrtc --help';
 
 export const WEBRTC_HELP = formatHelp({
-  usage: ['salsify webrtc --downlink TRACE --uplink TRACE [options]'],
+  usage: ['salsify webrtc --downlink TRACE --uplink TRACE [options]', 'salsify webrtc --preset NAME [--trace-start S] [options]'],
   about: `Runs a real WebRTC call between two headless Chromium browsers (Debian's
 chromium, driven by puppeteer-core) through coturn on 127.0.0.1, with
 linkshell between the sending browser and coturn: the video crosses the
 downlink trace, the receiver's feedback the uplink trace, as in the paper.
 Measures every source frame black-box (barcodes in the picture): signal
-delay, SSIM of what was shown (VP8: decoded with our own decoder), getStats.
+delay, SSIM of what was shown (VP8 decoded with our own decoder, VP9 and
+AV1 with ffmpeg), getStats.
 One call at a time: a 360p30 call takes about 0.3 of a core.`,
   options: [
+    ['--preset NAME', wrapWords(`one of the Salsify paper's scenarios (as salsify sim): ${PRESET_NAMES.join(', ')}: its traces, delay, queue, loss, on/off, MTU and overhead (not its 702 s window: the call lasts --duration; wifi's 4.8 % loss is linkshell's, before the link, not at delivery); every option below still overrides it`)],
+    ['--trace-start S', 'replay both traces from their second S (whole ms,\n0 to 86400; default 0): linkshell starts there, and\nthe call connects a few seconds later (summary.json:\ntraceStartS, connectedAtTraceS)'],
     ['--downlink TRACE', "the video direction's trace: a file or a name found\nin ./traces, $LINKSHELL_TRACES or\n/usr/share/mahimahi/traces; or const:MBPS for a\nconstant rate (e.g. const:2)"],
     ['--uplink TRACE', "the feedback direction's trace (same forms)"],
     ['--queue KIND', 'queue of both directions: infinite, droptail,\ndrophead, codel, pie (default droptail)'],
@@ -44,11 +50,14 @@ One call at a time: a 360p30 call takes about 0.3 of a core.`,
     ['--uplink-loss P', 'loss probability of the feedback direction (default 0)'],
     ['--path NAME', 'how the media goes: turn-udp (the default: both\nbrowsers relayed by coturn, the sender through\nlinkshell over UDP), turn-tcp (the sender inside\nlinkshell --netns, TURN over TCP only, UDP dropped)\nor p2p (the sender inside linkshell --netns, direct\nUDP); turn-tcp and p2p need root'],
     ['--loss P', 'random loss of both directions, 0 to 1 (instead of\n--downlink-loss and --uplink-loss)'],
+    ['--downlink-onoff ON,OFF', 'intermittent video direction (as salsify sim and\nmm-onoff): mean on and off times in ms'],
+    ['--mtu N', 'bytes per delivery opportunity (default linkshell\'s 1504;\nthe presets: 1514, as the paper\'s Cellsim)'],
+    ['--overhead N', 'link bytes per datagram beyond its payload (default\nlinkshell\'s; the presets: 42, Ethernet + IPv4 + UDP)'],
     ['--seed N', "seed of linkshell's random draws: an integer from 0 to\n2^53-1 (default 1)"],
     ['--video SRC', "the camera's clip: FILE.y4m, FILE.ivf (VP8) or\nsynthetic (default\n../shared/video/FourPeople_1280x720_60.ivf when\npresent, otherwise synthetic); scaled, looped forward\nand backward, each frame stamped with its number"],
     ['--size WxH', 'camera size, even, from 80x48 to 3840x2160\n(default 640x360)'],
     ['--fps N', 'camera frame rate, 1 to 60 (default 30)'],
-    ['--codec NAME', 'vp8, vp9 or av1, forced with setCodecPreferences\n(default vp8; SSIM is measured for vp8 only)'],
+    ['--codec NAME', 'vp8, vp9 or av1, forced with setCodecPreferences\n(default vp8); SSIM: vp8 decoded by our decoder, vp9\nand av1 by ffmpeg (libvpx, dav1d: as Chromium)'],
     ['--svc MODE', 'scalability mode, e.g. L1T3, or L2T3 with vp9 or av1'],
     ['--duration S', 'seconds of the call measured once connected, > 0\nand at most 86400 (default 30)'],
     ['--drain MS', 'the call goes on this long after the last frame\ncounted, 0 to 60000 (default 2000)'],
@@ -64,20 +73,44 @@ DIR/video-link.log and DIR/feedback-link.log (linkshell's mm-link logs) and
 DIR/linkshell.txt; prints a results table. With a Salsify --endpoint:
 DIR/summary.json (with endpoint and scheme), DIR/frames.csv, DIR/sender.jsonl,
 DIR/receiver.jsonl, DIR/received.ivf (vp8), the link logs and DIR/linkshell.txt;
-chromium and coturn are not needed. SALSIFY_CHROMIUM and
-SALSIFY_TURNSERVER select other binaries.
+chromium and coturn are not needed. VP9 and AV1 need ffmpeg (their SSIM).
+SALSIFY_CHROMIUM, SALSIFY_TURNSERVER and SALSIFY_FFMPEG select other
+binaries.
 
 Exit status: 0 on success; 2 for a bad argument or input file, an output
-that cannot be written, or a missing chromium or coturn (the line gives the
-apt command); 1 on an internal error; 128 + N when signal N stopped it
+that cannot be written, or a missing chromium, coturn or ffmpeg (the line
+gives the apt command); 1 on an internal error; 128 + N when signal N stopped it
 (everything it started is stopped first).`,
 });
 
 const CODECS: readonly WebrtcCodec[] = ['vp8', 'vp9', 'av1'];
 const ENDPOINTS: readonly string[] = ['chromium', ...SCHEMES];
 
-/** A trace option: a trace file (resolved as every command does), or const:MBPS written as a trace file into `dir`. */
-function traceValue(name: string, text: string | undefined, dir: string): string {
+/**
+ * A trace option: a trace file (resolved as every command does), or const:MBPS
+ * written as a trace file into `dir`; with a start offset, the trace from that
+ * time on (rotateTrace) written into `dir`.
+ */
+function traceValue(name: string, text: string | undefined, dir: string, startMs = 0): string {
+  const path = traceFile(name, text, dir);
+  if (startMs === 0) return path;
+  const rotated = (() => {
+    try {
+      return rotateTrace(loadTrace(path), startMs);
+    } catch (error) {
+      throw toolkitError('ERR_UNREADABLE_FILE', `--${name}: ${(error as Error).message.replace(/\s*\n\s*/g, ' ')}`);
+    }
+  })();
+  const out = join(dir, `${name}-from-${startMs / 1000}s.trace`);
+  try {
+    writeFileSync(out, formatTrace(rotated));
+  } catch (error) {
+    throw toolkitError('ERR_UNWRITABLE_FILE', `cannot write ${out}: ${fileErrorReason(error, { writing: true })}`);
+  }
+  return out;
+}
+
+function traceFile(name: string, text: string | undefined, dir: string): string {
   const value = required(name, text, 'TRACE', HELP_REF);
   const m = /^const:(.*)$/.exec(value);
   if (m) {
@@ -129,6 +162,7 @@ export function parseWebrtcArgs(argv: string[]): WebrtcArgs {
       'downlink-loss': { type: 'string' }, 'uplink-loss': { type: 'string' }, loss: { type: 'string' }, path: { type: 'string' }, seed: { type: 'string' },
       video: { type: 'string' }, size: { type: 'string' }, fps: { type: 'string' }, codec: { type: 'string' }, svc: { type: 'string' },
       duration: { type: 'string' }, drain: { type: 'string' }, endpoint: { type: 'string' }, 'salsify-codec': { type: 'string' }, out: { type: 'string' },
+      'trace-start': { type: 'string' }, 'downlink-onoff': { type: 'string' }, mtu: { type: 'string' }, overhead: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: true,
@@ -136,7 +170,9 @@ export function parseWebrtcArgs(argv: string[]): WebrtcArgs {
   });
   if (values.help) return { help: true };
   noPositionals(positionals, HELP_REF);
-  if (values.preset !== undefined) throw usageError(`--preset ${JSON.stringify(values.preset)}: presets are not available yet (issue 9); give --downlink and --uplink traces`);
+  // A preset sets the path; only options given override it (the traces, each impairment).
+  const preset = optional(values.preset, (t) => simPreset(nameValue('preset', t, PRESET_NAMES)).config);
+  const traceStartMs = optional(values['trace-start'], (t) => durationMsValue('trace-start', t, { unit: 's', maxMs: 1000 * LIMITS.maxRunS, wholeMs: true })) ?? 0;
   const endpoint = nameValue('endpoint', values.endpoint ?? 'chromium', ENDPOINTS);
   const salsifyEndpoint = endpoint !== 'chromium';
   if (!salsifyEndpoint && values['salsify-codec'] !== undefined) throw usageError('--salsify-codec is for a Salsify --endpoint; Chromium takes --codec');
@@ -151,11 +187,14 @@ export function parseWebrtcArgs(argv: string[]): WebrtcArgs {
   if (svc !== undefined && codec === 'vp8' && !/^L1T[1-3]$/.test(svc)) throw usageError(`--svc ${svc}: VP8 has temporal layers only (L1T1 to L1T3); use --codec vp9 or av1`);
   const durationS = (optional(values.duration, (t) => durationMsValue('duration', t, { unit: 's', minExclusive: true, maxMs: 1000 * LIMITS.maxRunS })) ?? 30_000) / 1000;
   const drainMs = optional(values.drain, (t) => durationMsValue('drain', t, { unit: 'ms', maxMs: 60_000 })) ?? 2000;
-  const delay = optional(values.delay, (t) => durationMsValue('delay', t, { unit: 'ms', maxMs: LIMITS.maxDelayMs, wholeMs: true }));
+  const delay = optional(values.delay, (t) => durationMsValue('delay', t, { unit: 'ms', maxMs: LIMITS.maxDelayMs, wholeMs: true })) ?? preset?.delayMs;
   const loss = optional(values.loss, (t) => probabilityValue('loss', t));
   if (loss !== undefined && (values['downlink-loss'] !== undefined || values['uplink-loss'] !== undefined)) throw usageError('--loss sets both directions: give it, or --downlink-loss and --uplink-loss, not both');
-  const downlinkLoss = optional(values['downlink-loss'], (t) => probabilityValue('downlink-loss', t)) ?? loss;
+  const downlinkLoss = optional(values['downlink-loss'], (t) => probabilityValue('downlink-loss', t)) ?? loss ?? preset?.downlinkLoss;
   const uplinkLoss = optional(values['uplink-loss'], (t) => probabilityValue('uplink-loss', t)) ?? loss;
+  const onOff = onOffValue('downlink-onoff', values['downlink-onoff']) ?? preset?.downlinkOnOff;
+  const mtu = optional(values.mtu, (t) => integerValue('mtu', t, { min: 1, max: 65535 + 64 })) ?? preset?.mtu;
+  const overhead = optional(values.overhead, (t) => integerValue('overhead', t, { min: 0, max: 4096 })) ?? preset?.overheadBytes;
   const path = nameValue('path', values.path ?? 'turn-udp', CALL_PATHS);
   if (salsifyEndpoint && values.path !== undefined) throw usageError(`--path is the Chromium call's; a Salsify --endpoint runs over linkshell's UDP relay`);
   if (pathUsesNetns(path)) {
@@ -163,8 +202,8 @@ export function parseWebrtcArgs(argv: string[]): WebrtcArgs {
     if (unavailable !== undefined) throw toolkitError('ERR_UNAVAILABLE', `--path ${path} runs the sender inside linkshell --netns: ${unavailable}`);
   }
   const seed = optional(values.seed, (t) => seedValue('seed', t));
-  const queue = values.queue ?? 'droptail';
-  const queueArgs = values['queue-args'] ?? (queue === 'droptail' ? 'packets=256' : '');
+  const queue = values.queue ?? preset?.queue ?? 'droptail';
+  const queueArgs = values['queue-args'] ?? (values.queue === undefined && preset ? preset.queueArgs : queue === 'droptail' ? 'packets=256' : '');
   queueOption('queue', queue, queueArgs);
   let video = values.video ?? (existsSync(DEFAULT_CLIP) ? DEFAULT_CLIP : 'synthetic');
   if (video !== 'synthetic') {
@@ -174,32 +213,38 @@ export function parseWebrtcArgs(argv: string[]): WebrtcArgs {
     video = resolve(video);
   }
   // Before anything is written: a missing chromium or coturn is one line naming the apt command.
-  const programs = salsifyEndpoint ? undefined : findPrerequisites({ chromium: process.env.SALSIFY_CHROMIUM || undefined, turnserver: process.env.SALSIFY_TURNSERVER || undefined });
+  const programs = salsifyEndpoint
+    ? undefined
+    : findPrerequisites({ chromium: process.env.SALSIFY_CHROMIUM || undefined, turnserver: process.env.SALSIFY_TURNSERVER || undefined, ffmpeg: process.env.SALSIFY_FFMPEG || undefined }, { ffmpeg: codec !== 'vp8' });
   const out = resolve(pathValue('out', values.out ?? 'webrtc-out'));
   try {
     mkdirSync(out, { recursive: true });
   } catch (error) {
     throw toolkitError('ERR_UNWRITABLE_FILE', `--out: cannot create ${out}: ${fileErrorReason(error, { writing: true })}`);
   }
-  const videoTrace = traceValue('downlink', values.downlink, out);
-  const feedbackTrace = traceValue('uplink', values.uplink, out);
+  const videoTrace = traceValue('downlink', values.downlink ?? preset?.downlink, out, traceStartMs);
+  const feedbackTrace = traceValue('uplink', values.uplink ?? preset?.uplink, out, traceStartMs);
   // The scenario's downlink (the video) is linkshell's uplink: what the sending browser sends.
   const extra = ['--uplink-queue', queue, '--downlink-queue', queue];
   if (queueArgs !== '') extra.push('--uplink-queue-args', queueArgs, '--downlink-queue-args', queueArgs);
   if (delay !== undefined) extra.push('--delay', String(delay));
   if (downlinkLoss !== undefined) extra.push('--uplink-loss', String(downlinkLoss));
   if (uplinkLoss !== undefined) extra.push('--downlink-loss', String(uplinkLoss));
+  if (onOff !== undefined) extra.push('--uplink-onoff', `${onOff.meanOnMs},${onOff.meanOffMs}`);
+  if (mtu !== undefined) extra.push('--mtu', String(mtu));
+  if (overhead !== undefined) extra.push('--overhead', String(overhead));
   if (seed !== undefined) extra.push('--seed', String(seed));
+  const scenario = { preset: preset?.preset ?? null, traceStartS: traceStartMs / 1000 };
   if (salsifyEndpoint) {
     const scheme = nameValue('endpoint', endpoint, SCHEMES);
     return {
       help: false,
-      salsify: { scheme, codec: salsifyCodec, video, width, height, fps, durationS, drainMs, videoTrace, feedbackTrace, linkshellArgs: extra, out },
+      salsify: { scheme, codec: salsifyCodec, video, width, height, fps, durationS, drainMs, videoTrace, feedbackTrace, linkshellArgs: extra, scenario, out },
     };
   }
   return {
     help: false,
-    call: { programs: programs!, path, video, width, height, fps, codec, scalabilityMode: svc, durationS, drainMs, videoTrace, feedbackTrace, linkshellArgs: extra, out },
+    call: { programs: programs!, path, video, width, height, fps, codec, scalabilityMode: svc, durationS, drainMs, videoTrace, feedbackTrace, linkshellArgs: extra, scenario, out },
   };
 }
 

@@ -27,7 +27,7 @@ import { summarize, type Summary } from '../results/summary.ts';
 import { runCall, type CallData, type CallOptions } from './call.ts';
 import { measureFrames, type SourceFrame } from './measure.ts';
 import { measureQuality, parseEncodedFrames, type QualityResult } from './quality.ts';
-import { linkUseFromLog, webrtcRunRecord, type WebrtcFate, type WebrtcFrameRecord } from './records.ts';
+import { linkUseFromLog, traceAt, traceTimeOfCallZero, webrtcRunRecord, type WebrtcFate, type WebrtcFrameRecord } from './records.ts';
 export type { WebrtcFate, WebrtcFrameRecord } from './records.ts';
 import { summarizeStats, type StatsSummary } from './stats-summary.ts';
 
@@ -235,18 +235,17 @@ export async function analyzeCall(data: CallData, options: CallOptions): Promise
   const clip = await Y4mFile.open(data.clip.path);
   let quality: QualityResult;
   try {
-    quality =
-      options.codec === 'vp8'
-        ? await measureQuality({
-            received,
-            ivfPath: join(options.out, 'received.ivf'),
-            displayed,
-            sourceFrame: (k) => clip.read(k),
-            sourceWidth: data.clip.width,
-            sourceHeight: data.clip.height,
-            hashFileFrames: new Set(data.decodingChecks.flatMap((c) => (c.n === null ? [] : [c.n]))),
-          })
-        : { frames: [], undecodable: 0, notDecoded: 0 };
+    quality = await measureQuality({
+      received,
+      ivfPath: join(options.out, 'received.ivf'),
+      displayed,
+      sourceFrame: (k) => clip.read(k),
+      sourceWidth: data.clip.width,
+      sourceHeight: data.clip.height,
+      hashFileFrames: new Set(data.decodingChecks.flatMap((c) => (c.n === null ? [] : [c.n]))),
+      codec: options.codec,
+      ffmpeg: options.programs.ffmpeg,
+    });
   } finally {
     await clip.close();
   }
@@ -307,6 +306,10 @@ export async function analyzeCall(data: CallData, options: CallOptions): Promise
       videoTrace: options.videoTrace,
       feedbackTrace: options.feedbackTrace,
       linkshellArgs: options.linkshellArgs ?? [],
+      preset: options.scenario?.preset ?? null,
+      traceStartS: options.scenario?.traceStartS ?? 0,
+      // The trace second at which the call connected (where its measurement starts).
+      connectedAtTraceS: traceAt(traceTimeOfCallZero(data.videoLog, data.connectedMs + data.epochMinusMonotonicMs), options.scenario?.traceStartS ?? 0),
       clipFrames: data.clip.frameCount,
   };
   counters.decodingCompared = decodingCompared;

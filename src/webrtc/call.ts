@@ -47,6 +47,8 @@ export interface CallOptions {
   readonly path?: CallPath;
   /** linkshell options for both directions beyond the traces (queue, delay, loss, seed). */
   readonly linkshellArgs?: readonly string[];
+  /** The paper's scenario the path comes from (salsify webrtc --preset) and the trace second linkshell starts at (--trace-start), recorded in summary.json. */
+  readonly scenario?: { readonly preset: string | null; readonly traceStartS: number };
   /** Where the call's files go: the link logs, the getStats JSONL files, received.frames. */
   readonly out: string;
   /** Milliseconds the call goes on after the last source frame counted (default 2000), so that late frames are shown. */

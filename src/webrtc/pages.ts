@@ -14,7 +14,8 @@
 //                             on a clone of the received track), luma hashed (luma-hash.ts)
 //   POST /post/receiver/frames  binary: the encoded frames the receiver got
 //                             (insertable streams), each
-//                             [u32 rtpTimestamp][u8 key][f64 receivedMs][u32 length][bytes]
+//                             [u32 rtpTimestamp][u8 flags: bit 0 key, bits 1-3
+//                             spatial layer][f64 receivedMs][u32 length][bytes]
 //
 // Barcodes are read with barcode.ts's decodeBarcodeLuma, whose source text is
 // put into the page as it is.
@@ -174,7 +175,8 @@ function takeFrame(frame, receivedMs) {
   const rtp = meta.rtpTimestamp !== undefined ? meta.rtpTimestamp : frame.timestamp;
   const header = new DataView(new ArrayBuffer(17));
   header.setUint32(0, rtp >>> 0, true);
-  header.setUint8(4, frame.type === 'key' ? 1 : 0);
+  // Flags: bit 0 a key frame, bits 1-3 the spatial layer (VP9 and AV1 scalable coding).
+  header.setUint8(4, (frame.type === 'key' ? 1 : 0) | ((meta.spatialIndex || 0) & 7) << 1);
   header.setFloat64(5, receivedMs, true);
   header.setUint32(13, data.length, true);
   frameChunks.push(new Uint8Array(header.buffer), data);

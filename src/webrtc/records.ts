@@ -60,6 +60,30 @@ export function linkUseFromLog(path: string, epochOfCallZero: number, fromMs: nu
   return meter.result();
 }
 
+/**
+ * Where the call's time zero lies on the video link's trace: ms since the
+ * trace's start as linkshell replays it (its log's link time minus its base
+ * timestamp), or null for a log without an init timestamp.
+ */
+export function traceTimeOfCallZero(path: string, epochOfCallZero: number): number | null {
+  const log = parseLinkLog(readFileSync(path, 'utf8'), path);
+  const init = log.header.initTimestamp;
+  if (init === undefined) return null;
+  return epochOfCallZero - init - (log.header.baseTimestamp ?? 0);
+}
+
+/** Seconds into the original trace of a time `ms` after linkshell's trace start, which was its second `startS`. */
+export function traceAt(ms: number | null, startS: number): number | null {
+  return ms === null ? null : Math.round(startS * 1000 + ms) / 1000;
+}
+
+/** When the first datagram reached the video link: ms since the trace's start (null for an empty log). */
+export function firstArrivalTraceTime(path: string): number | null {
+  const log = parseLinkLog(readFileSync(path, 'utf8'), path);
+  for (let i = 0; i < log.count; i++) if (log.kind[i] === LogEventKind.Arrival) return log.time[i] - (log.header.baseTimestamp ?? 0);
+  return null;
+}
+
 /** The frames as the pipeline's records (renumbered from 0). */
 export function toFrameRecords(frames: readonly WebrtcFrameRecord[]): FrameRecord[] {
   return frames.map((f, i) => {

@@ -24,12 +24,21 @@ import type { CodecName } from '../salsify/open-inputs.ts';
 import type { Scheme } from '../salsify/sender.ts';
 import { Cleanup } from './cleanup.ts';
 import { prepareClip } from './clip.ts';
+import { firstArrivalTraceTime, traceAt } from './records.ts';
 import { startLinkshellChild } from './linkshell-child.ts';
 import { startNodeChild, waitForOutput, type NodeChild } from './node-child.ts';
 
 const SALSIFY_BIN = fileURLToPath(new URL('../../bin/salsify.js', import.meta.url));
-/** The receiver stops this long after the last datagram (salsify receive --idle-timeout). */
-const IDLE_TIMEOUT_S = 3;
+/** The receiver is stopped (SIGINT, its clean stop) this long after the sender ended. */
+const LINGER_S = 3;
+/**
+ * The receiver's own idle timeout (salsify receive --idle-timeout): longer than
+ * the run, so that no outage of the trace ends it (TMobile-UMTS-driving has
+ * gaps of several seconds; a 3 s timeout ended the receiver 20 s into a call).
+ */
+export function receiverIdleTimeoutS(durationS: number, drainMs: number): number {
+  return Math.min(3600, Math.ceil(durationS + drainMs / 1000 + 60));
+}
 
 export interface SalsifyEndpointOptions {
   readonly scheme: Scheme;
@@ -48,6 +57,8 @@ export interface SalsifyEndpointOptions {
   readonly feedbackTrace: string;
   /** linkshell options beyond the traces, as the Chromium call takes them. */
   readonly linkshellArgs?: readonly string[];
+  /** The paper's scenario the path comes from (salsify webrtc --preset) and the trace second linkshell starts at (--trace-start), recorded in summary.json. */
+  readonly scenario?: { readonly preset: string | null; readonly traceStartS: number };
   readonly out: string;
   readonly signal?: AbortSignal;
   readonly log?: (line: string) => void;
@@ -101,7 +112,7 @@ export async function runSalsifyEndpoint(options: SalsifyEndpointOptions): Promi
     const clip = await abortable(prepareClip(join(tempDir, 'clip.y4m'), { video: options.video, width: options.width, height: options.height, fps: options.fps }), signal);
     const video = clip.path;
     log(`clip: ${clip.frameCount} frames at ${clip.width}x${clip.height} ${clip.fps} fps`);
-    const receiver = startNodeChild(SALSIFY_BIN, ['receive', '--port', '0', '--out', options.out, '--codec', options.codec, '--idle-timeout', String(IDLE_TIMEOUT_S)]);
+    const receiver = startNodeChild(SALSIFY_BIN, ['receive', '--port', '0', '--out', options.out, '--codec', options.codec, '--idle-timeout', String(receiverIdleTimeoutS(options.durationS, options.drainMs))]);
     if (receiver.pid !== undefined) processes.push(receiver.pid);
     cleanup.add('salsify receive', () => receiver.stop());
     const listen = (await waitForOutput(receiver, /listening on (\S+)/, 'salsify receive', 60_000, signal))[1]!;
@@ -129,8 +140,8 @@ export async function runSalsifyEndpoint(options: SalsifyEndpointOptions): Promi
     log(`salsify send (${options.scheme}, ${options.codec}) for ${options.durationS} s`);
     const sendStatus = await abortable(sender.exited, signal);
     if (sendStatus !== 0) throw new Error(`salsify send failed (status ${sendStatus}): ${lastLine(sender)}`);
-    // The receiver ends IDLE_TIMEOUT_S after the last datagram; bounded in case none came.
-    const receiveBound = setTimeout(() => void receiver.stop(), (IDLE_TIMEOUT_S + 10) * 1000);
+    // The sender's drain waited for its last acknowledgements: the receiver has what it will get.
+    const receiveBound = setTimeout(() => void receiver.stop(), LINGER_S * 1000);
     const receiveStatus = await abortable(receiver.exited, signal).finally(() => clearTimeout(receiveBound));
     if (receiveStatus !== 0) throw new Error(`salsify receive failed (status ${receiveStatus}): ${lastLine(receiver)}`);
     const linkshellStatus = await linkshell.stop();
@@ -147,6 +158,10 @@ export async function runSalsifyEndpoint(options: SalsifyEndpointOptions): Promi
       videoTrace: options.videoTrace,
       feedbackTrace: options.feedbackTrace,
       linkshellArgs: options.linkshellArgs ?? [],
+      preset: options.scenario?.preset ?? null,
+      traceStartS: options.scenario?.traceStartS ?? 0,
+      // The trace second at which the first video datagram reached the link.
+      firstDatagramAtTraceS: traceAt(firstArrivalTraceTime(join(options.out, 'video-link.log')), options.scenario?.traceStartS ?? 0),
       delayKnownFraction,
       ssimFrom: analysis.ssimFrom,
       captureLatenessMs: analysis.captureLatenessMs,

@@ -64,6 +64,10 @@ test('a missing coturn, or both: the line names each package', async () => {
   assert.is(both.status, 2);
   assert.match(both.stderr, /apt-get install -y chromium coturn\n$/);
   assert.throws(() => findPrerequisites({ chromium: dir }), /chromium/, 'a directory is not a program');
+  const vp9 = await salsify([...CALL, '--codec', 'vp9', '--out', join(dir, 'x')], { SALSIFY_FFMPEG: join(dir, 'no-ffmpeg') });
+  assert.is(vp9.status, 2);
+  assert.match(vp9.stderr, /^salsify webrtc: .*ffmpeg .*install with: apt-get install -y ffmpeg\n$/);
+  assert.ok(findPrerequisites({ ffmpeg: join(dir, 'no-ffmpeg') }).ffmpeg === undefined, 'VP8 needs no ffmpeg');
 });
 
 test('bad arguments: one line each, exit 2', async () => {
@@ -71,7 +75,9 @@ test('bad arguments: one line each, exit 2', async () => {
     [['--codec', 'h264'], /--codec must be one of vp8, vp9, av1/],
     [['--size', '641x360'], /--size must be WIDTHxHEIGHT, even/],
     [['--svc', 'L2T3'], /VP8 has temporal layers only/],
-    [['--preset', 'att-lte'], /presets are not available yet/],
+    [['--preset', 'fast-lte'], /--preset must be one of att-lte, /],
+    [['--trace-start', '1.0005'], /--trace-start must be .* in whole ms/],
+    [['--downlink-onoff', '5000'], /--downlink-onoff must be ON_MS,OFF_MS/],
     [['--endpoint', 'firefox'], /--endpoint must be one of chromium, salsify-1/],
     [['--downlink-loss', '1.5'], /--downlink-loss/],
     [['--delay', '2.5'], /--delay/],
@@ -89,7 +95,7 @@ test('bad arguments: one line each, exit 2', async () => {
   assert.match(missing.stderr, /--downlink TRACE is required/);
   const help = await salsify(['webrtc', '--help']);
   assert.is(help.status, 0);
-  assert.match(help.stdout, /^Usage: salsify webrtc /);
+  assert.match(help.stdout, /^Usage:\s+salsify webrtc /);
 });
 
 test('SIGINT during the call: everything started ends, nothing is left, exit 130', async () => {
