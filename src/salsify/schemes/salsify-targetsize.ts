@@ -17,6 +17,23 @@
 // on its encoder's size estimate; here the search tries real encodings
 // (view.trialBytes(), not charged), and only the modelled time of the one
 // encoding sent is charged: the estimate's own cost is not modelled.
+//
+// Stalls. The reference's rules can skip for ever, and in the simulator they
+// do: when the link slows the target falls to a few packets; once nothing is
+// in flight and nothing is sent no acknowledgement arrives, so the estimate
+// and the target freeze; the search cannot leave the source's quantizer + 16,
+// the frame there (against a reference ever staler) does not fit, and only a
+// target of exactly 0 has the fail-small fallback (alfalfa 79b758b has the
+// same three rules). In the paper's own Verizon run (salsify-results,
+// salsify-target-size/.../analysis.csv) the sender never stalled like that
+// (at most 18 source frames between two shown frames, once 437), and its SSIM
+// (11.4 dB against Salsify-1's 15.5) suggests it ran at far coarser
+// quantizers than the target allowed. Our reading (not verified): the
+// reference's estimate_frame_size (a sample of 1/16 of the macroblocks, its
+// frame header and probability updates included, times 16) overestimates,
+// which keeps the quantizer high and its +16 range near 127, where every
+// frame fits. We search on exact sizes and
+// do not model that bias (it would need alfalfa's encoder to calibrate).
 import { MAX_QUANTIZER } from '../quantizer.ts';
 import type { SchemeParams, SenderScheme } from './scheme.ts';
 
