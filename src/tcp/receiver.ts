@@ -18,6 +18,7 @@
 import type { TimerHandle } from '../common/timer.ts';
 import { DEFAULT_MSS, encodeSegment, FLAG_ACK, FLAG_FIN, FLAG_SACK, FLAG_SYN, MAX_SACK_BLOCKS, type Segment } from './segment.ts';
 import type { TcpClock } from './sender.ts';
+import { insertByteRange, type ByteRange } from './byte-ranges.ts';
 
 export const DEFAULT_DELAYED_ACK_MS = 40;
 /** 1 GiB: never the bottleneck at the rates the toolkit emulates. */
@@ -58,7 +59,7 @@ export class TcpReceiver {
   private rcvNxt = 0;
   private lastAcked = 0;
   /** Out-of-order data: disjoint [start, end) ranges above rcvNxt, in order. */
-  private readonly ranges: Array<[number, number]> = [];
+  private readonly ranges: ByteRange[] = [];
   private finalByte = Infinity;
   private delayedAck: TimerHandle | undefined = undefined;
   private closed = false;
@@ -115,7 +116,7 @@ export class TcpReceiver {
     }
     if (start > this.rcvNxt) {
       this.stats.outOfOrder++;
-      this.latestRange = this.insertRange(start, end);
+      this.latestRange = insertByteRange(this.ranges, start, end);
       this.ackNow();
       return;
     }
@@ -155,23 +156,5 @@ export class TcpReceiver {
       if (range !== latest) blocks.push(range);
     }
     return blocks.map(([a, b]) => [a, b]);
-  }
-
-  /** Adds [start, end) to the out-of-order ranges, merging overlaps; returns the range it is now part of. */
-  private insertRange(start: number, end: number): [number, number] {
-    const ranges = this.ranges;
-    let i = 0;
-    while (i < ranges.length && ranges[i][1] < start) i++;
-    let s = start;
-    let e = end;
-    let j = i;
-    while (j < ranges.length && ranges[j][0] <= e) {
-      s = Math.min(s, ranges[j][0]);
-      e = Math.max(e, ranges[j][1]);
-      j++;
-    }
-    const merged: [number, number] = [s, e];
-    ranges.splice(i, j - i, merged);
-    return merged;
   }
 }

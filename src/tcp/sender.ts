@@ -44,6 +44,7 @@ import { Cubic } from './cubic.ts';
 import { NewReno } from './newreno.ts';
 import { RtoEstimator, type RtoOptions } from './rto.ts';
 import { DEFAULT_MSS, encodeSegment, FLAG_ACK, FLAG_FIN, FLAG_SYN, type Segment } from './segment.ts';
+import { insertByteRange, type ByteRange } from './byte-ranges.ts';
 
 export interface TcpSenderOptions {
   readonly cc: TcpCcName;
@@ -132,7 +133,7 @@ export class TcpSender {
   private lastSendMs: number | undefined = undefined;
   private readonly sack: boolean;
   /** SACKed ranges above sndUna, disjoint and in order. */
-  private scoreboard: Array<[number, number]> = [];
+  private scoreboard: ByteRange[] = [];
   /** Segments (by first byte) retransmitted in the current SACK recovery. */
   private readonly retransmittedInRecovery = new Set<number>();
   private paused = false;
@@ -376,18 +377,7 @@ export class TcpSender {
       const start = Math.max(rawStart, this.sndUna);
       const end = Math.min(rawEnd, this.sndMax);
       if (end <= start) continue;
-      const ranges = this.scoreboard;
-      let i = 0;
-      while (i < ranges.length && ranges[i][1] < start) i++;
-      let s = start;
-      let e = end;
-      let j = i;
-      while (j < ranges.length && ranges[j][0] <= e) {
-        s = Math.min(s, ranges[j][0]);
-        e = Math.max(e, ranges[j][1]);
-        j++;
-      }
-      ranges.splice(i, j - i, [s, e]);
+      insertByteRange(this.scoreboard, start, end);
     }
   }
 
