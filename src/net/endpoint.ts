@@ -26,3 +26,16 @@ export interface EndpointContext {
    */
   work<T>(task: () => Promise<T>, modelledMs: number): Promise<T>;
 }
+
+/**
+ * EndpointContext.work over real time: the task runs now and takes as long
+ * as it takes (the modelled time is the simulator's alone); a task that
+ * throws instead of rejecting is turned into a rejection.
+ */
+export function workInRealTime<T>(task: () => Promise<T>): Promise<T> {
+  try {
+    return task();
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}

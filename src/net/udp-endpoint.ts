@@ -6,7 +6,7 @@
 import { createSocket, type Socket } from 'node:dgram';
 import { isIP } from 'node:net';
 import { formatAddress, parseHostPort, resolveHostPort, type UdpAddress } from './address.ts';
-import type { EndpointContext } from './endpoint.ts';
+import { workInRealTime, type EndpointContext } from './endpoint.ts';
 import type { TimerHandle } from '../common/timer.ts';
 import { WallClockScheduler, type TimerKind } from './wall-clock.ts';
 
@@ -114,13 +114,7 @@ export async function createUdpEndpoint(options: UdpEndpointOptions = {}): Promi
     onReceive: (h) => {
       handler = h;
     },
-    work: <T>(task: () => Promise<T>, _modelledMs: number): Promise<T> => {
-      try {
-        return task();
-      } catch (error) {
-        return Promise.reject(error);
-      }
-    },
+    work: (task) => workInRealTime(task),
     close: async () => {
       if (closed) return;
       closed = true;

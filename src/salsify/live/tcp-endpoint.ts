@@ -10,6 +10,7 @@
 import { createConnection, type Socket } from 'node:net';
 import { formatAddress, type UdpAddress } from '../../net/address.ts';
 import type { UdpEndpoint } from '../../net/udp-endpoint.ts';
+import { workInRealTime } from '../../net/endpoint.ts';
 import { WallClockScheduler } from '../../net/wall-clock.ts';
 import type { TimerHandle } from '../../common/timer.ts';
 import { Deframer, frameDatagram } from './tcp-framing.ts';
@@ -80,13 +81,7 @@ export async function createTcpEndpoint(options: TcpEndpointOptions): Promise<Tc
     onReceive: (h) => {
       handler = h;
     },
-    work: <T>(task: () => Promise<T>, _modelledMs: number): Promise<T> => {
-      try {
-        return task();
-      } catch (error) {
-        return Promise.reject(error);
-      }
-    },
+    work: (task) => workInRealTime(task),
     close: async () => {
       if (closed) return;
       closed = true;
