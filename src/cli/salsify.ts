@@ -14,7 +14,7 @@ import { makeResultsDirectory, writeResultsFile } from '../results/writer.ts';
 import { CODECS, openCodec, openVideo } from '../salsify/open-inputs.ts';
 import { FRAME_CLOCKS } from '../salsify/sender.ts';
 import { PRESET_NAMES, simPreset } from '../salsify/presets.ts';
-import { SCHEME_NOTES, SIM_SCHEME_NAMES } from '../salsify/schemes/registry.ts';
+import { SCHEME_NOTES, SIM_SCHEME_NAMES, schemeRowLabel } from '../salsify/schemes/registry.ts';
 import { DEFAULT_SIM_CONFIG, resolveSimConfig, runSalsifySim, type SalsifySimConfig, type SalsifySimInput, type SalsifySimResult } from '../salsify/sim-runner.ts';
 import { ENCODE_TIMINGS } from '../salsify/timing-model.ts';
 import { writeStdout } from './files.ts';
@@ -205,7 +205,7 @@ export async function runSim(argv: string[]): Promise<number> {
     `downlink ${describe(first.downlink)}, uplink ${describe(first.uplink)}, queue ${first.queue} [${first.queueArgs}], ` +
       `delay ${first.delayMs} ms, video ${first.video}, codec ${first.codec}, ${first.durationS} s, encode timing ${first.encodeTiming ?? 'libvpx'}, seed ${first.seed}\n`,
   );
-  await writeStdout(formatResultsTable(rows) + '\n');
+  await writeStdout(formatResultsTable(rows.map((r) => ({ ...r, label: schemeRowLabel(r.label) }))) + '\n');
   return 0;
 }
 

@@ -7,6 +7,7 @@ import { csvLine, SUMMARY_COLUMNS, type Cell } from '../results/csv.ts';
 import { jsonText } from '../results/json.ts';
 import type { Summary } from '../results/summary.ts';
 import { formatResultsTable, type TableRow } from '../results/table.ts';
+import { schemeRowLabel } from '../salsify/schemes/registry.ts';
 import type { IncludedRun } from './include.ts';
 import type { PaperResults, PaperRow } from './paper-reference.ts';
 import type { EvalRun } from './run-list.ts';
@@ -84,7 +85,7 @@ function paperSummary(p: PaperRow): Summary {
 export function tableRows(finished: readonly Finished[], paper: PaperResults, seeds: number, included: readonly IncludedRun[] = []): TableRow[] {
   const rows: TableRow[] = [];
   for (const { run, stored } of finished) {
-    rows.push({ label: `${run.scenario} ${run.scheme}${seeds > 1 ? ` seed ${run.seed}` : ''}`, summary: stored.result.summary });
+    rows.push({ label: `${run.scenario} ${schemeRowLabel(run.scheme)}${seeds > 1 ? ` seed ${run.seed}` : ''}`, summary: stored.result.summary });
     const p = paper.forScheme(run.scenario, run.scheme);
     if (p && (run.seed === seeds)) rows.push({ label: `${run.scenario} ${p.system} (paper)`, summary: paperSummary(p) });
   }

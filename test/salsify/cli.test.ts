@@ -32,6 +32,13 @@ test('defaults: drop-tail of 256 packets, salsify-1, synthetic video, model code
   assert.equal(two.configs[1].downlinkOnOff, { meanOnMs: 500, meanOffMs: 100 });
 });
 
+test('a scheme that models another system is labelled a model in the printed table', () => {
+  const r = run('sim', '--downlink', 'const:4', '--uplink', 'const:4', '--scheme', 'webrtc-like,salsify-1', '--duration', '2');
+  assert.is(r.status, 0, r.stderr);
+  assert.match(r.stdout, /webrtc-like \(model\)/);
+  assert.not.match(r.stdout, /salsify-1 \(model\)/);
+});
+
 test('bad arguments exit with status 2 and a one-line message naming them', () => {
   for (const [args, pattern] of [
     [['sim', '--uplink', 'const:2'], /--downlink/],

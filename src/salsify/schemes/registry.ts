@@ -27,6 +27,14 @@ export const SCHEME_NOTES: ReadonlyArray<readonly [SchemeName, string]> = Object
 ] as const);
 export const SCHEME_NAMES = Object.freeze(Object.keys(FACTORIES)) as readonly SchemeName[];
 
+/** Schemes that model another system rather than run it: tables label their rows "NAME (model)". */
+const MODELS_OF_OTHER_SYSTEMS: ReadonlySet<string> = new Set<SchemeName>(['webrtc-like']);
+
+/** A scheme's name as a table row shows it: "webrtc-like (model)", so that no one reads it as Chromium's figures. */
+export function schemeRowLabel(name: string): string {
+  return MODELS_OF_OTHER_SYSTEMS.has(name) ? `${name} (model)` : name;
+}
+
 export function isSchemeName(name: string): name is SchemeName {
   return Object.hasOwn(FACTORIES, name);
 }
