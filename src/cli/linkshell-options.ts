@@ -6,6 +6,7 @@ import {
   formatHelp, hostPortValue, integerValue, LIMITS, nameValue, numberValue, optional, parseCommandLine, pathValue, probabilityValue, seedValue,
 } from '../common/validate.ts';
 import { DEFAULT_MTU } from '../link-emu/link.ts';
+import { LOSS_PLACES } from '../link-emu/path.ts';
 import { queueOption } from './queue-option.ts';
 import { DEFAULT_MAX_FLOWS, DEFAULT_MEMORY_CAP_MIB, NETNS_OVERHEAD_BYTES, type LinkshellConfig, type NetnsConfig } from '../linkshell/config.ts';
 import { MAX_ONOFF_MS, onOffValue, rejectMeterFlags, splitCommandLine } from './mahimahi-flags.ts';
@@ -39,6 +40,8 @@ the peer's answers cross the downlink (delay, loss, link) back to the sender.`,
     ['--delay MS', `one-way delay each way, integer ms from 0 to ${LIMITS.maxDelayMs}\n(as mm-delay; default 0)`],
     ['--uplink-loss P', 'independent loss probability 0..1 (as mm-loss)'],
     ['--downlink-loss P', ''],
+    ['--uplink-loss-at WHERE', "where the loss applies: entry (mm-loss's place, the\ndefault: before the downlink's queue, after the\nuplink's link) or delivery (right after the link: a\nlost datagram has used its delivery opportunity, as\nCellsim's loss)"],
+    ['--downlink-loss-at WHERE', ''],
     ['--uplink-onoff ON,OFF', `intermittent link (as mm-onoff): on and off periods\nexponentially distributed with these means, in ms (> 0\nand at most ${MAX_ONOFF_MS}; mm-onoff's are in seconds);\nwhat arrives while off is lost`],
     ['--downlink-onoff ON,OFF', ''],
     ['--seed N', 'seed of every random draw (loss, PIE): an integer from\n0 to 2^53-1 (default 1)'],
@@ -152,6 +155,8 @@ const OPTIONS = {
   delay: { type: 'string' },
   'uplink-loss': { type: 'string' },
   'downlink-loss': { type: 'string' },
+  'uplink-loss-at': { type: 'string' },
+  'downlink-loss-at': { type: 'string' },
   seed: { type: 'string' },
   'uplink-log': { type: 'string' },
   'downlink-log': { type: 'string' },
@@ -210,7 +215,7 @@ function netnsRefusesRelayOptions(values: Values): undefined {
 }
 
 type LinkFields =
-  | 'uplinkQueue' | 'uplinkQueueArgs' | 'downlinkQueue' | 'downlinkQueueArgs' | 'once' | 'mtu' | 'overheadBytes' | 'delayMs' | 'uplinkLoss' | 'downlinkLoss'
+  | 'uplinkQueue' | 'uplinkQueueArgs' | 'downlinkQueue' | 'downlinkQueueArgs' | 'once' | 'mtu' | 'overheadBytes' | 'delayMs' | 'uplinkLoss' | 'downlinkLoss' | 'uplinkLossAt' | 'downlinkLossAt'
   | 'uplinkOnOff' | 'downlinkOnOff' | 'memoryCapBytes';
 
 /** The emulated link: queues, MTU, overhead, delay, loss, on/off, memory. */
@@ -239,6 +244,8 @@ function linkOptions(values: Values, netns: boolean): Pick<LinkshellConfig, Link
     delayMs: optional(values.delay, (t) => integerValue('delay', t, { min: 0, max: LIMITS.maxDelayMs })) ?? 0,
     uplinkLoss: probabilityValue('uplink-loss', values['uplink-loss'] ?? '0'),
     downlinkLoss: probabilityValue('downlink-loss', values['downlink-loss'] ?? '0'),
+    uplinkLossAt: nameValue('uplink-loss-at', values['uplink-loss-at'] ?? 'entry', LOSS_PLACES),
+    downlinkLossAt: nameValue('downlink-loss-at', values['downlink-loss-at'] ?? 'entry', LOSS_PLACES),
     uplinkOnOff: onOffValue('uplink-onoff', values['uplink-onoff']),
     downlinkOnOff: onOffValue('downlink-onoff', values['downlink-onoff']),
     memoryCapBytes: memoryCapMiB * 1024 * 1024,

@@ -14,6 +14,7 @@ import { makeResultsDirectory, writeResultsFile } from '../results/writer.ts';
 import { CODECS, openCodec, openVideo } from '../salsify/open-inputs.ts';
 import { FRAME_CLOCKS } from '../salsify/sender.ts';
 import { PRESET_NAMES, simPreset } from '../salsify/presets.ts';
+import { LOSS_PLACES } from '../link-emu/path.ts';
 import { SCHEME_NOTES, SIM_SCHEME_NAMES, schemeRowLabel } from '../salsify/schemes/registry.ts';
 import { DEFAULT_SIM_CONFIG, resolveSimConfig, runSalsifySim, type SalsifySimConfig, type SalsifySimInput, type SalsifySimResult } from '../salsify/sim-runner.ts';
 import { ENCODE_TIMINGS } from '../salsify/timing-model.ts';
@@ -36,6 +37,7 @@ signal delay, SSIM, frames shown/skipped, bytes sent and link utilisation.`,
     ['--queue-args ARGS', "its arguments (default packets=256, the paper's setting)"],
     ['--delay MS', 'one-way propagation delay of each direction,\n0 to 60000 ms (default 0)'],
     ['--downlink-loss P', 'independent loss probability on the downlink, 0 to 1\n(default 0)'],
+    ['--downlink-loss-at WHERE', "entry (before the queue, as mm-loss; the default) or\ndelivery (after the link, as Cellsim's loss: the wifi\npreset's)"],
     ['--uplink-loss P', 'the same on the uplink (default 0)'],
     ['--downlink-onoff ON,OFF', 'an intermittent downlink: mean on and off periods in\nms, each > 0 and at most 3600000 (exponential;\npackets sent while off are lost)'],
     ['--video SRC', 'synthetic (1280x720 at 60 fps, the default),\nsynthetic:WxH[@FPS], FILE.y4m, or FILE.ivf (VP8,\nread with the native decoder)'],
@@ -86,7 +88,7 @@ export function parseSimArgs(argv: string[]): { configs: Partial<SalsifySimConfi
     options: {
       downlink: { type: 'string' }, uplink: { type: 'string' }, scheme: { type: 'string' },
       queue: { type: 'string' }, 'queue-args': { type: 'string' }, delay: { type: 'string' },
-      'downlink-loss': { type: 'string' }, 'uplink-loss': { type: 'string' }, 'downlink-onoff': { type: 'string' },
+      'downlink-loss': { type: 'string' }, 'downlink-loss-at': { type: 'string' }, 'uplink-loss': { type: 'string' }, 'downlink-onoff': { type: 'string' },
       video: { type: 'string' }, fps: { type: 'string' }, codec: { type: 'string' }, duration: { type: 'string' }, drain: { type: 'string' },
       budget: { type: 'string' }, 'no-grace': { type: 'boolean' }, 'frame-clock': { type: 'string' }, seed: { type: 'string' },
       json: { type: 'string' }, 'log-dir': { type: 'string' }, help: { type: 'boolean', short: 'h' },
@@ -114,6 +116,7 @@ export function parseSimArgs(argv: string[]): { configs: Partial<SalsifySimConfi
     queueArgs,
     delayMs: orDefault(optional(values.delay, (t) => durationMsValue('delay', t, { unit: 'ms', maxMs: LIMITS.maxDelayMs })), 0),
     downlinkLoss: orDefault(optional(values['downlink-loss'], (t) => probabilityValue('downlink-loss', t)), 0),
+    downlinkLossAt: optional(values['downlink-loss-at'], (t) => nameValue('downlink-loss-at', t, LOSS_PLACES)),
     uplinkLoss: orDefault(optional(values['uplink-loss'], (t) => probabilityValue('uplink-loss', t)), 0),
     downlinkOnOff: orDefault(optional(values['downlink-onoff'], onOffOption), null),
     video: optional(values.video, (t) => pathValue('video', t)) ?? 'synthetic',

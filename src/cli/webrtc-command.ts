@@ -13,6 +13,7 @@ import { formatTrace } from '../link-emu/trace-format.ts';
 import { constantRateTrace } from '../link-emu/trace-generators.ts';
 import { rotateTrace } from '../link-emu/trace-rotate.ts';
 import { PRESET_NAMES, simPreset } from '../salsify/presets.ts';
+import { LOSS_PLACES } from '../link-emu/path.ts';
 import { onOffValue } from './mahimahi-flags.ts';
 import { formatResultsTable } from '../results/table.ts';
 import { runWebrtcBench } from '../webrtc/bench.ts';
@@ -47,6 +48,7 @@ One call at a time: a 360p30 call takes about 0.3 of a core.`,
     ['--queue-args ARGS', 'its arguments (default packets=256, as salsify sim)'],
     ['--delay MS', 'one-way delay of each direction, whole ms from 0 to\n60000 (default 0)'],
     ['--downlink-loss P', 'loss probability of the video direction, 0 to 1\n(default 0)'],
+    ['--downlink-loss-at WHERE', "where the video direction's loss applies: entry\n(before the queue, as mm-loss; the default) or delivery\n(after the link, as Cellsim's: the wifi preset's)"],
     ['--uplink-loss P', 'loss probability of the feedback direction (default 0)'],
     ['--path NAME', 'how the media goes: turn-udp (the default: both\nbrowsers relayed by coturn, the sender through\nlinkshell over UDP), turn-tcp (the sender inside\nlinkshell --netns, TURN over TCP only, UDP dropped)\nor p2p (the sender inside linkshell --netns, direct\nUDP); turn-tcp and p2p need root'],
     ['--loss P', 'random loss of both directions, 0 to 1 (instead of\n--downlink-loss and --uplink-loss)'],
@@ -159,7 +161,7 @@ export function parseWebrtcArgs(argv: string[]): WebrtcArgs {
     options: {
       preset: { type: 'string' }, downlink: { type: 'string' }, uplink: { type: 'string' },
       queue: { type: 'string' }, 'queue-args': { type: 'string' }, delay: { type: 'string' },
-      'downlink-loss': { type: 'string' }, 'uplink-loss': { type: 'string' }, loss: { type: 'string' }, path: { type: 'string' }, seed: { type: 'string' },
+      'downlink-loss': { type: 'string' }, 'downlink-loss-at': { type: 'string' }, 'uplink-loss': { type: 'string' }, loss: { type: 'string' }, path: { type: 'string' }, seed: { type: 'string' },
       video: { type: 'string' }, size: { type: 'string' }, fps: { type: 'string' }, codec: { type: 'string' }, svc: { type: 'string' },
       duration: { type: 'string' }, drain: { type: 'string' }, endpoint: { type: 'string' }, 'salsify-codec': { type: 'string' }, out: { type: 'string' },
       'trace-start': { type: 'string' }, 'downlink-onoff': { type: 'string' }, mtu: { type: 'string' }, overhead: { type: 'string' },
@@ -192,6 +194,7 @@ export function parseWebrtcArgs(argv: string[]): WebrtcArgs {
   if (loss !== undefined && (values['downlink-loss'] !== undefined || values['uplink-loss'] !== undefined)) throw usageError('--loss sets both directions: give it, or --downlink-loss and --uplink-loss, not both');
   const downlinkLoss = optional(values['downlink-loss'], (t) => probabilityValue('downlink-loss', t)) ?? loss ?? preset?.downlinkLoss;
   const uplinkLoss = optional(values['uplink-loss'], (t) => probabilityValue('uplink-loss', t)) ?? loss;
+  const downlinkLossAt = optional(values['downlink-loss-at'], (t) => nameValue('downlink-loss-at', t, LOSS_PLACES)) ?? preset?.downlinkLossAt;
   const onOff = onOffValue('downlink-onoff', values['downlink-onoff']) ?? preset?.downlinkOnOff;
   const mtu = optional(values.mtu, (t) => integerValue('mtu', t, { min: 1, max: 65535 + 64 })) ?? preset?.mtu;
   const overhead = optional(values.overhead, (t) => integerValue('overhead', t, { min: 0, max: 4096 })) ?? preset?.overheadBytes;
@@ -229,6 +232,7 @@ export function parseWebrtcArgs(argv: string[]): WebrtcArgs {
   if (queueArgs !== '') extra.push('--uplink-queue-args', queueArgs, '--downlink-queue-args', queueArgs);
   if (delay !== undefined) extra.push('--delay', String(delay));
   if (downlinkLoss !== undefined) extra.push('--uplink-loss', String(downlinkLoss));
+  if (downlinkLossAt !== undefined) extra.push('--uplink-loss-at', downlinkLossAt);
   if (uplinkLoss !== undefined) extra.push('--downlink-loss', String(uplinkLoss));
   if (onOff !== undefined) extra.push('--uplink-onoff', `${onOff.meanOnMs},${onOff.meanOffMs}`);
   if (mtu !== undefined) extra.push('--mtu', String(mtu));

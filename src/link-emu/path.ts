@@ -67,6 +67,10 @@ export interface OnOffSpec {
 }
 
 /** One direction of a path, as plain data. Absent, zero or null impairments are left out. */
+/** Where a direction's loss stage sits (see PathSpec.lossAt). */
+export type LossPlace = 'entry' | 'delivery';
+export const LOSS_PLACES: readonly LossPlace[] = Object.freeze(['entry', 'delivery']);
+
 export interface PathDirectionSpec {
   /** mm-link's trace for this direction. */
   readonly trace: Trace;
@@ -87,7 +91,7 @@ export interface PathDirectionSpec {
    * travel, so that a lost datagram has used its delivery opportunity (as
    * Cellsim's loss at delivery, the Salsify paper's wifi scenario).
    */
-  readonly lossAt?: 'entry' | 'delivery';
+  readonly lossAt?: LossPlace;
   readonly onOff?: OnOffSpec | null;
   /** Where the trace's time zero lies on the scheduler's clock (default: when the chain is built). */
   readonly baseTimestamp?: number;

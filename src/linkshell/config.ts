@@ -1,7 +1,7 @@
 // What a linkshell session is started with (src/cli/linkshell-options.ts
 // builds it from the command line).
 import type { HostPort } from '../common/host-port.ts';
-import type { OnOffSpec } from '../link-emu/path.ts';
+import type { LossPlace, OnOffSpec } from '../link-emu/path.ts';
 import type { TimerKind } from '../net/wall-clock.ts';
 
 export const DEFAULT_MEMORY_CAP_MIB = 64;
@@ -21,6 +21,9 @@ export interface LinkshellConfig {
   delayMs: number;
   uplinkLoss: number;
   downlinkLoss: number;
+  /** Where each direction's loss applies: 'entry' (mm-loss's place, the default) or 'delivery' (after the link). */
+  uplinkLossAt: LossPlace;
+  downlinkLossAt: LossPlace;
   /** An intermittent direction (mm-onoff), if any. */
   uplinkOnOff?: OnOffSpec;
   downlinkOnOff?: OnOffSpec;

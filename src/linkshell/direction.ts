@@ -20,7 +20,7 @@ import type { LinkEventSink } from '../link-emu/link.ts';
 import type { Rng } from '../common/random.ts';
 import type { Trace } from '../link-emu/trace.ts';
 import type { TimerHandle } from '../common/timer.ts';
-import { pathStages, type OnOffSpec } from '../link-emu/path.ts';
+import { pathStages, type LossPlace, type OnOffSpec } from '../link-emu/path.ts';
 import { Histogram } from './histogram.ts';
 
 export type DirectionName = 'uplink' | 'downlink';
@@ -46,6 +46,8 @@ export interface DirectionOptions<F> {
   once: boolean;
   delayMs: number;
   loss: number;
+  /** Where the loss applies (default 'entry'). */
+  lossAt?: LossPlace;
   /** An intermittent direction (mm-onoff); none by default. */
   onOff?: OnOffSpec | null;
   /** Link bytes a datagram takes beyond its payload. */
@@ -143,6 +145,7 @@ export class Direction<F> {
       once: options.once,
       delayMs: options.delayMs,
       loss: options.loss,
+      lossAt: options.lossAt,
       onOff: options.onOff,
       baseTimestamp: options.baseTimestamp,
       events,

@@ -226,6 +226,7 @@ export function buildPath<F = Flow>(build: PathBuild, name: DirectionName, trace
     once: config.once,
     delayMs: config.delayMs,
     loss: up ? config.uplinkLoss : config.downlinkLoss,
+    lossAt: up ? config.uplinkLossAt : config.downlinkLossAt,
     onOff: up ? config.uplinkOnOff : config.downlinkOnOff,
     overheadBytes: config.overheadBytes,
     memoryCapBytes: config.memoryCapBytes,

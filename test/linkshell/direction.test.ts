@@ -24,7 +24,7 @@ function recorder(): LinkEventSink & { lines: string[] } {
   };
 }
 
-function direction(name: 'uplink' | 'downlink', clock: ReturnType<typeof manualClock>, delayMs: number, opts: { memoryCapBytes?: number; overheadBytes?: number } = {}) {
+function direction(name: 'uplink' | 'downlink', clock: ReturnType<typeof manualClock>, delayMs: number, opts: { memoryCapBytes?: number; overheadBytes?: number; loss?: number; lossAt?: 'entry' | 'delivery' } = {}) {
   const scheduler = new WallClockScheduler({ clock });
   const log = recorder();
   const delivered: Array<[number, number]> = [];
@@ -36,7 +36,8 @@ function direction(name: 'uplink' | 'downlink', clock: ReturnType<typeof manualC
     mtu: 1504,
     once: false,
     delayMs,
-    loss: 0,
+    loss: opts.loss ?? 0,
+    lossAt: opts.lossAt,
     overheadBytes: opts.overheadBytes ?? 32,
     memoryCapBytes: opts.memoryCapBytes ?? 1 << 20,
     scheduler,
@@ -47,6 +48,26 @@ function direction(name: 'uplink' | 'downlink', clock: ReturnType<typeof manualC
   });
   return { d, scheduler, log, delivered };
 }
+
+test('loss at delivery: a lost datagram still crosses the link (arrives and departs in the log), as Cellsim lost it; at entry, mm-loss\'s place, it is lost before the downlink\'s link and after the uplink\'s', () => {
+  const crossed = ['1 + 132', '5 - 132 4'];
+  for (const [name, lossAt, expected] of [
+    ['downlink', 'entry', []],
+    ['downlink', 'delivery', crossed],
+    ['uplink', 'entry', crossed],
+    ['uplink', 'delivery', crossed],
+  ] as const) {
+    const clock = manualClock();
+    const { d, scheduler, log, delivered } = direction(name, clock, 0, { loss: 1, lossAt });
+    clock.set(1);
+    d.push(new Uint8Array(100), 'a');
+    clock.set(30);
+    scheduler.runDue();
+    assert.equal(delivered, [], `${name} ${lossAt}`);
+    assert.equal(log.lines.filter((l) => !l.includes('#')), expected, `${name} ${lossAt}`);
+    scheduler.close();
+  }
+});
 
 test('downlink (delay then link): late-running events act as of their due times', () => {
   const clock = manualClock();

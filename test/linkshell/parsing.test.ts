@@ -22,6 +22,8 @@ test('defaults, the two-trace form, "=" forms, and the command after --', () => 
   assert.is(c.overheadBytes, 32);
   assert.is(c.delayMs, 0);
   assert.is(c.uplinkLoss, 0);
+  assert.is(c.uplinkLossAt, 'entry');
+  assert.is(c.downlinkLossAt, 'entry');
   assert.is(c.seed, '1');
   assert.is(c.memoryCapBytes, 64 << 20);
   assert.is(c.once, false);
@@ -36,6 +38,7 @@ test('defaults, the two-trace form, "=" forms, and the command after --', () => 
   assert.is(d.delayMs, 30);
   assert.is(d.uplinkLoss, 0.05);
   assert.is(d.downlinkLoss, 0.01);
+  assert.is(config(['--trace', 't', '--connect', '127.0.0.1:9', '--uplink-loss-at', 'delivery']).uplinkLossAt, 'delivery');
   assert.is(d.once, true);
   assert.is(d.mtu, 9000);
   assert.is(d.overheadBytes, 0);
@@ -58,6 +61,7 @@ test('each bad argument is a bad-argument error naming it', () => {
     [['--trace', 't', '--connect', '::1:9'], /IPv6 address must be written in brackets/],
     [['--trace', 't', '--connect', 'bad_host!:9'], /"bad_host!" is neither an IP address nor a host name/],
     [[...base, '--listen', '127.0.0.1'], /--listen: no ":PORT"/],
+    [[...base, '--uplink-loss-at', 'exit'], /--uplink-loss-at/],
     [[...base, '--uplink-queue', 'red'], /--uplink-queue: .*red/],
     [[...base, '--uplink-queue', 'droptail'], /--uplink-queue: queue droptail: needs a limit/],
     [[...base, '--downlink-queue', 'codel', '--downlink-queue-args', 'packets=10'], /--downlink-queue: queue codel: missing argument target/],

@@ -30,6 +30,10 @@ test('defaults: drop-tail of 256 packets, salsify-1, synthetic video, model code
   assert.is(two.configs[0].queueArgs, '');
   assert.is(two.configs[0].grace, false);
   assert.equal(two.configs[1].downlinkOnOff, { meanOnMs: 500, meanOffMs: 100 });
+  assert.is(c.downlinkLossAt, undefined);
+  assert.is(parseSimArgs(['--downlink', 'a', '--uplink', 'b', '--downlink-loss-at', 'delivery']).configs[0].downlinkLossAt, 'delivery');
+  assert.is(parseSimArgs(['--preset', 'wifi']).configs[0].downlinkLossAt, 'delivery');
+  assert.is(parseSimArgs(['--preset', 'wifi', '--downlink-loss-at', 'entry']).configs[0].downlinkLossAt, 'entry');
 });
 
 test('a scheme that models another system is labelled a model in the printed table', () => {
@@ -45,6 +49,7 @@ test('bad arguments exit with status 2 and a one-line message naming them', () =
     [['sim', '--downlink', 'const:2', '--uplink', 'const:2', '--scheme', 'webrtc'], /webrtc/],
     [['sim', '--downlink', 'const:2', '--uplink', 'const:2', '--delay', '-3'], /--delay/],
     [['sim', '--downlink', 'const:2', '--uplink', 'const:2', '--downlink-loss', '2'], /--downlink-loss/],
+    [['sim', '--downlink', 'const:2', '--uplink', 'const:2', '--downlink-loss-at', 'middle'], /--downlink-loss-at/],
     [['sim', '--downlink', 'no-such.trace', '--uplink', 'const:2', '--duration', '0.1'], /no-such\.trace/],
     [['sim', '--downlink', 'const:2', '--uplink', 'const:2', '--bogus'], /bogus/],
     [['sim', '--downlink', 'const:2', '--uplink', 'const:2', '--frame-clock', 'oldest'], /--frame-clock must be one of next-frame, newest-frame, got "oldest"/],

@@ -55,6 +55,10 @@ test('on-off and wifi: the video direction (linkshell uplink) intermittent or lo
   const wifi = parsed(['--preset', 'wifi'], 'wifi');
   assert.is(arg(wifi.linkshellArgs, '--uplink-loss'), '0.048');
   assert.is(arg(wifi.linkshellArgs, '--downlink-loss'), undefined);
+  // At delivery, as the paper's Cellsim lost them (and as salsify sim --preset wifi does); overridable.
+  assert.is(arg(wifi.linkshellArgs, '--uplink-loss-at'), 'delivery');
+  assert.is(arg(parsed(['--preset', 'wifi', '--downlink-loss-at', 'entry'], 'wifi-entry').linkshellArgs, '--uplink-loss-at'), 'entry');
+  assert.is(arg(onOff.linkshellArgs, '--uplink-loss-at'), undefined);
   assert.is(wifi.videoTrace, join(traces, '0.57mbps-poisson.down'));
 });
 
