@@ -93,7 +93,10 @@ test('delay known for at least 90 % of the source frames, and plausible', () => 
 
 test('the sending bitrate is never above the link capacity for more than a second', () => {
   const above = longestAbove(result.stats.series, 2.0);
-  assert.ok(above <= 1.0, `above 2 Mbit/s for ${above} s`);
+  // getStats is sampled every 500 ms by a page timer whose ticks jitter by a
+  // fraction of a millisecond (a CI run measured two samples 1.0001 s apart):
+  // "more than a second" is a third interval above, so allow the jitter only.
+  assert.ok(above <= 1.0 + 0.02, `above 2 Mbit/s for ${above} s`);
   assert.ok(result.stats.series.some((p) => (p.sendMbps ?? 0) > 0.5), 'the call sent video');
 });
 
