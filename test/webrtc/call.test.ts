@@ -7,15 +7,13 @@
 // identical to Chromium's on the frames checked; the summary complete; no
 // process or temporary directory left behind. About a minute on a loaded
 // machine; bounded at 5 minutes (the call is aborted and cleaned up then).
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { formatTrace } from '../../src/link-emu/trace-format.ts';
-import { constantRateTrace } from '../../src/link-emu/trace-generators.ts';
-import { runWebrtcBench, type WebrtcResult } from '../../src/webrtc/bench.ts';
-import { findPrerequisites } from '../../src/webrtc/prerequisites.ts';
+import type { WebrtcResult } from '../../src/webrtc/bench.ts';
+import { runShortCall } from './short-call.ts';
 import { longestAbove } from '../../src/webrtc/stats-summary.ts';
 import { processesMentioning } from '../helpers/processes.ts';
 
@@ -35,32 +33,7 @@ const dir = mkdtempSync(join(tmpdir(), 'webrtc-call-test-'));
 let result: WebrtcResult;
 
 test.before(async () => {
-  const trace = join(dir, '2mbps.trace');
-  writeFileSync(trace, formatTrace(constantRateTrace({ rateMbps: 2 })));
-  const out = join(dir, 'out');
-  const { mkdirSync } = await import('node:fs');
-  mkdirSync(out);
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new Error(`the call took more than ${LIMIT_MS / 1000} s`)), LIMIT_MS);
-  try {
-    result = await runWebrtcBench({
-      programs: findPrerequisites(),
-      video: 'synthetic',
-      width: 640,
-      height: 360,
-      fps: 30,
-      codec: 'vp8',
-      durationS: 20,
-      videoTrace: trace,
-      feedbackTrace: trace,
-      linkshellArgs: ['--uplink-queue', 'droptail', '--uplink-queue-args', 'packets=256', '--downlink-queue', 'droptail', '--downlink-queue-args', 'packets=256'],
-      out,
-      verifyFrames: 45,
-      signal: controller.signal,
-    });
-  } finally {
-    clearTimeout(timer);
-  }
+  result = await runShortCall(dir, { rateMbps: 2, codec: 'vp8', durationS: 20, limitMs: LIMIT_MS });
 });
 
 test.after(() => rmSync(dir, { recursive: true, force: true }));

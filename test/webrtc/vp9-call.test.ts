@@ -5,47 +5,20 @@
 // receiver page hashes the first frames of its track), SSIM computed for the
 // shown frames and plausible. About 40 s on a loaded machine; bounded at 4
 // minutes (the call is aborted and cleaned up then).
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { formatTrace } from '../../src/link-emu/trace-format.ts';
-import { constantRateTrace } from '../../src/link-emu/trace-generators.ts';
-import { runWebrtcBench, type WebrtcResult } from '../../src/webrtc/bench.ts';
-import { findPrerequisites } from '../../src/webrtc/prerequisites.ts';
+import type { WebrtcResult } from '../../src/webrtc/bench.ts';
+import { runShortCall } from './short-call.ts';
 
 const LIMIT_MS = 240_000;
 const dir = mkdtempSync(join(tmpdir(), 'webrtc-vp9-test-'));
 let result: WebrtcResult;
 
 test.before(async () => {
-  const trace = join(dir, '3mbps.trace');
-  writeFileSync(trace, formatTrace(constantRateTrace({ rateMbps: 3 })));
-  const out = join(dir, 'out');
-  mkdirSync(out);
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new Error(`the call took more than ${LIMIT_MS / 1000} s`)), LIMIT_MS);
-  try {
-    result = await runWebrtcBench({
-      programs: findPrerequisites(),
-      video: 'synthetic',
-      width: 640,
-      height: 360,
-      fps: 30,
-      codec: 'vp9',
-      scalabilityMode: 'L2T3',
-      durationS: 10,
-      videoTrace: trace,
-      feedbackTrace: trace,
-      linkshellArgs: ['--uplink-queue', 'droptail', '--uplink-queue-args', 'packets=256', '--downlink-queue', 'droptail', '--downlink-queue-args', 'packets=256'],
-      out,
-      verifyFrames: 45,
-      signal: controller.signal,
-    });
-  } finally {
-    clearTimeout(timer);
-  }
+  result = await runShortCall(dir, { rateMbps: 3, codec: 'vp9', scalabilityMode: 'L2T3', durationS: 10, limitMs: LIMIT_MS });
 });
 
 test.after(() => rmSync(dir, { recursive: true, force: true }));
