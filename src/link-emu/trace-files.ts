@@ -102,6 +102,8 @@ export function traceCandidates(name: string, options: TraceLookupOptions = {}):
   const candidates = [resolve(cwd, name), resolve(cwd, 'traces', name)];
   const envDir = env[TRACES_ENV_VAR];
   if (envDir) candidates.push(resolve(cwd, envDir, name));
+  // The data folder this project's checkouts keep beside the repository (the recorded traces).
+  candidates.push(resolve(cwd, '..', 'shared', 'traces', name));
   const mahimahiDirs = options.mahimahiDir !== undefined ? [options.mahimahiDir] : (options.mahimahiDirs ?? MAHIMAHI_TRACE_DIRS);
   for (const dir of mahimahiDirs) candidates.push(join(dir, name));
   return candidates;
@@ -109,8 +111,8 @@ export function traceCandidates(name: string, options: TraceLookupOptions = {}):
 
 /**
  * Finds the file a trace name refers to: the name as a path, then
- * ./traces/NAME, then $LINKSHELL_TRACES/NAME, then
- * /usr/local/share/mahimahi/traces/NAME and /usr/share/mahimahi/traces/NAME;
+ * ./traces/NAME, then $LINKSHELL_TRACES/NAME, then ../shared/traces/NAME
+ * (the recorded traces beside a checkout), then /usr/local/share/mahimahi/traces/NAME and /usr/share/mahimahi/traces/NAME;
  * the first regular file wins. When none is found, the one-line error lists
  * every place tried, or says what the first place that exists is instead (a
  * directory, a FIFO, ...).

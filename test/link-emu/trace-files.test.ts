@@ -48,11 +48,12 @@ test('a directory of the same name is skipped; relative env dirs are taken from 
   assert.is(resolveTraceName('b.trace', { cwd, env: { LINKSHELL_TRACES: '../env-traces' }, mahimahiDir }), join(envDir, 'b.trace'));
 });
 
-test('absolute names are only themselves; the default Mahimahi directories are a source build\'s, then a package\'s', () => {
+test('absolute names are only themselves; ../shared/traces comes before the default Mahimahi directories, a source build\'s, then a package\'s', () => {
   assert.equal(traceCandidates('/x/y.trace', opts), ['/x/y.trace']);
   assert.equal(traceCandidates('y', { cwd, env: {} }), [
     join(cwd, 'y'),
     join(cwd, 'traces', 'y'),
+    join(cwd, '..', 'shared', 'traces', 'y'),
     '/usr/local/share/mahimahi/traces/y',
     join(MAHIMAHI_TRACE_DIR, 'y'),
   ]);
