@@ -1,7 +1,7 @@
 // A small window-based congestion controller (additive increase, multiplicative
 // decrease on loss), written only against EndpointContext, so the same code
 // runs in the simulator and over real UDP sockets. Used by the examples.
-import type { EndpointContext } from '../src/net/endpoint.ts';
+import type { EndpointContext } from 'lowlat-video-toolkit/net';
 
 const HEADER = 8; // sequence number (u32) + echoed send time in 0.1 ms units (u32)
 

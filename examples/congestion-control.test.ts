@@ -3,10 +3,8 @@
 // result on any machine. `npm test` runs this file too.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { constantRateTrace } from '../src/link-emu/trace-generators.ts';
-import type { StageSpec } from '../src/link-emu/chain.ts';
-import { createSimNetwork } from '../src/net/sim-network.ts';
-import { Simulator } from '../src/net/simulator.ts';
+import { constantRateTrace, type StageSpec } from 'lowlat-video-toolkit/link-emu';
+import { createSimNetwork, Simulator } from 'lowlat-video-toolkit/net';
 import { AimdSender, startAckingReceiver } from './aimd.ts';
 
 async function run(uplink: StageSpec[], seconds: number, seed = 1) {

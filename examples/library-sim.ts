@@ -3,10 +3,8 @@
 // each way), run for 60 s of virtual time in a fraction of a second.
 //
 //   npx tsx examples/library-sim.ts [TRACE]
-import { openTrace } from '../src/link-emu/trace-files.ts';
-import { createSimNetwork } from '../src/net/sim-network.ts';
-import { Simulator } from '../src/net/simulator.ts';
-import { rankQuantile } from '../src/link-emu/log-stats.ts';
+import { openTrace, rankQuantile } from 'lowlat-video-toolkit/link-emu';
+import { createSimNetwork, Simulator } from 'lowlat-video-toolkit/net';
 import { AimdSender, startAckingReceiver } from './aimd.ts';
 
 const trace = openTrace(process.argv[2] ?? '../shared/traces/ATT-LTE-driving.up');

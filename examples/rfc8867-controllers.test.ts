@@ -9,8 +9,7 @@
 // any FlowFactory (src/cc/flow.ts).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { runRfc8867Case } from '../src/cc/rfc8867/run-case.ts';
-import { aimdController } from '../src/cc/aimd.ts';
+import { runRfc8867Case, aimdController } from 'lowlat-video-toolkit/cc';
 
 test('aimd passes 5.1 (variable capacity): uses the link, keeps the queue short, converges after each change', async () => {
   const r = await runRfc8867Case('5.1', aimdController);

@@ -3,7 +3,7 @@
 // modification time) is written into dist/ by the build and compared here. Adding, removing,
 // moving, editing or checking out a source file changes it. Costs a few milliseconds (stat calls only).
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const DIST = 'dist';
@@ -27,7 +27,10 @@ export function sourceFingerprint(root) {
   return hash.digest('hex');
 }
 
-/** { current: true } or { current: false, reason } (reason completes "dist/ ..."). */
+/**
+ * { current: true } or { current: false, reason } (reason completes "dist/ ..."). An installed
+ * package ships dist/ without src/ (built by `prepack`): its dist/ is current by definition.
+ */
 export function buildState(root) {
   let recorded;
   try {
@@ -35,6 +38,7 @@ export function buildState(root) {
   } catch {
     return { current: false, reason: 'dist/ has not been built' };
   }
+  if (!existsSync(join(root, 'src'))) return { current: true };
   let now;
   try {
     now = sourceFingerprint(root);

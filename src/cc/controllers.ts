@@ -13,7 +13,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { fileKind, toolkitError, unreadableFile } from '../common/errors.ts';
+import { fileKind, isToolkitError, toolkitError, unreadableFile } from '../common/errors.ts';
 import { aimdController } from './aimd.ts';
 import type { RateControllerModule } from './controller.ts';
 import { gccController } from './gcc/gcc.ts';
@@ -86,12 +86,15 @@ export async function loadControllerModule(pathOrName: string): Promise<RateCont
   try {
     const url = pathToFileURL(path).href;
     if (/\.[mc]?ts$/.test(path)) {
-      const { tsImport } = await import('tsx/esm/api');
+      const { tsImport } = await import('tsx/esm/api').catch((error: unknown) => {
+        throw toolkitError('ERR_UNREADABLE_FILE', `${pathOrName}: a TypeScript controller module needs the package tsx (npm install tsx), or give its compiled .js`, error);
+      });
       exports = await tsImport(url, import.meta.url);
     } else {
       exports = await import(url);
     }
   } catch (error) {
+    if (isToolkitError(error)) throw error;
     throw toolkitError('ERR_BAD_INPUT', `${pathOrName}: cannot import the controller module: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`, error);
   }
   return validateControllerModule(exports, pathOrName);

@@ -9,7 +9,22 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import puppeteer, { type Browser } from 'puppeteer-core';
+import type { Browser } from 'puppeteer-core';
+import { toolkitError } from '../common/errors.ts';
+
+/**
+ * puppeteer-core, loaded when a browser is first needed: it is an optional
+ * dependency (33 MB that only the WebRTC bench uses), so a missing one is one
+ * line naming the command that installs it (exit status 2), not a failure of
+ * every salsify command at start.
+ */
+async function loadPuppeteer() {
+  try {
+    return (await import('puppeteer-core')).default;
+  } catch (error) {
+    throw toolkitError('ERR_UNREADABLE_FILE', 'the WebRTC bench needs the optional package puppeteer-core, not installed; install with: npm install puppeteer-core', error);
+  }
+}
 
 export interface BrowserOptions {
   readonly executable: string;
@@ -61,6 +76,7 @@ export function chromiumArgs(profileDir: string, cameraFile: string): string[] {
 }
 
 export async function launchBrowser(options: BrowserOptions): Promise<BenchBrowser> {
+  const puppeteer = await loadPuppeteer();
   const profileDir = mkdtempSync(join(tmpdir(), `salsify-webrtc-${options.role}-`));
   let browser: Browser;
   try {
