@@ -40,7 +40,7 @@ delay, SSIM of what was shown (VP8 decoded with our own decoder, VP9 and
 AV1 with ffmpeg), getStats.
 One call at a time: a 360p30 call takes about 0.3 of a core.`,
   options: [
-    ['--preset NAME', wrapWords(`one of the Salsify paper's scenarios (as salsify sim): ${PRESET_NAMES.join(', ')}: its traces, delay, queue, loss, on/off, MTU and overhead (not its 702 s window: the call lasts --duration; wifi's 4.8 % loss is linkshell's, before the link, not at delivery); every option below still overrides it`)],
+    ['--preset NAME', wrapWords(`one of the Salsify paper's scenarios (as salsify sim): ${PRESET_NAMES.join(', ')}: its traces, delay, queue, loss, on/off, MTU and overhead (not its 702 s window: the call lasts --duration; wifi's 4.8 % loss applies at delivery, after the link, as the paper's); every option below still overrides it`)],
     ['--trace-start S', 'replay both traces from their second S (whole ms,\n0 to 86400; default 0): linkshell starts there, and\nthe call connects a few seconds later (summary.json:\ntraceStartS, connectedAtTraceS)'],
     ['--downlink TRACE', "the video direction's trace: a file or a name found\nin ./traces, $LINKSHELL_TRACES or\n/usr/share/mahimahi/traces; or const:MBPS for a\nconstant rate (e.g. const:2)"],
     ['--uplink TRACE', "the feedback direction's trace (same forms)"],
