@@ -57,6 +57,7 @@ One call at a time: a 360p30 call takes about 0.3 of a core.`,
     ['--overhead N', 'link bytes per datagram beyond its payload (default\nlinkshell\'s; the presets: 42, Ethernet + IPv4 + UDP)'],
     ['--seed N', "seed of linkshell's random draws: an integer from 0 to\n2^53-1 (default 1)"],
     ['--video SRC', "the camera's clip: FILE.y4m, FILE.ivf (VP8) or\nsynthetic (default\n../shared/video/FourPeople_1280x720_60.ivf when\npresent, otherwise synthetic); scaled, looped forward\nand backward, each frame stamped with its number"],
+    ['--clip-cache DIR', 'where prepared camera clips are kept between calls,\nnamed by a hash of the source\'s content, size and rate\n(default $XDG_CACHE_HOME or ~/.cache, then\nlowlat-video-toolkit/webrtc-clips; at most 2 GiB kept)'],
     ['--size WxH', 'camera size, even, from 80x48 to 3840x2160\n(default 640x360)'],
     ['--fps N', 'camera frame rate, 1 to 60 (default 30)'],
     ['--codec NAME', 'vp8, vp9 or av1, forced with setCodecPreferences\n(default vp8); SSIM: vp8 decoded by our decoder, vp9\nand av1 by ffmpeg (libvpx, dav1d: as Chromium)'],
@@ -162,7 +163,7 @@ export function parseWebrtcArgs(argv: string[]): WebrtcArgs {
       preset: { type: 'string' }, downlink: { type: 'string' }, uplink: { type: 'string' },
       queue: { type: 'string' }, 'queue-args': { type: 'string' }, delay: { type: 'string' },
       'downlink-loss': { type: 'string' }, 'downlink-loss-at': { type: 'string' }, 'uplink-loss': { type: 'string' }, loss: { type: 'string' }, path: { type: 'string' }, seed: { type: 'string' },
-      video: { type: 'string' }, size: { type: 'string' }, fps: { type: 'string' }, codec: { type: 'string' }, svc: { type: 'string' },
+      video: { type: 'string' }, 'clip-cache': { type: 'string' }, size: { type: 'string' }, fps: { type: 'string' }, codec: { type: 'string' }, svc: { type: 'string' },
       duration: { type: 'string' }, drain: { type: 'string' }, endpoint: { type: 'string' }, 'salsify-codec': { type: 'string' }, out: { type: 'string' },
       'trace-start': { type: 'string' }, 'downlink-onoff': { type: 'string' }, mtu: { type: 'string' }, overhead: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -239,16 +240,17 @@ export function parseWebrtcArgs(argv: string[]): WebrtcArgs {
   if (overhead !== undefined) extra.push('--overhead', String(overhead));
   if (seed !== undefined) extra.push('--seed', String(seed));
   const scenario = { preset: preset?.preset ?? null, traceStartS: traceStartMs / 1000 };
+  const clipCacheDir = values['clip-cache'] === undefined ? undefined : resolve(pathValue('clip-cache', values['clip-cache']));
   if (salsifyEndpoint) {
     const scheme = nameValue('endpoint', endpoint, SCHEMES);
     return {
       help: false,
-      salsify: { scheme, codec: salsifyCodec, video, width, height, fps, durationS, drainMs, videoTrace, feedbackTrace, linkshellArgs: extra, scenario, out },
+      salsify: { scheme, codec: salsifyCodec, video, clipCacheDir, width, height, fps, durationS, drainMs, videoTrace, feedbackTrace, linkshellArgs: extra, scenario, out },
     };
   }
   return {
     help: false,
-    call: { programs: programs!, path, video, width, height, fps, codec, scalabilityMode: svc, durationS, drainMs, videoTrace, feedbackTrace, linkshellArgs: extra, scenario, out },
+    call: { programs: programs!, path, video, clipCacheDir, width, height, fps, codec, scalabilityMode: svc, durationS, drainMs, videoTrace, feedbackTrace, linkshellArgs: extra, scenario, out },
   };
 }
 

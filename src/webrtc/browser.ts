@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'puppeteer-core';
 import { toolkitError } from '../common/errors.ts';
+import { ownedTempPrefix } from './stale-temp.ts';
 
 /**
  * puppeteer-core, loaded when a browser is first needed: it is an optional
@@ -77,7 +78,7 @@ export function chromiumArgs(profileDir: string, cameraFile: string): string[] {
 
 export async function launchBrowser(options: BrowserOptions): Promise<BenchBrowser> {
   const puppeteer = await loadPuppeteer();
-  const profileDir = mkdtempSync(join(tmpdir(), `salsify-webrtc-${options.role}-`));
+  const profileDir = mkdtempSync(join(tmpdir(), ownedTempPrefix('webrtc', options.role)));
   let browser: Browser;
   try {
     browser = await puppeteer.launch({

@@ -19,7 +19,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { abortableDelay, Cleanup } from './cleanup.ts';
-import { prepareClip, type PreparedClip } from './clip.ts';
+import type { PreparedClip } from './clip.ts';
+import { cachedClip, defaultClipCacheDir } from './clip-cache.ts';
+import { ownedTempPrefix, removeStaleTempDirs } from './stale-temp.ts';
 import { launchBrowser, type BenchBrowser } from './browser.ts';
 import { counterDelta, type KernelCounters } from './netns-sender.ts';
 import { startCallPath, type CallPath } from './paths.ts';
@@ -32,6 +34,8 @@ export interface CallOptions {
   readonly programs: Prerequisites;
   /** Video source of the clip: a .y4m or .ivf path, or "synthetic". */
   readonly video: string;
+  /** Where prepared camera clips are kept between calls (default defaultClipCacheDir()). */
+  readonly clipCacheDir?: string;
   readonly width: number;
   readonly height: number;
   readonly fps: number;
@@ -174,7 +178,7 @@ function parseBatch<T>(body: Buffer, role: Role, kind: PostKind): T[] {
 export async function runCall(options: CallOptions): Promise<CallData> {
   const log = options.log ?? (() => {});
   const cleanup = new Cleanup();
-  const temp = mkdtempSync(join(tmpdir(), 'salsify-webrtc-'));
+  const temp = mkdtempSync(join(tmpdir(), ownedTempPrefix('webrtc')));
   let disposeTemp = true;
   cleanup.add('temporary directory', () => {
     if (disposeTemp) rmSync(temp, { recursive: true, force: true });
@@ -207,8 +211,11 @@ export async function runCall(options: CallOptions): Promise<CallData> {
   };
   try {
     log(`temporary directory ${temp}`);
-    log(`preparing the clip (${options.video} at ${options.width}x${options.height}, ${options.fps} fps)`);
-    const clip = await prepareClip(join(temp, 'camera.y4m'), { video: options.video, width: options.width, height: options.height, fps: options.fps });
+    for (const name of removeStaleTempDirs()) log(`removed ${join(tmpdir(), name)}, left by a call that no longer runs`);
+    const clipCache = options.clipCacheDir ?? defaultClipCacheDir();
+    log(`the clip (${options.video} at ${options.width}x${options.height}, ${options.fps} fps), cached in ${clipCache}`);
+    const clip = await cachedClip(clipCache, { video: options.video, width: options.width, height: options.height, fps: options.fps });
+    log(clip.reused ? `clip reused: ${clip.path}` : `clip prepared: ${clip.path}`);
     checkAbort();
 
     const server = await startPageServer((role, kind, body) => {
@@ -311,6 +318,7 @@ export async function runCall(options: CallOptions): Promise<CallData> {
     const countersAfter = route.counters?.();
     await Promise.all([senderPage.evaluate(() => (window as Bench).bench.stop()), receiverPage.evaluate(() => (window as Bench).bench.stop())]);
     if (server.errors.length > 0) throw new Error(`the pages posted data the bench could not take: ${server.errors[0]}`);
+    if (server.notFound.length > 0) log(`the pages asked the page server for what it does not serve: ${server.notFound.join(', ')}`);
     for (const b of browsers.reverse()) await b.close();
     await stopLink();
     disposeTemp = false;

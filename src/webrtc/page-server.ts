@@ -17,6 +17,8 @@ export interface PageServer {
   /** Posts taken so far, by role and kind, and bodies refused (a sink error). */
   readonly counts: Record<string, number>;
   readonly errors: string[];
+  /** Requests for anything else ("GET /favicon.ico"), answered 404: the pages should make none. */
+  readonly notFound: string[];
   close(): Promise<void>;
 }
 
@@ -41,6 +43,7 @@ function readBody(request: IncomingMessage): Promise<Buffer> {
 export async function startPageServer(sink: PostSink): Promise<PageServer> {
   const counts: Record<string, number> = {};
   const errors: string[] = [];
+  const notFound: string[] = [];
   const server: Server = createServer((request, response) => {
     const url = request.url ?? '/';
     if (request.method === 'GET' && (url === '/sender.html' || url === '/receiver.html')) {
@@ -68,6 +71,7 @@ export async function startPageServer(sink: PostSink): Promise<PageServer> {
       );
       return;
     }
+    notFound.push(`${request.method} ${url}`);
     response.writeHead(404).end();
   });
   await new Promise<void>((resolve, reject) => {
@@ -80,6 +84,7 @@ export async function startPageServer(sink: PostSink): Promise<PageServer> {
     origin: `http://127.0.0.1:${address.port}`,
     counts,
     errors,
+    notFound,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -263,9 +263,11 @@ window.bench = {
 };
 `;
 
+// The icon is given inline (empty), so the browser does not ask the page server for
+// /favicon.ico and log a 404 on every call.
 function page(title: string, script: string, body = ''): string {
   return `<!doctype html>
-<html><head><meta charset="utf-8"><title>${title}</title></head>
+<html><head><meta charset="utf-8"><title>${title}</title><link rel="icon" href="data:,"></head>
 <body>${body}<script>${COMMON}${script}</script></body></html>
 `;
 }

@@ -23,7 +23,8 @@ import { analyzeLiveRun, type LiveAnalysis } from '../salsify/live/analyze.ts';
 import type { CodecName } from '../salsify/open-inputs.ts';
 import type { Scheme } from '../salsify/sender.ts';
 import { Cleanup } from './cleanup.ts';
-import { prepareClip } from './clip.ts';
+import { cachedClip, defaultClipCacheDir } from './clip-cache.ts';
+import { ownedTempPrefix } from './stale-temp.ts';
 import { firstArrivalTraceTime, traceAt } from './records.ts';
 import { startLinkshellChild } from './linkshell-child.ts';
 import { startNodeChild, waitForOutput, type NodeChild } from './node-child.ts';
@@ -46,6 +47,8 @@ export interface SalsifyEndpointOptions {
   readonly codec: CodecName;
   /** The clip: a .y4m or .ivf path, or synthetic; prepared as for Chromium (clip.ts). */
   readonly video: string;
+  /** Where prepared clips are kept between calls (default defaultClipCacheDir()). */
+  readonly clipCacheDir?: string;
   readonly width: number;
   readonly height: number;
   readonly fps: number;
@@ -104,12 +107,13 @@ export async function runSalsifyEndpoint(options: SalsifyEndpointOptions): Promi
   const log = options.log ?? (() => {});
   const cleanup = new Cleanup();
   const processes: number[] = [];
-  const tempDir = mkdtempSync(join(tmpdir(), 'salsify-endpoint-'));
+  const tempDir = mkdtempSync(join(tmpdir(), ownedTempPrefix('endpoint')));
   cleanup.add('temporary directory', () => rmSync(tempDir, { recursive: true, force: true }));
   const { signal } = options;
   try {
-    // The very clip a Chromium call's camera plays (scaled, looped, stamped), synthetic included.
-    const clip = await abortable(prepareClip(join(tempDir, 'clip.y4m'), { video: options.video, width: options.width, height: options.height, fps: options.fps }), signal);
+    // The very clip a Chromium call's camera plays (scaled, looped, stamped), synthetic included, from the same cache.
+    const clipOptions = { video: options.video, width: options.width, height: options.height, fps: options.fps };
+    const clip = await abortable(cachedClip(options.clipCacheDir ?? defaultClipCacheDir(), clipOptions), signal);
     const video = clip.path;
     log(`clip: ${clip.frameCount} frames at ${clip.width}x${clip.height} ${clip.fps} fps`);
     const receiver = startNodeChild(SALSIFY_BIN, ['receive', '--port', '0', '--out', options.out, '--codec', options.codec, '--idle-timeout', String(receiverIdleTimeoutS(options.durationS, options.drainMs))]);
