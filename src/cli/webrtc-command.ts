@@ -70,7 +70,9 @@ One call at a time: a 360p30 call takes about 0.3 of a core.`,
     ['-h, --help', 'this text'],
   ],
   notes: `Writes DIR/summary.json (summary, config, browser version, getStats totals
-and time series), DIR/frames.csv (one line per source frame), DIR/received.ivf,
+and time series, and the call's validity: valid, or invalid with its reasons
+when the machine starved it: CPU pressure, camera frames lost, frames not
+encoded, display callbacks missed, linkshell late; also printed), DIR/frames.csv (one line per source frame), DIR/received.ivf,
 DIR/sender-stats.jsonl and DIR/receiver-stats.jsonl (raw getStats every 500 ms),
 DIR/video-link.log and DIR/feedback-link.log (linkshell's mm-link logs) and
 DIR/linkshell.txt; prints a results table. With a Salsify --endpoint:
@@ -297,6 +299,8 @@ export async function runWebrtc(argv: string[]): Promise<number> {
     );
     const label = `${result.label} ${c.codec}${c.scalabilityMode ? `-${c.scalabilityMode}` : ''}`;
     process.stdout.write(formatResultsTable([{ label, summary: result.summary, wallMs: performance.now() - started }]) + '\n');
+    const { validity } = result;
+    process.stdout.write(validity.verdict === 'valid' ? 'verdict: valid\n' : `verdict: INVALID (the machine's figures, not the call's): ${validity.reasons.join('; ')}\n`);
     return 0;
   } catch (error) {
     if (caught !== undefined) {

@@ -30,6 +30,8 @@ import { measureQuality, parseEncodedFrames, type QualityResult } from './qualit
 import { linkUseFromLog, traceAt, traceTimeOfCallZero, webrtcRunRecord, type WebrtcFate, type WebrtcFrameRecord } from './records.ts';
 export type { WebrtcFate, WebrtcFrameRecord } from './records.ts';
 import { summarizeStats, type StatsSummary } from './stats-summary.ts';
+import { judgeRealtimeRun, type Validity } from '../results/validity.ts';
+import { callFacts } from './call-validity.ts';
 
 export interface WebrtcResult {
   readonly label: string;
@@ -43,6 +45,8 @@ export interface WebrtcResult {
   readonly stats: StatsSummary;
   readonly link: { video: VideoLinkFigures; linkshellStatus: number | null };
   readonly counters: Record<string, number | undefined>;
+  /** Whether the figures are the call's or the machine's (results/validity.ts). */
+  readonly validity: Validity;
   /** The processes the call started (all ended) and its temporary directory (removed). */
   readonly processes: CallData['processes'];
   readonly tempDir: string;
@@ -327,6 +331,7 @@ export async function analyzeCall(data: CallData, options: CallOptions): Promise
     stats,
     link: { video, linkshellStatus: data.linkshellStatus },
     counters,
+    validity: judgeRealtimeRun(callFacts({ ...data, fps: data.clip.fps })),
     processes: data.processes,
     tempDir: data.tempDir,
   };
@@ -345,7 +350,7 @@ export async function runWebrtcBench(options: CallOptions): Promise<WebrtcResult
     const origins = { senderOriginMs: data.senderOriginMs, receiverOriginMs: data.receiverOriginMs, connectedMs: data.connectedMs, measuredUntilMs: data.measuredUntilMs, stoppedMs: data.stoppedMs, clipFrames: data.clip.frameCount };
     writeFileSync(join(options.out, 'camera.jsonl'), [JSON.stringify(origins), ...data.sender.map((r) => JSON.stringify(r))].join('\n') + '\n');
     writeFileSync(join(options.out, 'display.jsonl'), [JSON.stringify(origins), ...data.receiver.map((r) => JSON.stringify(r))].join('\n') + '\n');
-    const extra = { browser: result.browser, delayKnownFraction: result.delayKnownFraction, stats: result.stats, videoLink: result.link.video, linkshellStatus: result.link.linkshellStatus };
+    const extra = { validity: result.validity, browser: result.browser, delayKnownFraction: result.delayKnownFraction, stats: result.stats, videoLink: result.link.video, linkshellStatus: result.link.linkshellStatus };
     const json = JSON.stringify(runToJson(result.run, result.summary, { extra }), (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2) + '\n';
     writeFileSync(join(options.out, 'summary.json'), json);
     return result;

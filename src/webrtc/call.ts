@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { abortableDelay, Cleanup } from './cleanup.ts';
+import { sampleCpu, type CpuSample } from '../results/cpu-pressure.ts';
 import type { PreparedClip } from './clip.ts';
 import { cachedClip, defaultClipCacheDir } from './clip-cache.ts';
 import { ownedTempPrefix, removeStaleTempDirs } from './stale-temp.ts';
@@ -134,6 +135,9 @@ export interface CallData {
   /** linkshell's summary (stderr). */
   readonly linkshellOutput: string;
   readonly linkshellStatus: number | null;
+  /** The machine's CPU contention before the browsers started and when the call stopped (validity). */
+  readonly cpuStart: CpuSample;
+  readonly cpuEnd: CpuSample;
   readonly path: CallPath;
   /** How UDP was kept off the link (turn-tcp). */
   readonly udpBlockedBy?: string;
@@ -177,6 +181,7 @@ function parseBatch<T>(body: Buffer, role: Role, kind: PostKind): T[] {
 
 export async function runCall(options: CallOptions): Promise<CallData> {
   const log = options.log ?? (() => {});
+  const cpuStart = sampleCpu();
   const cleanup = new Cleanup();
   const temp = mkdtempSync(join(tmpdir(), ownedTempPrefix('webrtc')));
   let disposeTemp = true;
@@ -316,6 +321,7 @@ export async function runCall(options: CallOptions): Promise<CallData> {
     await abortableDelay(options.drainMs ?? 2000, options.signal);
     const stoppedMs = monotonicMs();
     const countersAfter = route.counters?.();
+    const cpuEnd = sampleCpu();
     await Promise.all([senderPage.evaluate(() => (window as Bench).bench.stop()), receiverPage.evaluate(() => (window as Bench).bench.stop())]);
     if (server.errors.length > 0) throw new Error(`the pages posted data the bench could not take: ${server.errors[0]}`);
     if (server.notFound.length > 0) log(`the pages asked the page server for what it does not serve: ${server.notFound.join(', ')}`);
@@ -344,6 +350,8 @@ export async function runCall(options: CallOptions): Promise<CallData> {
       feedbackLog,
       linkshellOutput: route.linkshellOutput(),
       linkshellStatus,
+      cpuStart,
+      cpuEnd,
       path: route.path,
       udpBlockedBy: route.udpBlockedBy,
       kernelCounters: countersBefore && countersAfter ? { namespace: route.namespace!, before: countersBefore, after: countersAfter, delta: counterDelta(countersBefore, countersAfter), wholeRun: counterDelta(route.countersAtStart ?? countersBefore, countersAfter) } : undefined,
