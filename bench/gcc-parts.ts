@@ -2,7 +2,7 @@
 // draft-ietf-rmcat-gcc-02 (gcc-draft02), then with libwebrtc's over-use
 // gains, then also its acknowledged-bitrate estimator, then also its AIMD and
 // loss rules and 100 ms burst cap, then the whole (gcc: with start-up
-// probing). Per case and variant: the media's mean rate, utilisation, the
+// probing and the ALR detector). Per case and variant: the media's mean rate, utilisation, the
 // worst p95 queueing delay, the worst loss, and the time from the start until
 // the target first reaches 80 % of the first capacity (start-up).
 // Usage: nice -n 10 node --import tsx bench/gcc-parts.ts [CASES]   (CASES: ids joined by commas; default all but 5.5 and the 5.7s, the 300 s ones)
@@ -13,13 +13,13 @@ import { createController, GCC_DRAFT02, GCC_LIBWEBRTC, type GccParameters } from
 
 const GAINS: Partial<GccParameters> = { ...GCC_DRAFT02, detector: GCC_LIBWEBRTC.detector };
 const ACKED: Partial<GccParameters> = { ...GAINS, throughput: 'acknowledged' };
-const RULES: Partial<GccParameters> = { ...GCC_LIBWEBRTC, probing: false };
+const RULES: Partial<GccParameters> = { ...GCC_LIBWEBRTC, probing: false, alr: false };
 const VARIANTS: ReadonlyArray<readonly [string, Partial<GccParameters>]> = [
   ['gcc-draft02', GCC_DRAFT02],
   ['+gains', GAINS],
   ['+acked', ACKED],
   ['+aimd/loss', RULES],
-  ['gcc (+probing)', GCC_LIBWEBRTC],
+  ['gcc (+probing/ALR)', GCC_LIBWEBRTC],
 ];
 
 const cases = process.argv[2]?.split(',') ?? CASE_IDS.filter((id) => !['5.5', '5.7', '5.7-libwebrtc', 'cellular-trace'].includes(id));

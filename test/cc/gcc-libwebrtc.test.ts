@@ -9,6 +9,7 @@ import { LibwebrtcLossController } from '../../src/cc/gcc/loss-libwebrtc.ts';
 import { AimdRateController, libwebrtcAdditiveRate } from '../../src/cc/gcc/rate-controller.ts';
 import { ProbeBitrateEstimator } from '../../src/cc/gcc/probe-estimator.ts';
 import { ProbeController } from '../../src/cc/gcc/probe-controller.ts';
+import { AlrDetector } from '../../src/cc/gcc/alr.ts';
 import { GCC_DRAFT02, GCC_LIBWEBRTC, gccController, gccDraft02Controller } from '../../src/cc/gcc/gcc.ts';
 import { DETECTOR_DEFAULTS } from '../../src/cc/gcc/overuse-detector.ts';
 import { runMediaFlow, scheduleTrace } from './media-flow-harness.ts';
@@ -129,6 +130,37 @@ test('probe controller: clusters at 3x and 6x the initial rate from the first pa
   assert.is(p.pacingBitrate(), undefined, '1 Mbit/s is not above 70 % of 1.8');
   p.onEstimate(1_700_000, 300);
   assert.is(p.pacingBitrate(), 3_400_000);
+});
+
+test('ALR: never while sending at the estimate; from the first packet after a pause until the budget is half spent; at 40 % of the estimate, once 80 % of the budget has built up', () => {
+  const alr = new AlrDetector();
+  alr.setEstimate(1e6);
+  // 1200 bytes every 9.6 ms: 1 Mbit/s.
+  let t = 0;
+  for (; t < 5000; t += 9.6) {
+    alr.onPacketSent(1200, t);
+    assert.not.ok(alr.inAlr(), `at ${t}`);
+  }
+  t += 10_000;
+  alr.onPacketSent(1200, t);
+  assert.ok(alr.inAlr(), 'after a 10 s pause');
+  let left: number | undefined;
+  for (let n = 0; n < 200 && left === undefined; n++) {
+    t += 9.6;
+    alr.onPacketSent(1200, t);
+    left = alr.takeEndedMs();
+  }
+  // Full budget (500 ms at 650 kbit/s) spent at 1000 - 650 kbit/s down to half: about 460 ms.
+  assert.ok(left === t && left - 15_000 > 400 && left - 15_000 < 600, `left ALR at ${left}`);
+  const slow = new AlrDetector();
+  slow.setEstimate(1e6);
+  let at: number | undefined;
+  for (let s = 0; s < 2000 && at === undefined; s += 24) {
+    slow.onPacketSent(1200, s);
+    if (slow.inAlr()) at = s;
+  }
+  // 80 % of 500 ms at 650 kbit/s (32.5 kB), filled at 650 - 400 kbit/s: 1.04 s.
+  assert.ok(at !== undefined && Math.abs(at - 1040) < 30, `400 kbit/s against 1 Mbit/s: ALR from ${at} ms`);
 });
 
 test('gcc has libwebrtc\'s over-use gains, gcc-draft02 the draft\'s', () => {

@@ -8,7 +8,8 @@
 //   rule (rate-controller.ts, rule 'libwebrtc'), its loss-based rule
 //   (loss-libwebrtc.ts), and start-up probing (probe-controller.ts,
 //   probe-estimator.ts): a probe's result, when the detector does not
-//   signal over-use, becomes the delay-based estimate.
+//   signal over-use, becomes the delay-based estimate; and the ALR detector
+//   (alr.ts), whose region the acknowledged bitrate estimator is told of.
 // - `gcc-draft02` is draft-ietf-rmcat-gcc-02 as this toolkit modelled it
 //   first: the draft's gains (K_u 0.01, K_d 0.00018), the received rate over
 //   500 ms (received-rate.ts), the draft's AIMD and loss rules
@@ -27,6 +28,7 @@
 // feedback interval of waiting at the receiver), smoothed (1/8 weight).
 import type { FeedbackReport, RateController, RateControllerModule, RateControllerOptions, SentPacket } from '../controller.ts';
 import { AcknowledgedBitrateEstimator } from './acknowledged-bitrate.ts';
+import { AlrDetector } from './alr.ts';
 import { ArrivalGroupFilter } from './arrival-groups.ts';
 import { LossBasedController, type LossParameters } from './loss-controller.ts';
 import { LibwebrtcLossController } from './loss-libwebrtc.ts';
@@ -51,10 +53,12 @@ export interface GccParameters {
   readonly loss: Partial<LossParameters>;
   /** Start-up (exponential) probing, libwebrtc's. */
   readonly probing: boolean;
+  /** The ALR detector, telling the acknowledged bitrate estimator when the sender is application-limited. */
+  readonly alr: boolean;
 }
 
 export const GCC_DRAFT02: GccParameters = {
-  burstTimeMs: 5, maxBurstMs: Infinity, throughput: 'received-window', receivedRateWindowMs: 500, trendline: {}, detector: {}, rateControl: {}, lossRule: 'draft02', loss: {}, probing: false,
+  burstTimeMs: 5, maxBurstMs: Infinity, throughput: 'received-window', receivedRateWindowMs: 500, trendline: {}, detector: {}, rateControl: {}, lossRule: 'draft02', loss: {}, probing: false, alr: false,
 };
 
 export const GCC_LIBWEBRTC: GccParameters = {
@@ -65,6 +69,7 @@ export const GCC_LIBWEBRTC: GccParameters = {
   rateControl: { rule: 'libwebrtc' },
   lossRule: 'libwebrtc',
   probing: true,
+  alr: true,
 };
 
 /** What GCC's parts hold now (for tests, plots and logs). */
@@ -87,8 +92,9 @@ export interface GccController extends RateController {
 
 /** The throughput estimate, whichever the parameters choose. */
 interface Throughput {
-  add(arrivalMs: number, sizeBytes: number): void;
+  add(arrivalMs: number, sizeBytes: number, inAlr?: boolean): void;
   bitrate(): number | undefined;
+  expectFastRateChange?(): void;
 }
 
 /** The loss-based part, whichever rule. */
@@ -119,10 +125,14 @@ export function createController(options: RateControllerOptions, parameters: Par
   const lossBased = lossRule(options, p);
   const prober = p.probing ? new ProbeController(options) : undefined;
   const probeEstimator = new ProbeBitrateEstimator();
+  const alr = p.alr ? new AlrDetector() : undefined;
+  /** When ALR last ended, until a packet sent after it is acknowledged. */
+  let alrEndedMs: number | undefined;
   let modifiedTrend = 0;
   let rttMs: number | undefined;
   const clamp = (r: number) => Math.min(options.maxBitrate, Math.max(options.minBitrate, r));
   let target = clamp(options.initialBitrate);
+  alr?.setEstimate(target);
 
   return {
     name: controllerName,
@@ -131,6 +141,10 @@ export function createController(options: RateControllerOptions, parameters: Par
     onPacketSent(packet) {
       sent.set(packet.sequence, packet);
       prober?.onPacketSent(packet.sequence, packet.sizeBytes, packet.sendTimeMs);
+      if (alr !== undefined) {
+        alr.onPacketSent(packet.sizeBytes, packet.sendTimeMs);
+        alrEndedMs = alr.takeEndedMs() ?? alrEndedMs;
+      }
     },
     onFeedback(report: FeedbackReport, nowMs: number) {
       let lost = 0;
@@ -148,7 +162,11 @@ export function createController(options: RateControllerOptions, parameters: Par
         }
         newest = info;
         if (cluster !== undefined) probeEstimator.add(cluster, info.sendTimeMs, packet.arrivalTimeMs, info.sizeBytes);
-        throughput.add(packet.arrivalTimeMs, info.sizeBytes);
+        if (alrEndedMs !== undefined && info.sendTimeMs > alrEndedMs) {
+          throughput.expectFastRateChange?.();
+          alrEndedMs = undefined;
+        }
+        throughput.add(packet.arrivalTimeMs, info.sizeBytes, alr?.inAlr() ?? false);
         const delta = groups.add({ sendTimeMs: info.sendTimeMs, arrivalTimeMs: packet.arrivalTimeMs, sizeBytes: info.sizeBytes });
         if (delta !== undefined) {
           modifiedTrend = trendline.update(delta).modifiedTrend;
@@ -166,6 +184,7 @@ export function createController(options: RateControllerOptions, parameters: Par
       lossBased.update(lost, reported, nowMs, target, delayBased.bitrate(), rttMs ?? 0);
       target = clamp(Math.min(delayBased.bitrate(), lossBased.bitrate()));
       prober?.onEstimate(target, nowMs);
+      alr?.setEstimate(target);
     },
     snapshot: () => ({
       target,

@@ -8,7 +8,8 @@
 // - a cluster is sent at its rate until it has sent at least 5 packets and
 //   15 ms of its rate in bytes; clusters follow each other at once.
 // Periodic probing in ALR is off by default for video in libwebrtc (it is
-// screenshare's), and is not modelled; see alr.ts for ALR itself.
+// screenshare's), and is not modelled (alr.ts finds the region itself), nor
+// are the probes after a large drop or on a network change.
 // Pure: packets sent and probe results in, the pacing rate and each packet's
 // cluster out.
 import type { ProbeCluster } from './probe-estimator.ts';
