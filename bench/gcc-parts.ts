@@ -5,7 +5,7 @@
 // probing and the ALR detector). Per case and variant: the media's mean rate, utilisation, the
 // worst p95 queueing delay, the worst loss, and the time from the start until
 // the target first reaches 80 % of the first capacity (start-up).
-// Usage: nice -n 10 node --import tsx bench/gcc-parts.ts [CASES]   (CASES: ids joined by commas; default all but 5.5 and the 5.7s, the 300 s ones)
+// Usage: nice -n 10 node --import tsx bench/gcc-parts.ts [CASES]   (CASES: case ids joined by commas; default all)
 import { CASE_IDS, rfc8867Case } from '../src/cc/rfc8867/cases.ts';
 import { runResolved, type CaseResult } from '../src/cc/rfc8867/run-case.ts';
 import { mediaFlow } from '../src/cc/media-flow.ts';
@@ -22,7 +22,7 @@ const VARIANTS: ReadonlyArray<readonly [string, Partial<GccParameters>]> = [
   ['gcc (+probing/ALR)', GCC_LIBWEBRTC],
 ];
 
-const cases = process.argv[2]?.split(',') ?? CASE_IDS.filter((id) => !['5.5', '5.7', '5.7-libwebrtc', 'cellular-trace'].includes(id));
+const cases = process.argv[2]?.split(',') ?? CASE_IDS;
 
 /** ms from the start until the first media flow's target first reaches 80 % of the case's first capacity (null: never). */
 function startupMs(r: CaseResult): number | null {
