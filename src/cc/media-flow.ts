@@ -7,9 +7,9 @@
 // leave while it is positive (each takes its size from it, so the budget may
 // go one packet into debt, and at most one interval's worth of unused budget
 // is carried over: a paced flow never bursts). A controller with a pacing
-// rate of its own (pacingBitrate(): a bandwidth probe) is paced at that. Each packet carries a
-// transport-wide sequence number and its send time (media-flow-wire.ts); the
-// controller is told of each as it leaves.
+// rate of its own (pacingBitrate(): a bandwidth probe) is paced at that.
+// Each packet carries a transport-wide sequence number and its send time
+// (media-flow-wire.ts); the controller is told of each as it leaves.
 //
 // The receiver records the arrival time of every packet and every feedback
 // interval (100 ms) reports every sequence number from the first not yet

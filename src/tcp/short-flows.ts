@@ -16,8 +16,8 @@
 // with a burst (ON) or with an idle period (OFF); RFC 8867 5.7 runs ten of
 // them, two with startOn. Sizes and idle periods are drawn from the flow's
 // seed (FlowOptions.seed). `maxBursts` ends the flow after that many
-// bursts (libwebrtc's 5.7: one download each). pause() holds the connections' new data and the
-// next burst until resume().
+// bursts (libwebrtc's 5.7: one download each). pause() holds the
+// connections' new data and the next burst until resume().
 import type { FlowOptions } from '../cc/flow.ts';
 import { createRng } from '../common/random.ts';
 import type { TimerHandle } from '../common/timer.ts';

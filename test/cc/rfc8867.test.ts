@@ -65,6 +65,17 @@ test('5.7: the short TCP flows lose less than 5 % of their packets', async () =>
   assert.ok(dropped / sent < 0.05, `short flows' loss ${dropped} / ${sent}`);
 });
 
+test('5.7-libwebrtc: each short TCP flow downloads one file of 100 to 1000 kB and is then silent', async () => {
+  const r = await runRfc8867Case('5.7-libwebrtc', cbrFlow({ bitrate: 500_000 }));
+  const tcp = r.metrics.flows.filter((f) => f.controller.startsWith('tcp-short'));
+  assert.is(tcp.length, 10);
+  for (const f of tcp) {
+    // One file: 69 to 691 full segments of 1448 bytes, plus a few retransmissions.
+    assert.ok(f.packetsSent >= 69 && f.packetsSent < 1.2 * 691, `flow ${f.flowId}: ${f.packetsSent} packets`);
+    assert.ok(f.sendRateKbps.slice(200).every((x) => x === 0), `flow ${f.flowId} still sends after 200 s`);
+  }
+});
+
 test('Jain\'s index: 1 for equal shares, 1/n for one flow taking all', () => {
   assert.is(jainIndex([3, 3, 3]), 1);
   assert.ok(Math.abs(jainIndex([1, 0, 0, 0]) - 0.25) < 1e-12);
