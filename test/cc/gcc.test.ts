@@ -4,7 +4,7 @@
 // simulated minute.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createController as createAny, gccController, gccDraft02Controller, GCC_DRAFT02 } from '../../src/cc/gcc/gcc.ts';
+import { createController as createAny, gccController, GCC_DRAFT02 } from '../../src/cc/gcc/gcc.ts';
 import { RFC8867_5_1, quantile, runMediaFlow, scheduleTrace } from './media-flow-harness.ts';
 
 const options = { initialBitrate: 500_000, minBitrate: 50_000, maxBitrate: 5_000_000 };
