@@ -1,4 +1,4 @@
-// The whole RFC 8867 suite for gcc, aimd and salsify-1 in the simulator: the
+// The whole RFC 8867 suite for gcc, gcc-draft02, aimd and salsify-1 in the simulator: the
 // table of every case, the suite's wall time, and the plot of case 5.1 for
 // each controller written to docs/rfc8867-5.1-CONTROLLER.svg. Cases whose
 // cross traffic is not available (5.6, 5.6b, 5.7 without src/tcp) are listed
@@ -13,7 +13,7 @@ import { casePlotSpec, formatSuiteTable, writeSuite } from '../src/cc/rfc8867/re
 import { renderSvg } from '../src/plots/render.ts';
 
 const outDir = process.argv[2];
-const controllers = ['gcc', 'aimd', 'salsify-1'];
+const controllers = ['gcc', 'gcc-draft02', 'aimd', 'salsify-1'];
 const results: CaseResult[] = [];
 const skipped: string[] = [];
 const started = performance.now();

@@ -32,6 +32,12 @@ export interface RateController {
   readonly name: string;
   /** The rate the sender should send at now, bit/s. */
   targetBitrate(): number;
+  /**
+   * Optional: the rate the pacer should send at now, when it differs from
+   * the target (a bandwidth probe: GCC's start-up probing); default the
+   * target. The sender's media is then sent at this rate.
+   */
+  pacingBitrate?(): number;
   /** Told of every packet when it leaves the sender. */
   onPacketSent(packet: SentPacket): void;
   /** Told of every feedback report when it reaches the sender (`nowMs`: sender's clock). */

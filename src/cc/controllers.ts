@@ -16,10 +16,11 @@ import { pathToFileURL } from 'node:url';
 import { fileKind, isToolkitError, toolkitError, unreadableFile } from '../common/errors.ts';
 import { aimdController } from './aimd.ts';
 import type { RateControllerModule } from './controller.ts';
-import { gccController } from './gcc/gcc.ts';
+import { gccController, gccDraft02Controller } from './gcc/gcc.ts';
 
 const BUILTIN: ReadonlyMap<string, RateControllerModule> = new Map([
   ['gcc', gccController],
+  ['gcc-draft02', gccDraft02Controller],
   ['aimd', aimdController],
 ]);
 

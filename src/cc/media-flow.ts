@@ -6,9 +6,10 @@
 // pacing interval (5 ms) the budget grows by target x interval and packets
 // leave while it is positive (each takes its size from it, so the budget may
 // go one packet into debt, and at most one interval's worth of unused budget
-// is carried over: a paced flow never bursts). Each packet carries a
-// transport-wide sequence number and its send time (media-flow-wire.ts); the
-// controller is told of each as it leaves.
+// is carried over: a paced flow never bursts). A controller with a pacing
+// rate of its own (pacingBitrate(): a bandwidth probe) is paced at that.
+// Each packet carries a transport-wide sequence number and its send time
+// (media-flow-wire.ts); the controller is told of each as it leaves.
 //
 // The receiver records the arrival time of every packet and every feedback
 // interval (100 ms) reports every sequence number from the first not yet
@@ -143,10 +144,20 @@ function createMediaFlow(module: RateControllerModule, senderCtx: EndpointContex
     return Math.min(o.rates.maxBitrate, Math.max(o.rates.minBitrate, rate));
   };
 
+  /** The pacer's rate: the controller's pacing rate (a probe's) if it has one, else the target. */
+  const pacingRate = (): number => {
+    if (controller.pacingBitrate === undefined) return target();
+    const rate = controller.pacingBitrate();
+    if (typeof rate !== 'number' || !Number.isFinite(rate) || rate < 0) {
+      throw toolkitError('ERR_BAD_INPUT', `controller ${module.name}: pacingBitrate() returned ${String(rate)}, not a finite number of bit/s >= 0`);
+    }
+    return Math.min(o.rates.maxBitrate, Math.max(o.rates.minBitrate, rate));
+  };
+
   const pace = () => {
     pacerTimer = undefined;
     if (stopped || paused) return;
-    const grant = (target() / 8) * (o.pacingIntervalMs / 1000);
+    const grant = (pacingRate() / 8) * (o.pacingIntervalMs / 1000);
     budgetBytes = Math.min(budgetBytes + grant, Math.max(grant, o.payloadBytes));
     while (budgetBytes > 0) {
       const sequence = nextSequence++;

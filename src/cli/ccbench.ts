@@ -4,15 +4,17 @@
 // of each case, plots and mm-link logs.
 import { formatHelp, noPositionals, nameListValue, optional, parseCommandLine, pathValue, seedValue } from '../common/validate.ts';
 import { runCommand, usageError } from '../common/errors.ts';
-import { CASE_IDS, type CaseId } from '../cc/rfc8867/cases.ts';
+import { CASE_ALIASES, CASE_IDS, type CaseId } from '../cc/rfc8867/cases.ts';
 import { DEFAULT_THRESHOLDS } from '../cc/rfc8867/thresholds.ts';
 import { writeStdout } from './files.ts';
 import { wrapWords } from './help-names.ts';
 
 const HELP_REF = 'ccbench rfc8867 --help';
+/** `--strict`'s status when a case fails: not 1 (an internal error) nor 2 (bad input). */
+export const STRICT_FAILURE_STATUS = 3;
 
 export const RFC8867_HELP = formatHelp({
-  usage: ['ccbench rfc8867 [--case 5.1,5.2,...|all] [--controller NAME|PATH.ts] [--seed N] [--out DIR] [--thresholds FILE]'],
+  usage: ['ccbench rfc8867 [--case 5.1,5.2,...|all] [--controller NAME|PATH.ts] [--seed N] [--out DIR] [--thresholds FILE] [--strict]'],
   about: `Runs the test cases of RFC 8867 section 5 for a congestion controller in the
 deterministic simulator (several flows through one bottleneck, each with its
 own one-way delay; capacity schedules as exact traces) and prints RFC 8868's
@@ -21,17 +23,19 @@ fairness index, convergence after each capacity change, and pass or fail
 against the thresholds. The same case, controller and seed give
 byte-identical output files.`,
   options: [
-    ['--case LIST', wrapWords(`cases joined by commas, or all (default): ${CASE_IDS.join(', ')} (5.6b: 5.6 with its 1000 ms queue; 8869-cellular: a recorded cellular trace, RFC 8869)`)],
-    ['--controller LIST', wrapWords('gcc (default), aimd, salsify-N (Salsify\'s own transport), cbr:MBPS (a constant-bitrate source), or a module PATH.ts exporting name and createController(options); several joined by commas')],
+    ['--case LIST', wrapWords(`cases joined by commas, or all (default): ${CASE_IDS.join(', ')} (5.1b: 5.1 at 100 ms one-way delay; 5.6b and 5.6c: 5.6 with a 1000 ms and a 20 ms queue; 5.7-libwebrtc: 5.7 with libwebrtc's short flows, one 100-1000 kB file each; cellular-trace: a recorded cellular trace as capacity, formerly 8869-cellular, a name still accepted)`)],
+    ['--controller LIST', wrapWords('gcc (default: libwebrtc\'s goog_cc), gcc-draft02 (draft-ietf-rmcat-gcc-02, the model gcc was before), aimd, salsify-N (Salsify\'s own transport), cbr:MBPS (a constant-bitrate source), or a module PATH.ts exporting name and createController(options); several joined by commas')],
     ['--seed N', 'seed of every random draw: an integer from 0 to\n2^53-1 (default 1)'],
     ['--out DIR', wrapWords('write DIR/CASE.CONTROLLER.json (metrics and checks), DIR/CASE.CONTROLLER.svg (capacity, rates and queueing delay), the mm-link logs CONTROLLER.CASE.DIRECTION.log (the shared link) and CONTROLLER.CASE.DIRECTION.flow-N.log (flow N only), and DIR/summary.csv')],
     ['--thresholds FILE', wrapWords(`JSON overriding pass/fail thresholds, for all cases or per case id: {"fairnessMin": 0.9, "5.1": {"convergenceMaxMs": 20000}}; defaults ${Object.entries(DEFAULT_THRESHOLDS).map(([k, v]) => `${k} ${v}`).join(', ')}`)],
+    ['--strict', wrapWords(`exit with status ${STRICT_FAILURE_STATUS} when any case fails its thresholds (after running them all and writing every output), naming the failed cases and checks on stderr`)],
     ['-h, --help', 'this text'],
   ],
   notes: `Exit status: 0 when every case ran (passed or not: the table says which
-failed); 2 for a bad argument, a controller module or thresholds file that
-cannot be read or is malformed, or an output that cannot be written, with one
-line on stderr naming it; 1 on an internal error.`,
+failed), unless --strict; ${STRICT_FAILURE_STATUS} with --strict when a case failed its thresholds;
+2 for a bad argument, a controller module or thresholds file that cannot be
+read or is malformed, or an output that cannot be written, with one line on
+stderr naming it; 1 on an internal error.`,
 });
 
 export interface CcbenchArgs {
@@ -41,6 +45,7 @@ export interface CcbenchArgs {
   readonly seed: number;
   readonly out?: string;
   readonly thresholds?: string;
+  readonly strict: boolean;
 }
 
 export function parseRfc8867Args(argv: string[]): CcbenchArgs {
@@ -48,14 +53,15 @@ export function parseRfc8867Args(argv: string[]): CcbenchArgs {
     args: argv,
     options: {
       case: { type: 'string' }, controller: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' },
-      thresholds: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+      thresholds: { type: 'string' }, strict: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: true,
     strict: true,
   });
-  if (values.help) return { help: true, cases: [], controllers: [], seed: 1 };
+  if (values.help) return { help: true, cases: [], controllers: [], seed: 1, strict: false };
   noPositionals(positionals, HELP_REF);
-  const cases = values.case === undefined || values.case === 'all' ? CASE_IDS : nameListValue('case', values.case, CASE_IDS);
+  const caseText = values.case?.split(',').map((id) => CASE_ALIASES.get(id) ?? id).join(',');
+  const cases = caseText === undefined || caseText === 'all' ? CASE_IDS : nameListValue('case', caseText, CASE_IDS);
   const controllers = (values.controller ?? 'gcc').split(',');
   const seen = new Set<string>();
   for (const c of controllers) {
@@ -68,6 +74,7 @@ export function parseRfc8867Args(argv: string[]): CcbenchArgs {
     seed: seedValue('seed', values.seed ?? '1'),
     out: optional(values.out, (t) => pathValue('out', t)),
     thresholds: optional(values.thresholds, (t) => pathValue('thresholds', t)),
+    strict: values.strict === true,
   };
 }
 
@@ -101,7 +108,11 @@ export async function runRfc8867(argv: string[]): Promise<number> {
   }
   if (args.out !== undefined) await writeSuite(args.out, results);
   await writeStdout(formatSuiteTable(results) + '\n');
-  return 0;
+  const failed = results.filter((r) => !r.pass);
+  if (!args.strict || failed.length === 0) return 0;
+  const named = failed.map((r) => `${r.caseId} ${r.controller} (${r.checks.filter((c) => !c.pass).map((c) => c.check).join(', ')})`);
+  process.stderr.write(`ccbench rfc8867: --strict: ${failed.length} of ${results.length} runs failed their thresholds: ${named.join('; ')}\n`);
+  return STRICT_FAILURE_STATUS;
 }
 
 export const CCBENCH_COMMANDS = `Usage: ccbench COMMAND [options]

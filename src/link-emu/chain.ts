@@ -29,6 +29,8 @@ export type StageSpec =
       baseTimestamp?: number;
       /** Receives mm-link log events (arrivals, opportunities, departures, drops). */
       events?: LinkEventSink;
+      /** Drop an arriving packet that would wait longer than this, ms (TraceLink's maxWaitMs; not an mm-link option). */
+      maxWaitMs?: number;
     };
 
 /** The seed a random stage of a chain draws from: createRng(seed) gives the same draws (for a link, its queue's). */
@@ -179,6 +181,7 @@ export class Chain<T> {
       once: spec.once,
       baseTimestamp: spec.baseTimestamp ?? scheduler.now(),
       events: spec.events,
+      maxWaitMs: spec.maxWaitMs,
       onDrop: (packet) => this.drop('queue', packet.size, packet.payload),
     });
     this.traceLinks.push(link);

@@ -36,6 +36,15 @@ export interface LinkOptions<T> {
   events?: LinkEventSink;
   /** Called for each packet the queue drops (at arrival or, for CoDel, at dequeue). */
   onDrop?: DropListener<T>;
+  /**
+   * A bound on each packet's wait, ms (not an mm-link option): an arriving
+   * packet that would depart more than this after its arrival, behind what is
+   * queued and at the trace's own future opportunities, is dropped at once, as
+   * a drop-tail queue of that many ms on a fixed-rate link drops it (the
+   * RFC 8867 cases' "300 ms queue" on a link whose capacity varies). Default:
+   * no bound (the queue's own limit alone).
+   */
+  maxWaitMs?: number;
 }
 
 export type DepartureListener<T> = (packet: QueuedPacket<T>, time: number) => void;
@@ -67,6 +76,7 @@ export class TraceLink<T = unknown> {
   private readonly dropCounter: DropListener<T>;
   private pendingDropPackets = 0;
   private pendingDropBytes = 0;
+  private readonly maxWaitMs: number | undefined;
 
   constructor(options: LinkOptions<T>) {
     const mtu = options.mtu ?? DEFAULT_MTU;
@@ -81,6 +91,10 @@ export class TraceLink<T = unknown> {
     this.period = period;
     this.base = options.baseTimestamp;
     this.events = options.events;
+    if (options.maxWaitMs !== undefined && !(options.maxWaitMs >= 0 && Number.isFinite(options.maxWaitMs))) {
+      throw new RangeError(`link maxWaitMs must be a finite number >= 0, got ${options.maxWaitMs}`);
+    }
+    this.maxWaitMs = options.maxWaitMs;
     const onDrop = options.onDrop;
     this.dropCounter = (packet, now) => {
       this.pendingDropPackets++;
@@ -217,7 +231,9 @@ export class TraceLink<T = unknown> {
     this.stats.arrivals++;
     this.stats.arrivalBytes += size;
     this.events?.arrival(now, size);
-    this.queue.enqueue({ size, arrival: now, payload }, now, this.dropCounter);
+    const packet = { size, arrival: now, payload };
+    if (this.maxWaitMs !== undefined && this.deliveryTime(size, now) - now > this.maxWaitMs) this.dropCounter(packet, now);
+    else this.queue.enqueue(packet, now, this.dropCounter);
     const dropped = this.pendingDropPackets;
     this.flushDrops(now);
     return dropped;

@@ -97,6 +97,8 @@ export interface PathDirectionSpec {
   readonly baseTimestamp?: number;
   /** Receives the link's mm-link log events. */
   readonly events?: LinkEventSink;
+  /** Drop an arriving packet that would wait longer than this, ms (the simulator's time-bounded queue; not an mm-link option). */
+  readonly maxWaitMs?: number;
 }
 
 export interface PathSpec {
@@ -133,6 +135,7 @@ export function pathStages(direction: PathDirectionName, spec: PathDirectionSpec
           once: spec.once,
           baseTimestamp: spec.baseTimestamp,
           events: spec.events,
+          ...(spec.maxWaitMs !== undefined ? { maxWaitMs: spec.maxWaitMs } : {}),
         });
         break;
     }

@@ -15,8 +15,9 @@
 // `meanIdleMs` (10 s), then the next burst. `startOn` says whether it starts
 // with a burst (ON) or with an idle period (OFF); RFC 8867 5.7 runs ten of
 // them, two with startOn. Sizes and idle periods are drawn from the flow's
-// seed (FlowOptions.seed). pause() holds the connections' new data and the
-// next burst until resume().
+// seed (FlowOptions.seed). `maxBursts` ends the flow after that many
+// bursts (libwebrtc's 5.7: one download each). pause() holds the
+// connections' new data and the next burst until resume().
 import type { FlowOptions } from '../cc/flow.ts';
 import { createRng } from '../common/random.ts';
 import type { TimerHandle } from '../common/timer.ts';
@@ -34,6 +35,8 @@ export interface TcpShortFlowsOptions extends TcpFlowOptions {
   readonly meanIdleMs?: number;
   /** Start with a burst (ON) rather than an idle period (OFF). Default false. */
   readonly startOn?: boolean;
+  /** At most this many bursts, then nothing (libwebrtc's 5.7: one download per flow). Default: no limit. */
+  readonly maxBursts?: number;
 }
 
 export const RFC8868_SHORT_FLOWS = { connectionsPerBurst: 30, minBytes: 30_000, maxBytes: 50_000, meanIdleMs: 10_000 } as const;
@@ -51,6 +54,7 @@ export function tcpShortFlows(options: TcpShortFlowsOptions): TcpFlowFactory {
   if (maxBytes < minBytes) throw new RangeError(`maxBytes (${maxBytes}) must not be below minBytes (${minBytes})`);
   const meanIdleMs = options.meanIdleMs ?? RFC8868_SHORT_FLOWS.meanIdleMs;
   if (!(meanIdleMs > 0) || !Number.isFinite(meanIdleMs)) throw new RangeError(`meanIdleMs must be a finite number of ms > 0, got ${meanIdleMs}`);
+  const maxBursts = options.maxBursts === undefined ? Infinity : positiveInteger('maxBursts', options.maxBursts);
   return {
     name: `tcp-short-${options.cc}`,
     create(sender: EndpointContext, receiver: EndpointContext, flow: FlowOptions): TcpFlow {
@@ -64,13 +68,15 @@ export function tcpShortFlows(options: TcpShortFlowsOptions): TcpFlowFactory {
       let stopped = false;
       let paused = false;
       let burstDue = false;
+      let bursts = 0;
 
       const burst = () => {
-        if (stopped) return;
+        if (stopped || bursts >= maxBursts) return;
         if (paused) {
           burstDue = true;
           return;
         }
+        bursts++;
         for (let i = 0; i < perBurst; i++) {
           const bytes = minBytes + sizes.int(maxBytes - minBytes + 1);
           const connection: TcpSender = ends.open(bytes, () => {
@@ -81,7 +87,7 @@ export function tcpShortFlows(options: TcpShortFlowsOptions): TcpFlowFactory {
         }
       };
       const idlePeriod = () => {
-        if (stopped) return;
+        if (stopped || bursts >= maxBursts) return;
         timer = sender.setTimer(idle.exponential(meanIdleMs), () => {
           timer = undefined;
           burst();

@@ -4,10 +4,12 @@
 // simulated minute.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createController, gccController } from '../../src/cc/gcc/gcc.ts';
+import { createController as createAny, gccController, GCC_DRAFT02 } from '../../src/cc/gcc/gcc.ts';
 import { RFC8867_5_1, quantile, runMediaFlow, scheduleTrace } from './media-flow-harness.ts';
 
 const options = { initialBitrate: 500_000, minBitrate: 50_000, maxBitrate: 5_000_000 };
+/** The hand-made feedback tests check the draft's rules (gcc-draft02); gcc's own parts have tests of their own (gcc-libwebrtc.test.ts). */
+const createController = (o: typeof options) => createAny(o, GCC_DRAFT02);
 
 /** Drives a controller with 1200-byte packets every `gapMs`, reported every 100 ms; `extraDelay(t)` is the queueing delay a packet sent at t meets; `lost(seq)` drops it. */
 function drive(controller: ReturnType<typeof createController>, untilMs: number, gapMs: number, extraDelay: (t: number) => number, lost: (seq: number) => boolean = () => false, startSeq = 0, startMs = 0) {

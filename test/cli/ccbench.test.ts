@@ -50,6 +50,29 @@ export function createController(options) {
   assert.match(r.stdout, /5\.4 +│ steady +│ 4\d\d \/ 4\d\d \/ 4\d\d/);
 });
 
+test('--strict: exit status 3 when a case fails its thresholds, naming it on stderr; 0 when all pass; without it, 0 either way', () => {
+  // 5.4 at a constant 0.2 Mbit/s per flow: no queue, no loss, fair, but far below the 0.6 utilisation threshold.
+  const failing = ['rfc8867', '--case', '5.4,5.8', '--controller', 'cbr:0.2'];
+  const lax = ccbench(failing);
+  assert.is(lax.status, 0, lax.stderr);
+  assert.match(lax.stdout, /FAIL/);
+  const strict = ccbench([...failing, '--strict']);
+  assert.is(strict.status, 3, strict.stderr);
+  assert.match(strict.stdout, /FAIL/);
+  assert.match(strict.stderr, /(^|\n)ccbench rfc8867: --strict: 2 of 2 runs failed their thresholds: 5\.4 cbr-0\.2mbps \(utilisation\); 5\.8 cbr-0\.2mbps \(utilisation\)\n$/);
+  // 5.4 with a utilisation threshold it meets: every check passes, status 0.
+  writeFileSync(join(dir, 'low.json'), '{"utilisationMin": 0.1}');
+  const passing = ccbench(['rfc8867', '--case', '5.4', '--controller', 'cbr:0.2', '--thresholds', 'low.json', '--strict']);
+  assert.is(passing.status, 0, passing.stderr);
+  assert.not.match(passing.stderr, /--strict/);
+});
+
+test('the old case name 8869-cellular still names cellular-trace', () => {
+  const r = ccbench(['rfc8867', '--case', '8869-cellular', '--controller', 'cbr:0.3']);
+  assert.is(r.status, 0, r.stderr);
+  assert.match(r.stdout, /cellular-trace/);
+});
+
 /** Runs `ccbench ARGS` in this process (from the test's directory); the exit status and what went to stderr. */
 async function inProcess(args: string[]): Promise<{ status: number; stderr: string }> {
   let stderr = '';

@@ -47,8 +47,14 @@ export class ArrivalGroupFilter {
   /** Packets ignored because they were sent before the current group began (reordered). */
   reordered = 0;
 
-  constructor(readonly burstTimeMs = 5) {
+  /**
+   * `maxBurstMs`: a burst joins the current group only while it arrives
+   * within this many ms of the group's first arrival (libwebrtc's
+   * kMaxBurstDuration, 100 ms; the draft has no such cap: Infinity).
+   */
+  constructor(readonly burstTimeMs = 5, readonly maxBurstMs = Infinity) {
     if (!(burstTimeMs >= 0)) throw new RangeError(`burstTimeMs must be >= 0, got ${burstTimeMs}`);
+    if (!(maxBurstMs > 0)) throw new RangeError(`maxBurstMs must be > 0, got ${maxBurstMs}`);
   }
 
   /** The group being filled, if any (a copy). */
@@ -93,7 +99,7 @@ export class ArrivalGroupFilter {
     if (packet.sendTimeMs - g.firstSendMs <= this.burstTimeMs) return true;
     const arrivalGap = packet.arrivalTimeMs - g.lastArrivalMs;
     const sendGap = packet.sendTimeMs - g.lastSendMs;
-    return arrivalGap < this.burstTimeMs && arrivalGap - sendGap < 0;
+    return arrivalGap < this.burstTimeMs && arrivalGap - sendGap < 0 && packet.arrivalTimeMs - g.firstArrivalMs < this.maxBurstMs;
   }
 }
 

@@ -51,6 +51,8 @@ export interface DelayPercentiles {
   readonly p50: number | null;
   readonly p95: number | null;
   readonly p99: number | null;
+  /** The longest wait of any packet (the case's queue bound caps it). */
+  readonly max: number | null;
 }
 
 export interface FlowMetrics {
@@ -136,11 +138,11 @@ const round = (x: number, digits = 3) => {
 };
 
 function delays(values: readonly number[]): DelayPercentiles {
-  if (values.length === 0) return { mean: null, p50: null, p95: null, p99: null };
+  if (values.length === 0) return { mean: null, p50: null, p95: null, p99: null, max: null };
   const sorted = Float64Array.from(values).sort();
   let sum = 0;
   for (const v of values) sum += v;
-  return { mean: round(sum / values.length), p50: round(percentile(sorted, 50)), p95: round(percentile(sorted, 95)), p99: round(percentile(sorted, 99)) };
+  return { mean: round(sum / values.length), p50: round(percentile(sorted, 50)), p95: round(percentile(sorted, 95)), p99: round(percentile(sorted, 99)), max: round(sorted[sorted.length - 1]!) };
 }
 
 /** Whether a flow is sending throughout [from, to): started, not stopped, not paused. */

@@ -49,7 +49,7 @@ export function formatSuiteTable(results: readonly CaseResult[]): string {
 
 const CSV_COLUMNS = [
   'case', 'controller', 'seed', 'flow', 'flow_controller', 'direction', 'delay_ms', 'start_ms', 'stop_ms',
-  'mean_rate_kbps', 'utilisation', 'qdelay_mean_ms', 'qdelay_p50_ms', 'qdelay_p95_ms', 'qdelay_p99_ms', 'loss_rate',
+  'mean_rate_kbps', 'utilisation', 'qdelay_mean_ms', 'qdelay_p50_ms', 'qdelay_p95_ms', 'qdelay_p99_ms', 'qdelay_max_ms', 'loss_rate',
   'packets_sent', 'packets_dropped', 'case_pass',
 ] as const;
 
@@ -60,7 +60,7 @@ export function suiteToCsv(results: readonly CaseResult[]): string {
     for (const f of r.metrics.flows) {
       lines.push([
         r.caseId, r.controller, r.seed, f.flowId, f.controller, f.direction, f.delayMs, f.startMs, f.stopMs,
-        f.meanRateKbps, f.utilisation, f.queueingDelayMs.mean, f.queueingDelayMs.p50, f.queueingDelayMs.p95, f.queueingDelayMs.p99, f.lossRate,
+        f.meanRateKbps, f.utilisation, f.queueingDelayMs.mean, f.queueingDelayMs.p50, f.queueingDelayMs.p95, f.queueingDelayMs.p99, f.queueingDelayMs.max, f.lossRate,
         f.packetsSent, f.packetsDropped, r.pass ? 1 : 0,
       ].map(cell).join(','));
     }

@@ -43,7 +43,7 @@ export interface CaseResult {
   readonly seed: number;
   readonly durationMs: number;
   /** Capacity schedules as the case gives them (or the trace's name). */
-  readonly links: Record<FlowDirection, CaseDirection & { readonly queue: string; readonly queueArgs: string }>;
+  readonly links: Record<FlowDirection, CaseDirection & { readonly queue: string; readonly queueArgs: string; readonly maxWaitMs: number }>;
   readonly metrics: CaseMetrics;
   readonly thresholds: Thresholds;
   readonly checks: readonly CheckResult[];
@@ -92,6 +92,7 @@ export async function tcpCrossTraffic(cc: CrossTrafficCc = 'newreno'): Promise<C
     if (spec.kind === 'tcp-long') return tcpBulkFlow({ cc });
     return tcpShortFlows({
       cc, startOn: spec.startsOn, meanIdleMs: spec.meanIdleMs, minBytes: spec.minFileBytes, maxBytes: spec.maxFileBytes, connectionsPerBurst: spec.connectionsPerBurst,
+      ...(spec.maxBursts !== undefined ? { maxBursts: spec.maxBursts } : {}),
     });
   };
 }
@@ -116,7 +117,7 @@ export async function runResolved(c: Rfc8867Case, factory: FlowFactory, options:
   const links = {} as CaseResult['links'];
   for (const d of ['forward', 'backward'] as const) {
     const queueArgs = `bytes=${queueBytes(c[d], traces[d], c.queueMs)}`;
-    links[d] = { ...c[d], queue: 'droptail', queueArgs };
+    links[d] = { ...c[d], queue: 'droptail', queueArgs, maxWaitMs: c.queueMs };
   }
   let crossIndex = 0;
   const flows: FlowSpec[] = c.flows.map((f) => {
@@ -129,8 +130,8 @@ export async function runResolved(c: Rfc8867Case, factory: FlowFactory, options:
   const records = new FlowRecorder();
   const logs = options.logs ? new FlowLogs(c.id, flows.length, { forward: links.forward, backward: links.backward }, traces) : undefined;
   const run: BottleneckResult = await runBottleneck({
-    forward: { trace: traces.forward, queue: 'droptail', queueArgs: links.forward.queueArgs, mtu: MTU },
-    backward: { trace: traces.backward, queue: 'droptail', queueArgs: links.backward.queueArgs, mtu: MTU },
+    forward: { trace: traces.forward, queue: 'droptail', queueArgs: links.forward.queueArgs, maxWaitMs: c.queueMs, mtu: MTU },
+    backward: { trace: traces.backward, queue: 'droptail', queueArgs: links.backward.queueArgs, maxWaitMs: c.queueMs, mtu: MTU },
     flows, durationMs, seed,
     packets: logs ? teeSinks(records, logs) : records,
     linkEvents: logs?.linkSinks(),

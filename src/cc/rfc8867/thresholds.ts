@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { toolkitError, unreadableFile } from '../../common/errors.ts';
 import type { CaseMetrics } from '../metrics/rfc8868.ts';
-import { CASE_IDS, type CheckName, type Rfc8867Case } from './cases.ts';
+import { CASE_ALIASES, CASE_IDS, type CheckName, type Rfc8867Case } from './cases.ts';
 
 export interface Thresholds {
   /** The media flows' delivered bits / the capacity of their direction, over the run (the cases that measure it). */
@@ -39,7 +39,8 @@ export type ThresholdOverrides = Partial<Thresholds> & { readonly [caseId: strin
 /** The thresholds of one case: the defaults, under the file's top-level values, under its case's. */
 export function thresholdsFor(caseId: string, overrides: ThresholdOverrides = {}): Thresholds {
   const top = Object.fromEntries(KEYS.filter((k) => overrides[k] !== undefined).map((k) => [k, overrides[k]]));
-  const own = (overrides[caseId] ?? {}) as Partial<Thresholds>;
+  const aliases = [...CASE_ALIASES].filter(([, id]) => id === caseId).map(([old]) => (overrides[old] ?? {}) as Partial<Thresholds>);
+  const own = Object.assign({}, ...aliases, overrides[caseId] ?? {}) as Partial<Thresholds>;
   return { ...DEFAULT_THRESHOLDS, ...top, ...own };
 }
 
@@ -56,7 +57,7 @@ export function validateThresholds(value: unknown, source: string): ThresholdOve
   const obj = value as Record<string, unknown>;
   const top: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(obj)) {
-    if ((CASE_IDS as readonly string[]).includes(key)) {
+    if ((CASE_IDS as readonly string[]).includes(key) || CASE_ALIASES.has(key)) {
       if (v === null || typeof v !== 'object' || Array.isArray(v)) throw fail(`case ${key} must map to an object of thresholds, got ${JSON.stringify(v)}`);
       checkValues(v as Record<string, unknown>, `case ${key}: `);
     } else top[key] = v;

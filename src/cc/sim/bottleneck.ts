@@ -52,8 +52,8 @@ export interface FlowSpec extends FlowSchedule {
   readonly label?: string;
 }
 
-/** A shared direction: its trace, queue and MTU (the path model's fields; delay and loss belong to the flows). */
-export type SharedLinkSpec = Pick<PathDirectionSpec, 'trace' | 'queue' | 'queueArgs' | 'mtu' | 'once'>;
+/** A shared direction: its trace, queue, bound on a packet's wait and MTU (the path model's fields; delay and loss belong to the flows). */
+export type SharedLinkSpec = Pick<PathDirectionSpec, 'trace' | 'queue' | 'queueArgs' | 'mtu' | 'once' | 'maxWaitMs'>;
 
 /** Where a datagram of a flow is seen. Times are the simulator's clock (ms), sizes the bytes on the link. */
 export interface FlowPacketSink {

@@ -33,7 +33,7 @@ export class FlowLogs implements FlowPacketSink {
   constructor(
     readonly caseId: string,
     readonly flowCount: number,
-    readonly queues: Record<FlowDirection, { readonly queue: string; readonly queueArgs: string }>,
+    readonly queues: Record<FlowDirection, { readonly queue: string; readonly queueArgs: string; readonly maxWaitMs?: number }>,
     readonly traces: Record<FlowDirection, Trace>,
     readonly flowNames: readonly string[] = [],
   ) {
@@ -49,7 +49,7 @@ export class FlowLogs implements FlowPacketSink {
     const q = this.queues[d];
     return {
       linkName: d === 'forward' ? 'Downlink' : 'Uplink', traceName: this.traces[d].source, logName,
-      commandLine: ['ccbench', 'rfc8867', '--case', this.caseId], queue: `${q.queue} [${q.queueArgs}]`, initTimestamp: 0, baseTimestamp: 0,
+      commandLine: ['ccbench', 'rfc8867', '--case', this.caseId], queue: `${q.queue} [${q.queueArgs}]${q.maxWaitMs === undefined ? '' : ` (a packet that would wait over ${q.maxWaitMs} ms is dropped)`}`, initTimestamp: 0, baseTimestamp: 0,
     };
   }
 
