@@ -5,7 +5,7 @@ export type { SentPacket, PacketReport, FeedbackReport, RateController, RateCont
 export { builtinControllerNames, builtinController, validateControllerModule, loadControllerModule } from './controllers.ts';
 export type { FlowOptions, Flow, FlowFactory } from './flow.ts';
 export { aimdController, AIMD_DEFAULTS, type AimdParameters } from './aimd.ts';
-export { gccController, GCC_DEFAULTS, type GccParameters, type GccSnapshot } from './gcc/gcc.ts';
+export { gccController, gccDraft02Controller, GCC_LIBWEBRTC, GCC_DRAFT02, type GccParameters, type GccSnapshot } from './gcc/gcc.ts';
 export { mediaFlow, MEDIA_FLOW_DEFAULTS, type MediaFlowOptions, type MediaFlowStats, type MediaFlowFactory } from './media-flow.ts';
 export { cbrFlow, type CbrOptions } from './sim/cbr-flow.ts';
 export { runBottleneck, type FlowSpec, type SharedLinkSpec, type BottleneckOptions, type BottleneckResult, type FlowRun } from './sim/bottleneck.ts';
