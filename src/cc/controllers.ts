@@ -17,10 +17,12 @@ import { fileKind, toolkitError, unreadableFile } from '../common/errors.ts';
 import { aimdController } from './aimd.ts';
 import type { RateControllerModule } from './controller.ts';
 import { gccController } from './gcc/gcc.ts';
+import { nadaController } from './nada/nada.ts';
 
 const BUILTIN: ReadonlyMap<string, RateControllerModule> = new Map([
   ['gcc', gccController],
   ['aimd', aimdController],
+  ['nada', nadaController],
 ]);
 
 /** Names of the built-in controllers, in the order tables list them. */
