@@ -18,11 +18,13 @@ import { aimdController } from './aimd.ts';
 import type { RateControllerModule } from './controller.ts';
 import { gccController } from './gcc/gcc.ts';
 import { nadaController } from './nada/nada.ts';
+import { screamController } from './scream/scream.ts';
 
 const BUILTIN: ReadonlyMap<string, RateControllerModule> = new Map([
   ['gcc', gccController],
   ['aimd', aimdController],
   ['nada', nadaController],
+  ['scream', screamController],
 ]);
 
 /** Names of the built-in controllers, in the order tables list them. */

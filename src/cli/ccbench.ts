@@ -22,7 +22,7 @@ against the thresholds. The same case, controller and seed give
 byte-identical output files.`,
   options: [
     ['--case LIST', wrapWords(`cases joined by commas, or all (default): ${CASE_IDS.join(', ')} (5.6b: 5.6 with its 1000 ms queue; 8869-cellular: a recorded cellular trace, RFC 8869)`)],
-    ['--controller LIST', wrapWords('gcc (default), aimd, nada (RFC 8698), salsify-N (Salsify\'s own transport), cbr:MBPS (a constant-bitrate source), or a module PATH.ts exporting name and createController(options); several joined by commas')],
+    ['--controller LIST', wrapWords('gcc (default), aimd, nada (RFC 8698), scream (RFC 8298), salsify-N (Salsify\'s own transport), cbr:MBPS (a constant-bitrate source), or a module PATH.ts exporting name and createController(options); several joined by commas')],
     ['--seed N', 'seed of every random draw: an integer from 0 to\n2^53-1 (default 1)'],
     ['--out DIR', wrapWords('write DIR/CASE.CONTROLLER.json (metrics and checks), DIR/CASE.CONTROLLER.svg (capacity, rates and queueing delay), the mm-link logs CONTROLLER.CASE.DIRECTION.log (the shared link) and CONTROLLER.CASE.DIRECTION.flow-N.log (flow N only), and DIR/summary.csv')],
     ['--thresholds FILE', wrapWords(`JSON overriding pass/fail thresholds, for all cases or per case id: {"fairnessMin": 0.9, "5.1": {"convergenceMaxMs": 20000}}; defaults ${Object.entries(DEFAULT_THRESHOLDS).map(([k, v]) => `${k} ${v}`).join(', ')}`)],

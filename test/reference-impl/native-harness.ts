@@ -1,12 +1,11 @@
 // Builds a reference implementation's test harness (test/reference-impl/NAME/)
 // with g++ into a fresh temporary directory, and runs it on a feedback log
-// (src/cc/feedback-log.ts) written beside it. Test-only.
+// or call log written beside it. Test-only.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { formatFeedbackLog, type FeedbackLog } from '../../src/cc/feedback-log.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 /** g++ of a few thousand lines at -O1 takes seconds; a shared machine may be slow. */
@@ -20,8 +19,8 @@ export function cannotBuildHarness(): string | undefined {
 }
 
 export interface NativeHarness {
-  /** Runs the harness on `log`, with `args` before the log's path; its stdout's lines split into numbers. */
-  run(log: FeedbackLog, args?: readonly string[]): number[][];
+  /** Runs the harness on a log (text), with `args` before the log's path: its stdout's lines, split into fields. */
+  run(log: string, args?: readonly string[]): string[][];
   dispose(): void;
 }
 
@@ -35,9 +34,9 @@ export function buildHarness(name: string, sources: readonly string[]): NativeHa
   return {
     run(log, args = []) {
       const path = join(dir, `log-${runs++}.txt`);
-      writeFileSync(path, formatFeedbackLog(log));
+      writeFileSync(path, log);
       const out = execFileSync(exe, [...args, path], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: RUN_TIMEOUT_MS, maxBuffer: 1 << 28 });
-      return out.trim().split('\n').map((line) => line.trim().split(/\s+/).map(Number));
+      return out.trim().split('\n').map((line) => line.trim().split(/\s+/));
     },
     dispose: () => rmSync(dir, { recursive: true, force: true }),
   };
