@@ -135,7 +135,8 @@ export class StreamRate {
       this.targetRateScale = 1;
       this.txSizeBitsAvg = 0;
     } else if (cc.inFastStart && rtpQueueDelay < 0.1) {
-      let increment = rampUpLimit * sclI * Math.sqrt(1 /* priority */);
+      // The reference also scales by sqrt(priority): 1 for our one stream.
+      let increment = rampUpLimit * sclI;
       if (this.targetBitrate > br * 1.5) increment = 0;
       this.targetBitrate += increment;
       this.wasFastStart = true;

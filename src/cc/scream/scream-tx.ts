@@ -137,6 +137,7 @@ export class ScreamTx {
   private lastCwndUpdateUs = 0;
   private lastBaseDelayRefreshUs = 0;
   private lastCongestionDetectedUs = 0;
+  private lastBytesInFlightUs = 0;
 
   constructor(queue: SendQueueView, rates: { minBitrate: number; startBitrate: number; maxBitrate: number }, parameters: Partial<ScreamParameters> = {}) {
     this.p = { ...SCREAM_DEFAULTS, ...parameters };
@@ -199,8 +200,6 @@ export class ScreamTx {
     }
     return blocked ? -1 : wait;
   }
-
-  private lastBytesInFlightUs = 0;
 
   private updateRates(nowUs: number): void {
     const interval = this.rateAcked < 50_000 ? 2 * RATE_UPDATE_INTERVAL_US : RATE_UPDATE_INTERVAL_US;
