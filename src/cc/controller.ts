@@ -44,6 +44,44 @@ export interface RateController {
   onFeedback(report: FeedbackReport, nowMs: number): void;
 }
 
+/**
+ * The media a window-based sender has produced and not yet sent, oldest
+ * first, as its controller sees it (the media flow holds it: media-flow.ts).
+ */
+export interface SendQueue {
+  /** Bytes waiting. */
+  bytes(): number;
+  /** Packets waiting. */
+  packets(): number;
+  /** Bytes of the oldest packet, or undefined when none waits. */
+  headSizeBytes(): number | undefined;
+  /** How long the oldest packet has waited at `nowMs`, ms (0 when none waits). */
+  headWaitMs(nowMs: number): number;
+  /** Bytes the source produced at its last production. */
+  lastFrameBytes(): number;
+  /** Discards every waiting packet (a controller that finds the queue too old). */
+  clear(): void;
+}
+
+/**
+ * A window-based controller (SCReAM, RFC 8298): besides the rate the source
+ * produces at, it decides when each packet may leave. The media flow queues
+ * what the source produces (SendQueue) and sends the oldest packet only when
+ * transmitDelayMs says 0; it asks again after a production, a feedback
+ * report, a packet sent, and when the delay it was given has passed.
+ */
+export interface WindowedRateController extends RateController {
+  /** The source produced `bytes` of media at `nowMs`; they wait in `queue`. */
+  onMediaProduced(bytes: number, nowMs: number, queue: SendQueue): void;
+  /** 0: the oldest packet may leave now; > 0: ask again in that many ms (pacing); undefined: not now (the window is full or nothing waits). */
+  transmitDelayMs(nowMs: number, queue: SendQueue): number | undefined;
+}
+
+export function isWindowed(controller: RateController): controller is WindowedRateController {
+  const c = controller as Partial<WindowedRateController>;
+  return typeof c.onMediaProduced === 'function' && typeof c.transmitDelayMs === 'function';
+}
+
 export interface RateControllerOptions {
   /** bit/s */
   readonly initialBitrate: number;

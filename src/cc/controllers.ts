@@ -17,11 +17,15 @@ import { fileKind, isToolkitError, toolkitError, unreadableFile } from '../commo
 import { aimdController } from './aimd.ts';
 import type { RateControllerModule } from './controller.ts';
 import { gccController, gccDraft02Controller } from './gcc/gcc.ts';
+import { nadaController } from './nada/nada.ts';
+import { screamController } from './scream/scream.ts';
 
 const BUILTIN: ReadonlyMap<string, RateControllerModule> = new Map([
   ['gcc', gccController],
   ['gcc-draft02', gccDraft02Controller],
   ['aimd', aimdController],
+  ['nada', nadaController],
+  ['scream', screamController],
 ]);
 
 /** Names of the built-in controllers, in the order tables list them. */

@@ -18,12 +18,20 @@
 // and not reported again. Reports go back over the receiver's context and
 // the sender hands them to the controller.
 //
+// A window-based controller (controller.ts: WindowedRateController, SCReAM)
+// takes over the sending: every pacing interval the source produces the
+// target's worth of packets into a send queue (send-queue.ts), and the
+// oldest leaves only when the controller's transmitDelayMs says 0; it is
+// asked again after each production, feedback report and packet sent, and
+// when the delay it gave has passed. Pausing empties the queue.
+//
 // Datagrams that fail the wire format's checks, belong to another flow, or
 // report sequence numbers never sent are counted as bad and ignored.
 // Deterministic: no randomness, all time from the contexts' clocks.
 import type { EndpointContext, TimerHandle } from '../net/endpoint.ts';
 import { toolkitError } from '../common/errors.ts';
-import type { FeedbackReport, PacketReport, RateController, RateControllerModule, RateControllerOptions } from './controller.ts';
+import { isWindowed, type FeedbackReport, type PacketReport, type RateController, type RateControllerModule, type RateControllerOptions } from './controller.ts';
+import { MediaSendQueue } from './send-queue.ts';
 import type { Flow, FlowFactory, FlowOptions } from './flow.ts';
 import { MAX_REPORTED_PER_FEEDBACK, MEDIA_HEADER_BYTES, encodeFeedback, encodeMediaPacket, parseFeedback, parseMediaPacket } from './media-flow-wire.ts';
 
@@ -154,19 +162,53 @@ function createMediaFlow(module: RateControllerModule, senderCtx: EndpointContex
     return Math.min(o.rates.maxBitrate, Math.max(o.rates.minBitrate, rate));
   };
 
+  const sendOne = () => {
+    const sequence = nextSequence++;
+    const sendTimeMs = senderCtx.now();
+    senderCtx.send(encodeMediaPacket({ flowId, sequence, sendTimeMs }, o.payloadBytes));
+    stats.packetsSent++;
+    stats.bytesSent += o.payloadBytes;
+    controller.onPacketSent({ sequence, sizeBytes: o.payloadBytes, sendTimeMs });
+  };
+
+  // ---- window-based sending (WindowedRateController)
+  const windowed = isWindowed(controller) ? controller : undefined;
+  const queue = new MediaSendQueue();
+  let transmitTimer: TimerHandle | undefined;
+
+  const transmit = () => {
+    if (windowed === undefined || stopped || paused) return;
+    transmitTimer?.cancel();
+    transmitTimer = undefined;
+    for (;;) {
+      const delayMs = windowed.transmitDelayMs(senderCtx.now(), queue);
+      if (delayMs === 0 && queue.packets() > 0) {
+        queue.shift();
+        sendOne();
+        continue;
+      }
+      if (delayMs !== undefined && delayMs > 0) transmitTimer = senderCtx.setTimer(delayMs, transmit);
+      return;
+    }
+  };
+
   const pace = () => {
     pacerTimer = undefined;
     if (stopped || paused) return;
     const grant = (pacingRate() / 8) * (o.pacingIntervalMs / 1000);
     budgetBytes = Math.min(budgetBytes + grant, Math.max(grant, o.payloadBytes));
+    const produced: number[] = [];
     while (budgetBytes > 0) {
-      const sequence = nextSequence++;
-      const sendTimeMs = senderCtx.now();
-      senderCtx.send(encodeMediaPacket({ flowId, sequence, sendTimeMs }, o.payloadBytes));
-      stats.packetsSent++;
-      stats.bytesSent += o.payloadBytes;
       budgetBytes -= o.payloadBytes;
-      controller.onPacketSent({ sequence, sizeBytes: o.payloadBytes, sendTimeMs });
+      if (windowed === undefined) sendOne();
+      else produced.push(o.payloadBytes);
+    }
+    if (windowed !== undefined) {
+      if (produced.length > 0) {
+        queue.pushFrame(produced, senderCtx.now());
+        windowed.onMediaProduced(produced.length * o.payloadBytes, senderCtx.now(), queue);
+      }
+      transmit();
     }
     pacerTimer = senderCtx.setTimer(o.pacingIntervalMs, pace);
   };
@@ -183,6 +225,7 @@ function createMediaFlow(module: RateControllerModule, senderCtx: EndpointContex
     const packets: PacketReport[] = arrivals.map((arrivalTimeMs, i) => ({ sequence: firstSequence + i, arrivalTimeMs }));
     const report: FeedbackReport = { packets };
     controller.onFeedback(report, senderCtx.now());
+    transmit();
   });
 
   // ---- receiver
@@ -247,8 +290,10 @@ function createMediaFlow(module: RateControllerModule, senderCtx: EndpointContex
       if (paused || stopped) return;
       paused = true;
       pacerTimer?.cancel();
-      pacerTimer = undefined;
+      transmitTimer?.cancel();
+      pacerTimer = transmitTimer = undefined;
       budgetBytes = 0;
+      queue.clear();
     },
     resume() {
       if (!paused || stopped) return;
@@ -259,7 +304,8 @@ function createMediaFlow(module: RateControllerModule, senderCtx: EndpointContex
       stopped = true;
       pacerTimer?.cancel();
       feedbackTimer?.cancel();
-      pacerTimer = feedbackTimer = undefined;
+      transmitTimer?.cancel();
+      pacerTimer = feedbackTimer = transmitTimer = undefined;
     },
     targetBitrate: () => target(),
     stats: () => ({ ...stats }),
