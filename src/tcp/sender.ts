@@ -43,6 +43,7 @@ import { initialWindowBytes } from './congestion-control.ts';
 import { Cubic } from './cubic.ts';
 import { NewReno } from './newreno.ts';
 import { RtoEstimator, type RtoOptions } from './rto.ts';
+import type { SlowStartKind } from './slow-start.ts';
 import { DEFAULT_MSS, encodeSegment, FLAG_ACK, FLAG_FIN, FLAG_SYN, type Segment } from './segment.ts';
 import { insertByteRange, type ByteRange } from './byte-ranges.ts';
 
@@ -60,6 +61,8 @@ export interface TcpSenderOptions {
   readonly recordCwnd?: boolean;
   /** Use the receiver's SACK blocks for loss recovery (RFC 6675; see above). Off here (NewReno recovery); the flows turn it on by default. */
   readonly sack?: boolean;
+  /** Slow start: 'hystart-linux' (CUBIC's default: Linux's HyStart), 'standard' (NewReno's default: RFC 5681) or 'hystart++' (RFC 9406). */
+  readonly slowStart?: SlowStartKind;
 }
 
 /** The clock and timers a connection runs on (an EndpointContext is one). */
@@ -90,10 +93,12 @@ export interface TcpSenderStats {
   timeouts: number;
   /** Fast-recovery episodes ended by a full ACK. */
   recoveries: number;
+  /** Tail loss probes sent (RFC 8985 7). */
+  lossProbes: number;
 }
 
 function congestionControl(options: TcpSenderOptions, mss: number): CongestionControl {
-  const ccOptions = { mss, initialWindow: options.initialWindow, abcLimit: options.abcLimit };
+  const ccOptions = { mss, initialWindow: options.initialWindow, abcLimit: options.abcLimit, slowStart: options.slowStart };
   switch (options.cc) {
     case 'newreno':
       return new NewReno(ccOptions);
@@ -110,7 +115,7 @@ export class TcpSender {
   readonly mss: number;
   readonly cc: CongestionControl;
   readonly rto: RtoEstimator;
-  readonly stats: TcpSenderStats = { bytesSent: 0, bytesAcked: 0, segmentsSent: 0, retransmits: 0, fastRetransmits: 0, timeouts: 0, recoveries: 0 };
+  readonly stats: TcpSenderStats = { bytesSent: 0, bytesAcked: 0, segmentsSent: 0, retransmits: 0, fastRetransmits: 0, timeouts: 0, recoveries: 0, lossProbes: 0 };
   readonly cwndLog: CwndSample[] = [];
   private phase: Phase = 'idle';
   private sndUna = 0;
@@ -225,9 +230,13 @@ export class TcpSender {
     const now = this.clock.now();
     const newlyAcked = ack - this.sndUna;
     const oldUna = this.sndUna;
+    let rttMs: number | undefined;
     if (oldUna >= this.retransmittedEnd) {
       const sentAt = this.sendTimes.get(Math.floor((ack - 1) / this.mss) * this.mss);
-      if (sentAt !== undefined) this.rto.sample(now - sentAt);
+      if (sentAt !== undefined) {
+        rttMs = now - sentAt;
+        this.rto.sample(rttMs);
+      }
     }
     for (let seq = oldUna - (oldUna % this.mss); seq < ack; seq += this.mss) this.sendTimes.delete(seq);
     this.sndUna = ack;
@@ -252,7 +261,8 @@ export class TcpSender {
       }
     } else {
       this.dupAcks = 0;
-      this.cc.onAck(newlyAcked, now, this.rto.srtt() ?? 0);
+      const srttMs = this.rto.srtt() ?? 0;
+      this.cc.onAck(newlyAcked, now, srttMs, { sndUna: ack, sndNxt: this.sndNxt, rttMs, nowMs: now, srttMs });
     }
     if (ack >= this.totalBytes) {
       this.phase = 'done';
