@@ -32,8 +32,14 @@
 // retransmitted) leaves a segment's room in cwnd, first the lowest lost
 // segment not yet retransmitted, then new data; every ACK of new data
 // restarts the timer. The scoreboard is dropped after a timeout (RFC 2018 8).
+// With `prr` (the default with SACK), cwnd in recovery is Proportional Rate
+// Reduction's (RFC 6937, prr.ts, PRR-SSRB as Linux runs it): on each ACK,
+// cwnd = pipe + sndcnt from the data the ACK delivered (newly acknowledged
+// or SACKed), so the window comes down to ssthresh over the round trip
+// instead of falling silent for half of it; at the end of recovery cwnd =
+// ssthresh.
 //
-// Not modelled: limited transmit, timestamps, pacing, PRR, HyStart++,
+// Not modelled: limited transmit, timestamps, pacing, PRR without SACK,
 // ECN, the receiver's window growing (it is fixed and large), the closing
 // handshake (FIN marks the last data segment; the connection is over when it
 // is acknowledged).
@@ -46,6 +52,7 @@ import { RtoEstimator, type RtoOptions } from './rto.ts';
 import type { SlowStartKind } from './slow-start.ts';
 import { DEFAULT_MSS, encodeSegment, FLAG_ACK, FLAG_FIN, FLAG_SYN, type Segment } from './segment.ts';
 import { insertByteRange, type ByteRange } from './byte-ranges.ts';
+import { ProportionalRateReduction } from './prr.ts';
 
 export interface TcpSenderOptions {
   readonly cc: TcpCcName;
@@ -63,6 +70,8 @@ export interface TcpSenderOptions {
   readonly sack?: boolean;
   /** Slow start: 'hystart-linux' (CUBIC's default: Linux's HyStart), 'standard' (NewReno's default: RFC 5681) or 'hystart++' (RFC 9406). */
   readonly slowStart?: SlowStartKind;
+  /** Proportional Rate Reduction (RFC 6937) in SACK recovery (default true; false: cwnd = ssthresh throughout, RFC 6675). */
+  readonly prr?: boolean;
 }
 
 /** The clock and timers a connection runs on (an EndpointContext is one). */
@@ -141,6 +150,11 @@ export class TcpSender {
   private scoreboard: ByteRange[] = [];
   /** Segments (by first byte) retransmitted in the current SACK recovery. */
   private readonly retransmittedInRecovery = new Set<number>();
+  private readonly usePrr: boolean;
+  /** PRR's state during a SACK recovery. */
+  private prr: ProportionalRateReduction | undefined = undefined;
+  /** Bytes the ACK being processed newly acknowledged or SACKed (RFC 6937 DeliveredData). */
+  private deliveredNow = 0;
   private paused = false;
   private timerDeadline: number | undefined = undefined;
   private timerAt = Infinity;
@@ -160,6 +174,7 @@ export class TcpSender {
     if (totalBytes !== Infinity && !Number.isInteger(totalBytes)) throw new RangeError(`totalBytes must be a whole number or Infinity, got ${totalBytes}`);
     this.cc = congestionControl(options, this.mss);
     this.sack = options.sack ?? false;
+    this.usePrr = options.prr ?? true;
     this.rto = new RtoEstimator(options.rto);
     this.initialWindow = initialWindowBytes({ mss: this.mss, initialWindow: options.initialWindow });
   }
@@ -220,9 +235,14 @@ export class TcpSender {
     const ack = segment.ack;
     if (ack > this.sndMax) return; // acknowledges data never sent: not ours
     this.rwnd = segment.window;
+    const oldUna = this.sndUna;
+    const sackedBefore = this.sackedAbove(oldUna);
     if (this.sack && segment.sack !== undefined) this.addSackBlocks(segment.sack);
+    const newUna = Math.max(ack, oldUna);
+    this.deliveredNow = newUna - oldUna + this.sackedAbove(newUna) - sackedBefore;
     if (ack > this.sndUna) this.onNewAck(ack);
     else if (ack === this.sndUna && this.sndMax > this.sndUna && segment.length === 0 && segment.window === this.lastWindow) this.onDuplicateAck();
+    this.deliveredNow = 0;
     this.lastWindow = segment.window;
   }
 
@@ -246,7 +266,8 @@ export class TcpSender {
     let restartTimer = true;
     if (this.inRecovery) {
       if (ack >= this.recoverPoint) {
-        this.cc.cwnd = Math.min(this.cc.ssthresh, Math.max(this.sndMax - ack, this.mss) + this.mss);
+        this.cc.cwnd = this.prr !== undefined ? this.cc.ssthresh : Math.min(this.cc.ssthresh, Math.max(this.sndMax - ack, this.mss) + this.mss);
+        this.prr = undefined;
         this.inRecovery = false;
         this.dupAcks = 0;
         this.stats.recoveries++;
@@ -290,6 +311,7 @@ export class TcpSender {
     this.recoverPoint = this.sndMax;
     this.inRecovery = true;
     this.partialAckSeen = false;
+    if (this.sack && this.usePrr) this.prr = new ProportionalRateReduction(this.cc.ssthresh, this.sndMax - this.sndUna, this.mss);
     this.stats.fastRetransmits++;
     this.retransmit(this.sndUna);
     this.retransmittedInRecovery.clear();
@@ -314,6 +336,7 @@ export class TcpSender {
     this.rto.backOff();
     this.recoverPoint = this.sndMax;
     this.inRecovery = false;
+    this.prr = undefined;
     this.dupAcks = 0;
     this.sndNxt = this.sndUna;
     this.scoreboard = [];
@@ -353,6 +376,11 @@ export class TcpSender {
       const length = Math.min(mss, this.sndMax - seq);
       if (this.isSacked(seq, length)) continue;
       if (!this.isLost(seq + length) || this.retransmittedInRecovery.has(seq)) pipe += length;
+    }
+    if (this.prr !== undefined) {
+      this.cc.cwnd = this.prr.onAck(this.deliveredNow, pipe);
+      this.deliveredNow = 0;
+      this.record();
     }
     let hole = this.sndUna;
     while (pipe + mss <= this.cc.cwnd) {
@@ -395,6 +423,13 @@ export class TcpSender {
     this.scoreboard = this.scoreboard.filter(([, end]) => end > this.sndUna).map(([start, end]) => [Math.max(start, this.sndUna), end]);
   }
 
+  /** SACKed bytes above `from`. */
+  private sackedAbove(from: number): number {
+    let bytes = 0;
+    for (const [start, end] of this.scoreboard) if (end > from) bytes += end - Math.max(start, from);
+    return bytes;
+  }
+
   private isSacked(seq: number, length: number): boolean {
     return this.scoreboard.some(([start, end]) => start <= seq && end >= seq + length);
   }
@@ -422,6 +457,7 @@ export class TcpSender {
     }
     this.stats.bytesSent += length;
     this.stats.segmentsSent++;
+    this.prr?.onSend(length);
     this.lastSendMs = now;
     this.send(encodeSegment({ flags: end === this.totalBytes ? FLAG_FIN : 0, connection: this.connection, seq, ack: 0, window: 0, length }));
     if (this.timerDeadline === undefined) this.startTimer(false);

@@ -36,6 +36,8 @@ export interface TcpFlowOptions {
   readonly sack?: boolean;
   /** Slow start: 'hystart-linux' (CUBIC's default: Linux's HyStart), 'standard' (NewReno's default: RFC 5681) or 'hystart++' (RFC 9406). */
   readonly slowStart?: SlowStartKind;
+  /** Proportional Rate Reduction (RFC 6937) in SACK recovery (default true; false: RFC 6675's cwnd = ssthresh). */
+  readonly prr?: boolean;
 }
 
 /** One finished (or unfinished) transfer of a flow: a connection and its data. */
@@ -105,7 +107,7 @@ export class TcpFlowEnds {
   private readonly sizes = new Map<number, number>();
 
   constructor(readonly sender: EndpointContext, receiver: EndpointContext, readonly options: TcpFlowOptions) {
-    this.sending = new TcpSendingEndpoint(sender, { cc: options.cc, mss: options.mss, initialWindow: options.initialWindow, abcLimit: options.abcLimit, rto: options.rto, recordCwnd: options.recordCwnd, sack: options.sack ?? true, slowStart: options.slowStart });
+    this.sending = new TcpSendingEndpoint(sender, { cc: options.cc, mss: options.mss, initialWindow: options.initialWindow, abcLimit: options.abcLimit, rto: options.rto, recordCwnd: options.recordCwnd, sack: options.sack ?? true, slowStart: options.slowStart, prr: options.prr });
     this.receiving = new TcpReceivingEndpoint(receiver, { mss: options.mss, delayedAckMs: options.delayedAckMs, receiveWindow: options.receiveWindow, sack: options.sack ?? true });
   }
 

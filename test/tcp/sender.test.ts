@@ -144,7 +144,7 @@ test('a finite transfer ends when its last byte is acknowledged, the last segmen
 });
 
 test('SACK recovery (RFC 6675): two holes in one window, cwnd = ssthresh throughout, lost segments resent as the pipe drains, no timeout', async () => {
-  const { sim, synAck, reply, snapshot, snapshots, sentBetween, sender } = setup({ sack: true });
+  const { sim, synAck, reply, snapshot, snapshots, sentBetween, sender } = setup({ sack: true, prr: false });
   synAck(10);
   reply(20, 1000); // cwnd 11000: 10000 and 11000 go
   // segments 1000 and 3000 are lost; the duplicates carry what arrived beyond
@@ -172,6 +172,32 @@ test('SACK recovery (RFC 6675): two holes in one window, cwnd = ssthresh through
   assert.equal(snapshots[1], { at: 30.5, cwnd: 5500, ssthresh: 5500, inRecovery: true });
   assert.equal(snapshots[2], { at: 50.5, cwnd: 2000, ssthresh: 5500, inRecovery: false });
   assert.equal(sender().stats, { ...sender().stats, fastRetransmits: 1, retransmits: 2, recoveries: 1, timeouts: 0 });
+});
+
+/** One loss in a window of 20: segment 0; the duplicate ACKs at 20 + i SACK [1000, 1000 (i + 2)]. */
+async function oneLossInTwenty(prr: boolean) {
+  const { sim, synAck, reply, snapshot, snapshots, sent, sender } = setup({ sack: true, prr, initialWindow: 20 });
+  synAck(10);
+  for (let i = 0; i <= 12; i++) reply(20 + i, 0, FLAG_ACK, [[1000, 1000 * (i + 2)]]);
+  snapshot(22.5);
+  await sim.run({ until: 32.5 });
+  const newData = sent.filter(([t, seq, f]) => t > 10 && f === 0 && seq >= 20_000).map(([t, seq]) => [t, seq]);
+  return { newData, snapshots, sender: sender(), retransmitted: sent.filter(([t, seq]) => t > 10 && seq === 0).map(([t]) => t) };
+}
+
+test('PRR (RFC 6937): one loss in 20 segments, ssthresh 10 of RecoverFS 20: one new segment every second ACK from the start of recovery', async () => {
+  const prr = await oneLossInTwenty(true);
+  // third duplicate at 22: fast retransmit (prr_out 1000); prr_delivered 1000, pipe 17 000 > ssthresh:
+  // sndcnt = ceil(1000 x 10 000 / 20 000) - 1000 < 0, cwnd = pipe
+  assert.equal(prr.retransmitted, [22]);
+  assert.equal(prr.snapshots[0], { at: 22.5, cwnd: 17_000, ssthresh: 10_000, inRecovery: true });
+  // ACK 20 + i delivers 1000 more: sndcnt = ceil(500 (i - 1)) - prr_out reaches a segment at i = 5, 7, 9, 11;
+  // at i = 12 pipe (1000 + 6000 + 4000 new) is no longer above ssthresh and PRR-SSRB's min(ssthresh - pipe, ...) is 0
+  assert.equal(prr.newData, [[25, 20_000], [27, 21_000], [29, 22_000], [31, 23_000]]);
+  // RFC 6675 alone (cwnd = ssthresh): silent until pipe (1000 + (18 - i) 1000) leaves a segment's room, at i = 10
+  const rfc6675 = await oneLossInTwenty(false);
+  assert.equal(rfc6675.newData, [[30, 20_000], [31, 21_000], [32, 22_000]]);
+  assert.is(prr.sender.stats.timeouts, 0);
 });
 
 test('slow start doubles cwnd every round trip with ACKs for every second segment (RFC 3465, L = 2)', async () => {
