@@ -15,3 +15,6 @@ export { TcpSender, type TcpSenderOptions, type TcpSenderStats, type CwndSample 
 export { TcpReceiver, DEFAULT_DELAYED_ACK_MS, DEFAULT_RECEIVE_WINDOW, type TcpReceiverOptions } from './receiver.ts';
 export { encodeSegment, decodeSegment, TcpSegmentError, DEFAULT_MSS, HEADER_BYTES, FLAG_ACK, FLAG_FIN, FLAG_SACK, FLAG_SYN, MAX_SACK_BLOCKS, type Segment } from './segment.ts';
 export { mathisThroughput, MATHIS_C } from './mathis.ts';
+export { ProportionalRateReduction, type PrrBound } from './prr.ts';
+export { Rack, RACK_DUP_THRESH, type RackSegment } from './rack.ts';
+export { TailLossProbe, probeTimeout, TLP_WC_DEL_ACK_MS, TLP_INITIAL_PTO_MS } from './tlp.ts';

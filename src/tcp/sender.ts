@@ -39,6 +39,16 @@
 // instead of falling silent for half of it; at the end of recovery cwnd =
 // ssthresh.
 //
+// With `rackTlp` (the default with SACK), losses are found as RFC 8985 does
+// (rack.ts, tlp.ts), not by counting duplicate ACKs: a segment is lost once
+// one sent after it has been delivered and RACK.rtt + reo_wnd has passed
+// since it was sent (a reordering timer waits out the rest); the first such
+// loss starts fast recovery, in which the lost segments are retransmitted,
+// lowest first, and a retransmission lost again is found again. A tail loss
+// probe (PTO = 2 SRTT, + 200 ms with one segment in flight) sends a new or
+// the last segment when the ACKs stop, so that a loss at the tail of a
+// flight does not wait for the RTO.
+//
 // Not modelled: limited transmit, timestamps, pacing, PRR without SACK,
 // ECN, the receiver's window growing (it is fixed and large), the closing
 // handshake (FIN marks the last data segment; the connection is over when it
@@ -53,6 +63,9 @@ import type { SlowStartKind } from './slow-start.ts';
 import { DEFAULT_MSS, encodeSegment, FLAG_ACK, FLAG_FIN, FLAG_SYN, type Segment } from './segment.ts';
 import { insertByteRange, type ByteRange } from './byte-ranges.ts';
 import { ProportionalRateReduction } from './prr.ts';
+import { Rack } from './rack.ts';
+import { probeTimeout, TailLossProbe } from './tlp.ts';
+import { DeadlineTimer } from './deadline-timer.ts';
 
 export interface TcpSenderOptions {
   readonly cc: TcpCcName;
@@ -72,6 +85,8 @@ export interface TcpSenderOptions {
   readonly slowStart?: SlowStartKind;
   /** Proportional Rate Reduction (RFC 6937) in SACK recovery (default true; false: cwnd = ssthresh throughout, RFC 6675). */
   readonly prr?: boolean;
+  /** RACK-TLP (RFC 8985) loss detection and tail loss probes with SACK (default true; false: RFC 6675's DupThresh and IsLost, no probes). */
+  readonly rackTlp?: boolean;
 }
 
 /** The clock and timers a connection runs on (an EndpointContext is one). */
@@ -155,6 +170,17 @@ export class TcpSender {
   private prr: ProportionalRateReduction | undefined = undefined;
   /** Bytes the ACK being processed newly acknowledged or SACKed (RFC 6937 DeliveredData). */
   private deliveredNow = 0;
+  private readonly useRack: boolean;
+  private readonly rack = new Rack();
+  private readonly tlp = new TailLossProbe();
+  /** RACK: when each segment in flight (by first byte) was last sent. */
+  private readonly xmitTimes = new Map<number, number>();
+  /** RACK: segments in flight ever retransmitted, SACKed, and deemed lost (not since retransmitted). */
+  private readonly retransmittedSegments = new Set<number>();
+  private readonly sackedSegments = new Set<number>();
+  private readonly lostSegments = new Set<number>();
+  private readonly reorderTimer: DeadlineTimer;
+  private readonly probeTimer: DeadlineTimer;
   private paused = false;
   private timerDeadline: number | undefined = undefined;
   private timerAt = Infinity;
@@ -175,6 +201,9 @@ export class TcpSender {
     this.cc = congestionControl(options, this.mss);
     this.sack = options.sack ?? false;
     this.usePrr = options.prr ?? true;
+    this.useRack = this.sack && (options.rackTlp ?? true);
+    this.reorderTimer = new DeadlineTimer(clock, () => this.onReorderTimer());
+    this.probeTimer = new DeadlineTimer(clock, () => this.onProbeTimer());
     this.rto = new RtoEstimator(options.rto);
     this.initialWindow = initialWindowBytes({ mss: this.mss, initialWindow: options.initialWindow });
   }
@@ -201,6 +230,8 @@ export class TcpSender {
   close(): void {
     if (this.phase !== 'done') this.phase = 'closed';
     this.stopTimer();
+    this.reorderTimer.cancel();
+    this.probeTimer.cancel();
   }
 
   isComplete(): boolean {
@@ -224,7 +255,10 @@ export class TcpSender {
       this.phase = 'established';
       this.stopTimer();
       if (this.synRetransmitted) this.rto.resetAfterSynTimeout();
-      else this.rto.sample(this.clock.now() - this.synSentAt);
+      else {
+        this.rto.sample(this.clock.now() - this.synSentAt);
+        this.rack.onRttSample(this.clock.now() - this.synSentAt);
+      }
       this.rwnd = segment.window;
       this.lastWindow = segment.window;
       this.record();
@@ -240,8 +274,10 @@ export class TcpSender {
     if (this.sack && segment.sack !== undefined) this.addSackBlocks(segment.sack);
     const newUna = Math.max(ack, oldUna);
     this.deliveredNow = newUna - oldUna + this.sackedAbove(newUna) - sackedBefore;
+    const duplicate = ack === this.sndUna && this.sndMax > this.sndUna && segment.length === 0 && segment.window === this.lastWindow;
+    if (this.useRack && this.tlp.onAck(ack, duplicate && (segment.sack?.length ?? 0) === 0)) this.reduceAfterProbe();
     if (ack > this.sndUna) this.onNewAck(ack);
-    else if (ack === this.sndUna && this.sndMax > this.sndUna && segment.length === 0 && segment.window === this.lastWindow) this.onDuplicateAck();
+    else if (duplicate) this.onDuplicateAck();
     this.deliveredNow = 0;
     this.lastWindow = segment.window;
   }
@@ -256,9 +292,13 @@ export class TcpSender {
       if (sentAt !== undefined) {
         rttMs = now - sentAt;
         this.rto.sample(rttMs);
+        this.rack.onRttSample(rttMs);
       }
     }
-    for (let seq = oldUna - (oldUna % this.mss); seq < ack; seq += this.mss) this.sendTimes.delete(seq);
+    for (let seq = oldUna - (oldUna % this.mss); seq < ack; seq += this.mss) {
+      this.sendTimes.delete(seq);
+      if (this.useRack) this.forgetAcked(seq, Math.min(seq + this.mss, ack), now);
+    }
     this.sndUna = ack;
     this.stats.bytesAcked = ack;
     if (this.scoreboard.length > 0) this.trimScoreboard();
@@ -285,9 +325,12 @@ export class TcpSender {
       const srttMs = this.rto.srtt() ?? 0;
       this.cc.onAck(newlyAcked, now, srttMs, { sndUna: ack, sndNxt: this.sndNxt, rttMs, nowMs: now, srttMs });
     }
+    if (this.useRack && this.rackDetectLosses() && !this.inRecovery) this.enterRecovery();
     if (ack >= this.totalBytes) {
       this.phase = 'done';
       this.stopTimer();
+      this.reorderTimer.cancel();
+      this.probeTimer.cancel();
       this.record();
       this.onComplete?.(this);
       return;
@@ -296,29 +339,134 @@ export class TcpSender {
     else if (restartTimer) this.startTimer(true);
     this.record();
     this.sendAvailable();
+    this.armProbe();
   }
 
   private onDuplicateAck(): void {
     this.dupAcks++;
+    if (this.useRack) {
+      if (this.rackDetectLosses() && !this.inRecovery) this.enterRecovery();
+      else if (this.inRecovery) {
+        this.record();
+        this.sendAvailable();
+      }
+      return;
+    }
     if (this.inRecovery) {
       if (!this.sack) this.cc.cwnd += this.mss;
       this.record();
       this.sendAvailable();
       return;
     }
-    if (this.dupAcks !== 3 || this.sndUna < this.recoverPoint) return;
+    if (this.dupAcks !== 3) return;
+    this.enterRecovery();
+  }
+
+  /** Fast retransmit and the start of fast recovery (DupThresh, or RACK's first loss). Not while a timeout's go-back-N is under way (RFC 6582 4). */
+  private enterRecovery(): void {
+    if (this.sndUna < this.recoverPoint) return;
     this.cc.onCongestion(this.clock.now(), this.sndMax - this.sndUna);
     this.recoverPoint = this.sndMax;
     this.inRecovery = true;
     this.partialAckSeen = false;
+    this.tlp.reset();
+    this.probeTimer.disarm();
     if (this.sack && this.usePrr) this.prr = new ProportionalRateReduction(this.cc.ssthresh, this.sndMax - this.sndUna, this.mss);
     this.stats.fastRetransmits++;
-    this.retransmit(this.sndUna);
+    const first = this.useRack ? this.lowestLost() ?? this.sndUna : this.sndUna;
     this.retransmittedInRecovery.clear();
-    this.retransmittedInRecovery.add(this.sndUna);
+    this.retransmit(first);
+    this.retransmittedInRecovery.add(first);
     this.cc.cwnd = this.sack ? this.cc.ssthresh : this.cc.ssthresh + 3 * this.mss;
     this.record();
     this.sendAvailable();
+  }
+
+  /** RACK (RFC 8985 6.2 step 5): marks the segments now deemed lost and sets the reordering timer for the next; true if any was marked. */
+  private rackDetectLosses(): boolean {
+    const now = this.clock.now();
+    const reoWnd = this.rack.reorderingWindow(this.inRecovery, this.sackedSegments.size, this.rto.srtt() ?? 0);
+    let marked = false;
+    let next = Infinity;
+    for (let seq = this.sndUna; seq < this.sndMax; seq += this.mss) {
+      if (this.sackedSegments.has(seq) || this.lostSegments.has(seq)) continue;
+      const xmitMs = this.xmitTimes.get(seq);
+      if (xmitMs === undefined) continue;
+      const remaining = this.rack.remaining({ end: Math.min(seq + this.mss, this.sndMax), xmitMs, retransmitted: this.retransmittedSegments.has(seq) }, now, reoWnd);
+      if (remaining <= 0) {
+        this.lostSegments.add(seq);
+        marked = true;
+      } else if (remaining < next) next = remaining;
+    }
+    if (next === Infinity) this.reorderTimer.disarm();
+    else this.reorderTimer.arm(now + next);
+    return marked;
+  }
+
+  private onReorderTimer(): void {
+    if (this.phase !== 'established' || !this.rackDetectLosses()) return;
+    if (!this.inRecovery) this.enterRecovery();
+    else {
+      this.record();
+      this.sendAvailable();
+    }
+  }
+
+  private lowestLost(): number | undefined {
+    let lowest: number | undefined;
+    for (const seq of this.lostSegments) if (!this.sackedSegments.has(seq) && (lowest === undefined || seq < lowest)) lowest = seq;
+    return lowest;
+  }
+
+  /** A segment cumulatively acknowledged: RACK learns of its delivery (unless it was SACKed before) and forgets it. */
+  private forgetAcked(seq: number, end: number, now: number): void {
+    const xmitMs = this.xmitTimes.get(seq);
+    if (xmitMs !== undefined && !this.sackedSegments.has(seq)) this.rack.onDelivered({ end, xmitMs, retransmitted: this.retransmittedSegments.has(seq) }, now);
+    this.xmitTimes.delete(seq);
+    this.retransmittedSegments.delete(seq);
+    this.sackedSegments.delete(seq);
+    this.lostSegments.delete(seq);
+  }
+
+  /** Arms the tail loss probe (RFC 8985 7.2) if one may be sent: data in flight, outside recovery, no probe episode open, before the RTO. */
+  private armProbe(): void {
+    if (!this.useRack || this.phase !== 'established' || this.inRecovery || this.sndUna === this.sndMax || !this.tlp.canArm() || this.rto.backoffCount() > 0) {
+      this.probeTimer.disarm();
+      return;
+    }
+    const now = this.clock.now();
+    const rtoRemaining = this.timerDeadline === undefined ? Infinity : this.timerDeadline - now;
+    const flightSegments = Math.ceil((this.sndMax - this.sndUna) / this.mss);
+    const pto = probeTimeout(this.rto.srtt(), flightSegments, rtoRemaining);
+    if (pto >= rtoRemaining) this.probeTimer.disarm();
+    else this.probeTimer.arm(now + pto);
+  }
+
+  /** RFC 8985 7.3: a new segment if the receive window allows one, else the last segment again; then the RTO is re-armed. */
+  private onProbeTimer(): void {
+    if (this.phase !== 'established' || this.inRecovery || this.sndUna === this.sndMax) return;
+    this.stats.lossProbes++;
+    const hasNew = !this.paused && this.sndNxt === this.sndMax && this.sndNxt < this.totalBytes;
+    const length = hasNew ? Math.min(this.mss, this.totalBytes - this.sndNxt) : 0;
+    if (hasNew && this.sndNxt + length <= this.sndUna + this.rwnd) {
+      this.transmit(this.sndNxt, length);
+      this.sndNxt += length;
+      this.sndMax = this.sndNxt;
+      this.tlp.onProbe(this.sndMax, false);
+    } else {
+      const last = Math.floor((this.sndMax - 1) / this.mss) * this.mss;
+      this.retransmit(last);
+      this.tlp.onProbe(this.sndMax, true);
+    }
+    this.startTimer(true);
+  }
+
+  /** The retransmitted probe alone repaired a loss (RFC 8985 7.4.2): the congestion control reduces, cwnd = ssthresh. */
+  private reduceAfterProbe(): void {
+    if (this.inRecovery) return;
+    this.cc.onCongestion(this.clock.now(), this.sndMax - this.sndUna);
+    this.cc.cwnd = this.cc.ssthresh;
+    this.record();
   }
 
   private onTimeout(): void {
@@ -340,6 +488,11 @@ export class TcpSender {
     this.dupAcks = 0;
     this.sndNxt = this.sndUna;
     this.scoreboard = [];
+    this.sackedSegments.clear();
+    this.lostSegments.clear();
+    this.tlp.reset();
+    this.probeTimer.disarm();
+    this.reorderTimer.disarm();
     this.retransmittedInRecovery.clear();
     this.record();
     this.sendAvailable();
@@ -357,15 +510,17 @@ export class TcpSender {
       this.sendInSackRecovery();
       return;
     }
+    const sentBefore = this.sndMax;
     for (;;) {
-      if (this.sndNxt >= this.totalBytes) return;
+      if (this.sndNxt >= this.totalBytes) break;
       const length = Math.min(this.mss, this.totalBytes - this.sndNxt);
       const window = Math.min(this.cc.cwnd, this.rwnd);
-      if (this.sndNxt + length > this.sndUna + window) return;
+      if (this.sndNxt + length > this.sndUna + window) break;
       this.transmit(this.sndNxt, length);
       this.sndNxt += length;
       if (this.sndNxt > this.sndMax) this.sndMax = this.sndNxt;
     }
+    if (this.sndMax > sentBefore) this.armProbe();
   }
 
   /** RFC 6675's transmission rule in recovery: while pipe leaves room, the lowest lost segment not yet retransmitted, else new data. */
@@ -374,6 +529,10 @@ export class TcpSender {
     let pipe = 0;
     for (let seq = this.sndUna; seq < this.sndMax; seq += mss) {
       const length = Math.min(mss, this.sndMax - seq);
+      if (this.useRack) {
+        if (!this.sackedSegments.has(seq) && !this.lostSegments.has(seq)) pipe += length;
+        continue;
+      }
       if (this.isSacked(seq, length)) continue;
       if (!this.isLost(seq + length) || this.retransmittedInRecovery.has(seq)) pipe += length;
     }
@@ -384,8 +543,8 @@ export class TcpSender {
     }
     let hole = this.sndUna;
     while (pipe + mss <= this.cc.cwnd) {
-      let next: number | undefined;
-      for (; hole < this.sndMax; hole += mss) {
+      let next: number | undefined = this.useRack ? this.lowestLost() : undefined;
+      for (; !this.useRack && hole < this.sndMax; hole += mss) {
         const length = Math.min(mss, this.sndMax - hole);
         if (!this.isLost(hole + length)) break;
         if (!this.isSacked(hole, length) && !this.retransmittedInRecovery.has(hole)) {
@@ -416,6 +575,20 @@ export class TcpSender {
       const end = Math.min(rawEnd, this.sndMax);
       if (end <= start) continue;
       insertByteRange(this.scoreboard, start, end);
+      if (this.useRack) this.markSacked(start, end);
+    }
+  }
+
+  /** RACK: the whole segments in [start, end) newly SACKed are delivered. */
+  private markSacked(start: number, end: number): void {
+    const now = this.clock.now();
+    for (let seq = Math.ceil(start / this.mss) * this.mss; seq < end; seq += this.mss) {
+      const segmentEnd = Math.min(seq + this.mss, this.sndMax);
+      if (segmentEnd > end || this.sackedSegments.has(seq)) continue;
+      this.sackedSegments.add(seq);
+      this.lostSegments.delete(seq);
+      const xmitMs = this.xmitTimes.get(seq);
+      if (xmitMs !== undefined) this.rack.onDelivered({ end: segmentEnd, xmitMs, retransmitted: this.retransmittedSegments.has(seq) }, now);
     }
   }
 
@@ -452,9 +625,14 @@ export class TcpSender {
       this.stats.retransmits++;
       if (end > this.retransmittedEnd) this.retransmittedEnd = end;
       this.sendTimes.delete(seq);
+      if (this.useRack) {
+        this.retransmittedSegments.add(seq);
+        this.lostSegments.delete(seq);
+      }
     } else {
       this.sendTimes.set(seq, now);
     }
+    if (this.useRack) this.xmitTimes.set(seq, now);
     this.stats.bytesSent += length;
     this.stats.segmentsSent++;
     this.prr?.onSend(length);

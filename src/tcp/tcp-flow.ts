@@ -38,6 +38,8 @@ export interface TcpFlowOptions {
   readonly slowStart?: SlowStartKind;
   /** Proportional Rate Reduction (RFC 6937) in SACK recovery (default true; false: RFC 6675's cwnd = ssthresh). */
   readonly prr?: boolean;
+  /** RACK-TLP (RFC 8985) loss detection and tail loss probes in SACK recovery (default true; false: RFC 6675's DupThresh). */
+  readonly rackTlp?: boolean;
 }
 
 /** One finished (or unfinished) transfer of a flow: a connection and its data. */
@@ -107,7 +109,7 @@ export class TcpFlowEnds {
   private readonly sizes = new Map<number, number>();
 
   constructor(readonly sender: EndpointContext, receiver: EndpointContext, readonly options: TcpFlowOptions) {
-    this.sending = new TcpSendingEndpoint(sender, { cc: options.cc, mss: options.mss, initialWindow: options.initialWindow, abcLimit: options.abcLimit, rto: options.rto, recordCwnd: options.recordCwnd, sack: options.sack ?? true, slowStart: options.slowStart, prr: options.prr });
+    this.sending = new TcpSendingEndpoint(sender, { cc: options.cc, mss: options.mss, initialWindow: options.initialWindow, abcLimit: options.abcLimit, rto: options.rto, recordCwnd: options.recordCwnd, sack: options.sack ?? true, slowStart: options.slowStart, prr: options.prr, rackTlp: options.rackTlp });
     this.receiving = new TcpReceivingEndpoint(receiver, { mss: options.mss, delayedAckMs: options.delayedAckMs, receiveWindow: options.receiveWindow, sack: options.sack ?? true });
   }
 

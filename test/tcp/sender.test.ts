@@ -144,7 +144,7 @@ test('a finite transfer ends when its last byte is acknowledged, the last segmen
 });
 
 test('SACK recovery (RFC 6675): two holes in one window, cwnd = ssthresh throughout, lost segments resent as the pipe drains, no timeout', async () => {
-  const { sim, synAck, reply, snapshot, snapshots, sentBetween, sender } = setup({ sack: true, prr: false });
+  const { sim, synAck, reply, snapshot, snapshots, sentBetween, sender } = setup({ sack: true, prr: false, rackTlp: false });
   synAck(10);
   reply(20, 1000); // cwnd 11000: 10000 and 11000 go
   // segments 1000 and 3000 are lost; the duplicates carry what arrived beyond
@@ -176,7 +176,7 @@ test('SACK recovery (RFC 6675): two holes in one window, cwnd = ssthresh through
 
 /** One loss in a window of 20: segment 0; the duplicate ACKs at 20 + i SACK [1000, 1000 (i + 2)]. */
 async function oneLossInTwenty(prr: boolean) {
-  const { sim, synAck, reply, snapshot, snapshots, sent, sender } = setup({ sack: true, prr, initialWindow: 20 });
+  const { sim, synAck, reply, snapshot, snapshots, sent, sender } = setup({ sack: true, prr, initialWindow: 20, rackTlp: false });
   synAck(10);
   for (let i = 0; i <= 12; i++) reply(20 + i, 0, FLAG_ACK, [[1000, 1000 * (i + 2)]]);
   snapshot(22.5);
@@ -198,6 +198,33 @@ test('PRR (RFC 6937): one loss in 20 segments, ssthresh 10 of RecoverFS 20: one 
   const rfc6675 = await oneLossInTwenty(false);
   assert.equal(rfc6675.newData, [[30, 20_000], [31, 21_000], [32, 22_000]]);
   assert.is(prr.sender.stats.timeouts, 0);
+});
+
+test('RACK (RFC 8985): a loss with only two segments SACKed after it is found when the reordering window (min RTT / 4) has passed, not at a third duplicate', async () => {
+  for (const rackTlp of [true, false]) {
+    const { sim, synAck, reply, sent, sender } = setup({ sack: true, rackTlp });
+    synAck(10); // RTT 10: min_RTT 10, reo_wnd = 2.5
+    // segment 0 lost; 1000 and 2000 (sent at 10, like it) are SACKed at 20: RACK.rtt 10, so 0 is lost at 10 + 10 + 2.5
+    reply(20, 0, FLAG_ACK, [[1000, 3000]]);
+    await sim.run({ until: 100 });
+    const resent = sent.filter(([t, seq, f]) => t > 10 && seq === 0 && f === 0).map(([t]) => t);
+    assert.equal(resent, rackTlp ? [22.5] : [], `rackTlp ${rackTlp}`);
+    assert.is(sender().stats.fastRetransmits, rackTlp ? 1 : 0);
+  }
+});
+
+test('TLP (RFC 8985): when the ACKs stop, the last segment goes again 2 SRTT after the last ACK; its SACK lets RACK find the tail losses, no RTO', async () => {
+  const { sim, synAck, reply, sent, sentBetween, sender } = setup({ sack: true }, 10_000);
+  synAck(10); // SRTT 10; segments 0 to 9000 leave at 10
+  reply(20, 5000); // 5000 to 9999 are lost; PTO = 2 x 10 ms (5 segments in flight) from 20
+  reply(50, 5000, FLAG_ACK, [[9000, 10_000]]); // the probe's SACK: 5000..8999, sent at 10, are lost (10 + RACK.rtt 10 + 2.5 < 50)
+  await sim.run({ until: 60 });
+  assert.equal(sentBetween(20, 49), [9000]);
+  assert.equal(sent.filter(([t]) => t === 40).map(([, seq]) => seq), [9000]);
+  // recovery: ssthresh = max(5000 / 2, 2 MSS) = 2500; the fast retransmit, then PRR-SSRB lets one more out:
+  // pipe 1000, sndcnt = min(2500 - 1000, max(1000 - 1000, 1000) + 1000)
+  assert.equal(sentBetween(50, 51), [5000, 6000]);
+  assert.equal(sender().stats, { ...sender().stats, lossProbes: 1, timeouts: 0, fastRetransmits: 1 });
 });
 
 test('slow start doubles cwnd every round trip with ACKs for every second segment (RFC 3465, L = 2)', async () => {
