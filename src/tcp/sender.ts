@@ -47,7 +47,11 @@
 // lowest first, and a retransmission lost again is found again. A tail loss
 // probe (PTO = 2 SRTT, + 200 ms with one segment in flight) sends a new or
 // the last segment when the ACKs stop, so that a loss at the tail of a
-// flight does not wait for the RTO.
+// flight does not wait for the RTO. As Linux does with RACK, an ACK that
+// newly SACKs data gives an RTT sample when it acknowledges nothing new
+// cumulatively (the oldest such segment never retransmitted: sack_rtt_us),
+// and retransmitting the first unacknowledged segment in recovery restarts
+// the retransmission timer.
 //
 // Not modelled: limited transmit, timestamps, pacing, PRR without SACK,
 // ECN, the receiver's window growing (it is fixed and large), the closing
@@ -179,6 +183,8 @@ export class TcpSender {
   private readonly retransmittedSegments = new Set<number>();
   private readonly sackedSegments = new Set<number>();
   private readonly lostSegments = new Set<number>();
+  /** The RTT of the oldest segment never retransmitted that the ACK being processed newly SACKed (Linux's sack_rtt). */
+  private sackRttMs: number | undefined = undefined;
   private readonly reorderTimer: DeadlineTimer;
   private readonly probeTimer: DeadlineTimer;
   private paused = false;
@@ -277,7 +283,11 @@ export class TcpSender {
     const duplicate = ack === this.sndUna && this.sndMax > this.sndUna && segment.length === 0 && segment.window === this.lastWindow;
     if (this.useRack && this.tlp.onAck(ack, duplicate && (segment.sack?.length ?? 0) === 0)) this.reduceAfterProbe();
     if (ack > this.sndUna) this.onNewAck(ack);
-    else if (duplicate) this.onDuplicateAck();
+    else {
+      if (this.sackRttMs !== undefined) this.rto.sample(this.sackRttMs, { sndUna: this.sndUna, sndNxt: this.sndNxt });
+      if (duplicate) this.onDuplicateAck();
+    }
+    this.sackRttMs = undefined;
     this.deliveredNow = 0;
     this.lastWindow = segment.window;
   }
@@ -291,10 +301,11 @@ export class TcpSender {
       const sentAt = this.sendTimes.get(Math.floor((ack - 1) / this.mss) * this.mss);
       if (sentAt !== undefined) {
         rttMs = now - sentAt;
-        this.rto.sample(rttMs);
+        this.rto.sample(rttMs, { sndUna: ack, sndNxt: this.sndNxt });
         this.rack.onRttSample(rttMs);
       }
     }
+    if (rttMs === undefined && this.sackRttMs !== undefined) this.rto.sample(this.sackRttMs, { sndUna: ack, sndNxt: this.sndNxt });
     for (let seq = oldUna - (oldUna % this.mss); seq < ack; seq += this.mss) {
       this.sendTimes.delete(seq);
       if (this.useRack) this.forgetAcked(seq, Math.min(seq + this.mss, ack), now);
@@ -589,6 +600,8 @@ export class TcpSender {
       this.lostSegments.delete(seq);
       const xmitMs = this.xmitTimes.get(seq);
       if (xmitMs !== undefined) this.rack.onDelivered({ end: segmentEnd, xmitMs, retransmitted: this.retransmittedSegments.has(seq) }, now);
+      const sentAt = this.sendTimes.get(seq);
+      if (sentAt !== undefined && (this.sackRttMs === undefined || now - sentAt > this.sackRttMs)) this.sackRttMs = now - sentAt;
     }
   }
 
@@ -628,6 +641,7 @@ export class TcpSender {
       if (this.useRack) {
         this.retransmittedSegments.add(seq);
         this.lostSegments.delete(seq);
+        if (this.inRecovery && seq === this.sndUna) this.startTimer(true);
       }
     } else {
       this.sendTimes.set(seq, now);
