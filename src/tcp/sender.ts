@@ -31,7 +31,8 @@
 // estimated pipe (outstanding bytes neither SACKed nor lost, plus those
 // retransmitted) leaves a segment's room in cwnd, first the lowest lost
 // segment not yet retransmitted, then new data; every ACK of new data
-// restarts the timer. The scoreboard is dropped after a timeout (RFC 2018 8).
+// restarts the timer. Without RACK-TLP the scoreboard is dropped after a
+// timeout (RFC 2018 8).
 // With `prr` (the default with SACK), cwnd in recovery is Proportional Rate
 // Reduction's (RFC 6937, prr.ts, PRR-SSRB as Linux runs it): on each ACK,
 // cwnd = pipe + sndcnt from the data the ACK delivered (newly acknowledged
@@ -51,7 +52,10 @@
 // newly SACKs data gives an RTT sample when it acknowledges nothing new
 // cumulatively (the oldest such segment never retransmitted: sack_rtt_us),
 // and retransmitting the first unacknowledged segment in recovery restarts
-// the retransmission timer.
+// the retransmission timer. After a timeout the scoreboard is kept (RFC 8985
+// 6.3 marks lost what is not SACKed; Linux's tcp_timeout_mark_lost does the
+// same): the go-back-N skips SACKed segments, which do not count against
+// cwnd.
 //
 // Not modelled: limited transmit, timestamps, pacing, PRR without SACK,
 // ECN, the receiver's window growing (it is fixed and large), the closing
@@ -498,8 +502,10 @@ export class TcpSender {
     this.prr = undefined;
     this.dupAcks = 0;
     this.sndNxt = this.sndUna;
-    this.scoreboard = [];
-    this.sackedSegments.clear();
+    if (!this.useRack) {
+      this.scoreboard = [];
+      this.sackedSegments.clear();
+    }
     this.lostSegments.clear();
     this.tlp.reset();
     this.probeTimer.disarm();
@@ -525,8 +531,13 @@ export class TcpSender {
     for (;;) {
       if (this.sndNxt >= this.totalBytes) break;
       const length = Math.min(this.mss, this.totalBytes - this.sndNxt);
+      if (this.sndNxt < this.sndMax && this.sackedSegments.has(this.sndNxt)) {
+        this.sndNxt += length; // after a timeout with RACK-TLP: what was SACKed is not sent again
+        continue;
+      }
       const window = Math.min(this.cc.cwnd, this.rwnd);
-      if (this.sndNxt + length > this.sndUna + window) break;
+      const sackedBelow = this.sackedSegments.size > 0 ? this.sackedAbove(this.sndUna) - this.sackedAbove(this.sndNxt) : 0;
+      if (this.sndNxt + length - sackedBelow > this.sndUna + window) break;
       this.transmit(this.sndNxt, length);
       this.sndNxt += length;
       if (this.sndNxt > this.sndMax) this.sndMax = this.sndNxt;

@@ -227,6 +227,20 @@ test('TLP (RFC 8985): when the ACKs stop, the last segment goes again 2 SRTT aft
   assert.equal(sender().stats, { ...sender().stats, lossProbes: 1, timeouts: 0, fastRetransmits: 1 });
 });
 
+test('after a timeout with RACK-TLP the go-back-N skips what was SACKed (RFC 8985 6.3), which does not count against cwnd', async () => {
+  const { sim, synAck, reply, sentBetween, sender } = setup({ sack: true });
+  synAck(10); // segments 0 to 9000 leave at 10
+  reply(20, 0, FLAG_ACK, [[5000, 10_000]]); // 0 to 4000 lost: recovery resends them (all lost again); the RTO restarts with the first, at 20
+  reply(240, 1000); // after the timeout at 230 (segment 0 again, cwnd 1 MSS): cwnd 2 MSS
+  reply(250, 3000); // cwnd 4 MSS: 3000 and 4000, then past the SACKed 5000..9999 to 10000 and 11000 (the SACKed bytes leave the window)
+  await sim.run({ until: 255 });
+  assert.equal(sentBetween(20, 21), [0, 1000, 2000, 3000, 4000]);
+  assert.equal(sentBetween(230, 231), [0]);
+  assert.equal(sentBetween(240, 241), [1000, 2000]);
+  assert.equal(sentBetween(250, 251), [3000, 4000, 10_000, 11_000]);
+  assert.is(sender().stats.timeouts, 1);
+});
+
 test('slow start doubles cwnd every round trip with ACKs for every second segment (RFC 3465, L = 2)', async () => {
   const sim = new Simulator();
   const net = createSimNetwork(sim, { uplink: [{ kind: 'delay', ms: 50 }], downlink: [{ kind: 'delay', ms: 50 }], seed: 1 });
