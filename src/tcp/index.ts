@@ -17,4 +17,5 @@ export { encodeSegment, decodeSegment, TcpSegmentError, DEFAULT_MSS, HEADER_BYTE
 export { mathisThroughput, MATHIS_C } from './mathis.ts';
 export { ProportionalRateReduction, type PrrBound } from './prr.ts';
 export { Rack, RACK_DUP_THRESH, type RackSegment } from './rack.ts';
+export { RackScoreboard } from './rack-scoreboard.ts';
 export { TailLossProbe, probeTimeout, TLP_WC_DEL_ACK_MS, TLP_INITIAL_PTO_MS } from './tlp.ts';

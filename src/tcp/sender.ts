@@ -71,7 +71,7 @@ import type { SlowStartKind } from './slow-start.ts';
 import { DEFAULT_MSS, encodeSegment, FLAG_ACK, FLAG_FIN, FLAG_SYN, type Segment } from './segment.ts';
 import { insertByteRange, type ByteRange } from './byte-ranges.ts';
 import { ProportionalRateReduction } from './prr.ts';
-import { Rack } from './rack.ts';
+import { RackScoreboard } from './rack-scoreboard.ts';
 import { probeTimeout, TailLossProbe } from './tlp.ts';
 import { DeadlineTimer } from './deadline-timer.ts';
 
@@ -179,14 +179,9 @@ export class TcpSender {
   /** Bytes the ACK being processed newly acknowledged or SACKed (RFC 6937 DeliveredData). */
   private deliveredNow = 0;
   private readonly useRack: boolean;
-  private readonly rack = new Rack();
   private readonly tlp = new TailLossProbe();
-  /** RACK: when each segment in flight (by first byte) was last sent. */
-  private readonly xmitTimes = new Map<number, number>();
-  /** RACK: segments in flight ever retransmitted, SACKed, and deemed lost (not since retransmitted). */
-  private readonly retransmittedSegments = new Set<number>();
-  private readonly sackedSegments = new Set<number>();
-  private readonly lostSegments = new Set<number>();
+  /** RACK's per-segment record (with RACK-TLP). */
+  private readonly board: RackScoreboard;
   /** The RTT of the oldest segment never retransmitted that the ACK being processed newly SACKed (Linux's sack_rtt). */
   private sackRttMs: number | undefined = undefined;
   private readonly reorderTimer: DeadlineTimer;
@@ -212,6 +207,7 @@ export class TcpSender {
     this.sack = options.sack ?? false;
     this.usePrr = options.prr ?? true;
     this.useRack = this.sack && (options.rackTlp ?? true);
+    this.board = new RackScoreboard(this.mss);
     this.reorderTimer = new DeadlineTimer(clock, () => this.onReorderTimer());
     this.probeTimer = new DeadlineTimer(clock, () => this.onProbeTimer());
     this.rto = new RtoEstimator(options.rto);
@@ -267,7 +263,7 @@ export class TcpSender {
       if (this.synRetransmitted) this.rto.resetAfterSynTimeout();
       else {
         this.rto.sample(this.clock.now() - this.synSentAt);
-        this.rack.onRttSample(this.clock.now() - this.synSentAt);
+        this.board.rack.onRttSample(this.clock.now() - this.synSentAt);
       }
       this.rwnd = segment.window;
       this.lastWindow = segment.window;
@@ -306,13 +302,13 @@ export class TcpSender {
       if (sentAt !== undefined) {
         rttMs = now - sentAt;
         this.rto.sample(rttMs, { sndUna: ack, sndNxt: this.sndNxt });
-        this.rack.onRttSample(rttMs);
+        this.board.rack.onRttSample(rttMs);
       }
     }
     if (rttMs === undefined && this.sackRttMs !== undefined) this.rto.sample(this.sackRttMs, { sndUna: ack, sndNxt: this.sndNxt });
     for (let seq = oldUna - (oldUna % this.mss); seq < ack; seq += this.mss) {
       this.sendTimes.delete(seq);
-      if (this.useRack) this.forgetAcked(seq, Math.min(seq + this.mss, ack), now);
+      if (this.useRack) this.board.onCumulativeAck(seq, Math.min(seq + this.mss, ack), now);
     }
     this.sndUna = ack;
     this.stats.bytesAcked = ack;
@@ -388,7 +384,7 @@ export class TcpSender {
     this.probeTimer.disarm();
     if (this.sack && this.usePrr) this.prr = new ProportionalRateReduction(this.cc.ssthresh, this.sndMax - this.sndUna, this.mss);
     this.stats.fastRetransmits++;
-    const first = this.useRack ? this.lowestLost() ?? this.sndUna : this.sndUna;
+    const first = this.useRack ? this.board.lowestLost() ?? this.sndUna : this.sndUna;
     this.retransmittedInRecovery.clear();
     this.retransmit(first);
     this.retransmittedInRecovery.add(first);
@@ -400,21 +396,10 @@ export class TcpSender {
   /** RACK (RFC 8985 6.2 step 5): marks the segments now deemed lost and sets the reordering timer for the next; true if any was marked. */
   private rackDetectLosses(): boolean {
     const now = this.clock.now();
-    const reoWnd = this.rack.reorderingWindow(this.inRecovery, this.sackedSegments.size, this.rto.srtt() ?? 0);
-    let marked = false;
-    let next = Infinity;
-    for (let seq = this.sndUna; seq < this.sndMax; seq += this.mss) {
-      if (this.sackedSegments.has(seq) || this.lostSegments.has(seq)) continue;
-      const xmitMs = this.xmitTimes.get(seq);
-      if (xmitMs === undefined) continue;
-      const remaining = this.rack.remaining({ end: Math.min(seq + this.mss, this.sndMax), xmitMs, retransmitted: this.retransmittedSegments.has(seq) }, now, reoWnd);
-      if (remaining <= 0) {
-        this.lostSegments.add(seq);
-        marked = true;
-      } else if (remaining < next) next = remaining;
-    }
-    if (next === Infinity) this.reorderTimer.disarm();
-    else this.reorderTimer.arm(now + next);
+    const reoWnd = this.board.rack.reorderingWindow(this.inRecovery, this.board.sackedCount(), this.rto.srtt() ?? 0);
+    const { marked, nextMs } = this.board.detectLosses(this.sndUna, this.sndMax, now, reoWnd);
+    if (nextMs === Infinity) this.reorderTimer.disarm();
+    else this.reorderTimer.arm(now + nextMs);
     return marked;
   }
 
@@ -425,22 +410,6 @@ export class TcpSender {
       this.record();
       this.sendAvailable();
     }
-  }
-
-  private lowestLost(): number | undefined {
-    let lowest: number | undefined;
-    for (const seq of this.lostSegments) if (!this.sackedSegments.has(seq) && (lowest === undefined || seq < lowest)) lowest = seq;
-    return lowest;
-  }
-
-  /** A segment cumulatively acknowledged: RACK learns of its delivery (unless it was SACKed before) and forgets it. */
-  private forgetAcked(seq: number, end: number, now: number): void {
-    const xmitMs = this.xmitTimes.get(seq);
-    if (xmitMs !== undefined && !this.sackedSegments.has(seq)) this.rack.onDelivered({ end, xmitMs, retransmitted: this.retransmittedSegments.has(seq) }, now);
-    this.xmitTimes.delete(seq);
-    this.retransmittedSegments.delete(seq);
-    this.sackedSegments.delete(seq);
-    this.lostSegments.delete(seq);
   }
 
   /** Arms the tail loss probe (RFC 8985 7.2) if one may be sent: data in flight, outside recovery, no probe episode open, before the RTO. */
@@ -502,11 +471,8 @@ export class TcpSender {
     this.prr = undefined;
     this.dupAcks = 0;
     this.sndNxt = this.sndUna;
-    if (!this.useRack) {
-      this.scoreboard = [];
-      this.sackedSegments.clear();
-    }
-    this.lostSegments.clear();
+    if (!this.useRack) this.scoreboard = [];
+    this.board.onTimeout(!this.useRack);
     this.tlp.reset();
     this.probeTimer.disarm();
     this.reorderTimer.disarm();
@@ -531,12 +497,12 @@ export class TcpSender {
     for (;;) {
       if (this.sndNxt >= this.totalBytes) break;
       const length = Math.min(this.mss, this.totalBytes - this.sndNxt);
-      if (this.sndNxt < this.sndMax && this.sackedSegments.has(this.sndNxt)) {
+      if (this.sndNxt < this.sndMax && this.board.isSacked(this.sndNxt)) {
         this.sndNxt += length; // after a timeout with RACK-TLP: what was SACKed is not sent again
         continue;
       }
       const window = Math.min(this.cc.cwnd, this.rwnd);
-      const sackedBelow = this.sackedSegments.size > 0 ? this.sackedAbove(this.sndUna) - this.sackedAbove(this.sndNxt) : 0;
+      const sackedBelow = this.board.sackedCount() > 0 ? this.sackedAbove(this.sndUna) - this.sackedAbove(this.sndNxt) : 0;
       if (this.sndNxt + length - sackedBelow > this.sndUna + window) break;
       this.transmit(this.sndNxt, length);
       this.sndNxt += length;
@@ -552,7 +518,7 @@ export class TcpSender {
     for (let seq = this.sndUna; seq < this.sndMax; seq += mss) {
       const length = Math.min(mss, this.sndMax - seq);
       if (this.useRack) {
-        if (!this.sackedSegments.has(seq) && !this.lostSegments.has(seq)) pipe += length;
+        if (this.board.isInFlight(seq)) pipe += length;
         continue;
       }
       if (this.isSacked(seq, length)) continue;
@@ -565,7 +531,7 @@ export class TcpSender {
     }
     let hole = this.sndUna;
     while (pipe + mss <= this.cc.cwnd) {
-      let next: number | undefined = this.useRack ? this.lowestLost() : undefined;
+      let next: number | undefined = this.useRack ? this.board.lowestLost() : undefined;
       for (; !this.useRack && hole < this.sndMax; hole += mss) {
         const length = Math.min(mss, this.sndMax - hole);
         if (!this.isLost(hole + length)) break;
@@ -601,16 +567,10 @@ export class TcpSender {
     }
   }
 
-  /** RACK: the whole segments in [start, end) newly SACKed are delivered. */
+  /** RACK: the whole segments in [start, end) newly SACKed are delivered; the oldest never retransmitted gives Linux's sack_rtt. */
   private markSacked(start: number, end: number): void {
     const now = this.clock.now();
-    for (let seq = Math.ceil(start / this.mss) * this.mss; seq < end; seq += this.mss) {
-      const segmentEnd = Math.min(seq + this.mss, this.sndMax);
-      if (segmentEnd > end || this.sackedSegments.has(seq)) continue;
-      this.sackedSegments.add(seq);
-      this.lostSegments.delete(seq);
-      const xmitMs = this.xmitTimes.get(seq);
-      if (xmitMs !== undefined) this.rack.onDelivered({ end: segmentEnd, xmitMs, retransmitted: this.retransmittedSegments.has(seq) }, now);
+    for (const seq of this.board.onSackBlock(start, end, this.sndMax, now)) {
       const sentAt = this.sendTimes.get(seq);
       if (sentAt !== undefined && (this.sackRttMs === undefined || now - sentAt > this.sackRttMs)) this.sackRttMs = now - sentAt;
     }
@@ -649,15 +609,11 @@ export class TcpSender {
       this.stats.retransmits++;
       if (end > this.retransmittedEnd) this.retransmittedEnd = end;
       this.sendTimes.delete(seq);
-      if (this.useRack) {
-        this.retransmittedSegments.add(seq);
-        this.lostSegments.delete(seq);
-        if (this.inRecovery && seq === this.sndUna) this.startTimer(true);
-      }
+      if (this.useRack && this.inRecovery && seq === this.sndUna) this.startTimer(true);
     } else {
       this.sendTimes.set(seq, now);
     }
-    if (this.useRack) this.xmitTimes.set(seq, now);
+    if (this.useRack) this.board.onSend(seq, now, seq < this.sndMax);
     this.stats.bytesSent += length;
     this.stats.segmentsSent++;
     this.prr?.onSend(length);
