@@ -5,7 +5,9 @@
 // outside recovery, of a congestion event, of the end of recovery and of a
 // timeout, and changes cwnd and ssthresh. During fast recovery the sender
 // inflates and deflates cwnd itself (RFC 6582), which is why cwnd is a plain
-// field. NewReno (newreno.ts) and CUBIC (cubic.ts) implement it.
+// field. NewReno (newreno.ts) and CUBIC (cubic.ts) implement it; both slow
+// start as slow-start.ts does.
+import type { SlowStartAck, SlowStartKind } from './slow-start.ts';
 
 export type TcpCcName = 'newreno' | 'cubic';
 
@@ -15,8 +17,8 @@ export interface CongestionControl {
   cwnd: number;
   /** Slow-start threshold, bytes (Infinity until the first congestion event). */
   ssthresh: number;
-  /** New data was cumulatively acknowledged outside fast recovery: grow the window (slow start or congestion avoidance). */
-  onAck(ackedBytes: number, nowMs: number, srttMs: number): void;
+  /** New data was cumulatively acknowledged outside fast recovery: grow the window (slow start or congestion avoidance). `ack` (SND.UNA, SND.NXT, the RTT sample, the time and SRTT) drives HyStart; without it slow start is the standard one. */
+  onAck(ackedBytes: number, nowMs: number, srttMs: number, ack?: SlowStartAck): void;
   /** Three duplicate ACKs: set ssthresh for fast recovery (the sender then sets cwnd = ssthresh + 3 MSS). */
   onCongestion(nowMs: number, flightBytes: number): void;
   /** The retransmission timer expired: set ssthresh, cwnd to the loss window (one segment). */
@@ -35,16 +37,12 @@ export interface CongestionControlOptions {
    * segment (Linux counts every acked segment, to the same effect).
    */
   readonly abcLimit?: number;
+  /** Slow start: 'hystart-linux' (CUBIC's default: Linux's HyStart), 'standard' (NewReno's default: RFC 5681) or 'hystart++' (RFC 9406). */
+  readonly slowStart?: SlowStartKind;
 }
 
 export function initialWindowBytes(options: CongestionControlOptions): number {
   const segments = options.initialWindow ?? 10;
   if (!Number.isInteger(segments) || segments < 1) throw new RangeError(`initialWindow must be a whole number of segments >= 1, got ${segments}`);
   return segments * options.mss;
-}
-
-/** Slow-start growth for `ackedBytes` newly acknowledged (RFC 5681 3.1 with RFC 3465's limit L). */
-export function slowStartIncrease(ackedBytes: number, options: CongestionControlOptions): number {
-  const limit = options.abcLimit ?? 2;
-  return Math.min(ackedBytes, limit * options.mss);
 }

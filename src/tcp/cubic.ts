@@ -18,13 +18,27 @@
 // during SACK recovery finds a FlightSize swollen by the segments lost since,
 // which would keep ssthresh above what the path holds). After a timeout (4.8) ssthresh is
 // set the same way, cwnd = 1 MSS, and the next congestion-avoidance stage
-// starts with K = 0 and W_max = cwnd at its start. Slow start is the standard
-// one (no HyStart++).
-import { initialWindowBytes, slowStartIncrease, type CongestionControl, type CongestionControlOptions } from './congestion-control.ts';
+// starts with K = 0 and W_max = cwnd at its start. Slow start is
+// slow-start.ts's; when HyStart or HyStart++ ends slow
+// start without a loss, W_max is undefined and (4.10) cwnd_prior = cwnd, K = 0
+// and W_max = cwnd at the start of congestion avoidance. The default slow
+// start is Linux's HyStart ('hystart-linux'), which Linux's CUBIC runs;
+// 'hystart++' is RFC 9406's. With Linux's HyStart
+// ('hystart-linux') the model also grows as Linux's bictcp_update does while
+// no loss has been seen since the start or the last timeout (last_max_cwnd
+// == 0): by at least 1 segment per 20 acknowledged, 5 % a round trip, which
+// RFC 9438 does not have (its K = 0 curve adds 0.4 t^3 segments: 11 in 3 s).
+import { initialWindowBytes, type CongestionControl, type CongestionControlOptions } from './congestion-control.ts';
+import { SlowStart, type SlowStartAck, type SlowStartKind } from './slow-start.ts';
+
+/** Linux's CUBIC leaves slow start with its HyStart (tcp_cubic.c). */
+export const DEFAULT_CUBIC_SLOW_START: SlowStartKind = 'hystart-linux';
 
 export const CUBIC_C = 0.4;
 export const CUBIC_BETA = 0.7;
 export const CUBIC_ALPHA = (3 * (1 - CUBIC_BETA)) / (1 + CUBIC_BETA);
+/** Linux (bictcp_update): before the first loss, cwnd grows by at least one segment per 20 acknowledged (5 % a round trip). */
+export const LINUX_START_GROWTH_ACKS = 20;
 
 /** W_cubic(t) of RFC 9438 (Figure 1): segments, t and K in seconds. */
 export function cubicWindow(tSeconds: number, wMaxSegments: number, kSeconds: number, c = CUBIC_C): number {
@@ -60,19 +74,31 @@ export class Cubic implements CongestionControl {
   private wEst = 0;
   private cwndPrior = 0;
   private afterTimeout = false;
+  /** No congestion event since the start or the last timeout (Linux: last_max_cwnd == 0). */
+  private noLossYet = true;
+  private readonly linuxStartGrowth: boolean;
+  readonly slowStart: SlowStart;
 
-  constructor(private readonly options: CongestionControlOptions) {
+  constructor(options: CongestionControlOptions) {
     this.mss = options.mss;
+    const slowStart = options.slowStart ?? DEFAULT_CUBIC_SLOW_START;
+    this.linuxStartGrowth = slowStart === 'hystart-linux';
     this.cwnd = initialWindowBytes(options);
+    this.slowStart = new SlowStart({ ...options, slowStart });
   }
 
   state(): CubicState {
     return { wMax: this.wMax, k: this.k, epochStartMs: this.epochStartMs, wEst: this.wEst, cwndPrior: this.cwndPrior };
   }
 
-  onAck(ackedBytes: number, nowMs: number, srttMs: number): void {
+  onAck(ackedBytes: number, nowMs: number, srttMs: number, ack?: SlowStartAck): void {
     if (this.cwnd < this.ssthresh) {
-      this.cwnd += slowStartIncrease(ackedBytes, this.options);
+      const step = this.slowStart.onAck(ackedBytes, this.cwnd, ack);
+      this.cwnd += step.increase;
+      if (step.exit) {
+        this.ssthresh = this.cwnd;
+        this.cwndPrior = this.cwnd / this.mss;
+      }
       return;
     }
     const mss = this.mss;
@@ -89,6 +115,7 @@ export class Cubic implements CongestionControl {
       this.wEst = cwnd;
     }
     const segments = ackedBytes / mss;
+    const floor = this.linuxStartGrowth && this.noLossYet ? cwnd + segments / LINUX_START_GROWTH_ACKS : 0;
     const t = (nowMs - this.epochStartMs) / 1000;
     const rtt = srttMs / 1000;
     const alpha = this.wEst >= this.cwndPrior ? 1 : CUBIC_ALPHA;
@@ -99,14 +126,18 @@ export class Cubic implements CongestionControl {
       const target = Math.min(1.5 * cwnd, Math.max(cwnd, cubicWindow(t + rtt, this.wMax, this.k)));
       cwnd += ((target - cwnd) / cwnd) * segments;
     }
-    this.cwnd = cwnd * mss;
+    this.cwnd = Math.max(cwnd, floor) * mss;
   }
 
   onCongestion(_nowMs: number, flightBytes: number): void {
+    this.slowStart.onCongestion();
+    this.noLossYet = false;
     this.reduce(flightBytes);
   }
 
   onTimeout(_nowMs: number, flightBytes: number): void {
+    this.slowStart.onTimeout();
+    this.noLossYet = true;
     this.reduce(flightBytes);
     this.cwnd = this.mss;
     this.afterTimeout = true;

@@ -2,10 +2,18 @@
 // (alpha 1/8, beta 1/4, K 4), RTO = SRTT + max(G, K * RTTVAR), exponential
 // back-off on expiry up to the maximum. The minimum comes in two styles:
 //
-// - 'linux' (the default, minimum 200 ms, TCP_RTO_MIN): Linux bounds the
-//   variance term, not the sum: RTO = SRTT + max(G, K * RTTVAR, min), so the
-//   timer never fires less than 200 ms after the smoothed RTT. The model
-//   stands for the TCP that competes with media on real paths;
+// - 'linux' (the default, minimum 200 ms, TCP_RTO_MIN): Linux's estimator
+//   (tcp_rtt_estimator in tcp_input.c), RTO = SRTT + rttvar, where rttvar
+//   bounds the variance term, not the sum, by the minimum, and moves once a
+//   round trip rather than with every sample: mdev (4 x the mean deviation)
+//   follows each sample (with an eighth of the gain when the RTT falls, the
+//   Eifel-like damping), rttvar rises at once to the round's largest mdev
+//   and falls by a quarter of the way to it once a round (when SND.UNA
+//   passes the SND.NXT of the round's start), never below the minimum. So
+//   the timer never fires less than 200 ms after the smoothed RTT, and one
+//   round trip of variable delay keeps it long for the next. The first
+//   sample sets mdev = 2 R (RTO = 3 R, at least R + 200). Samples given
+//   without their round (a handshake's) count as a round each;
 // - 'rfc6298' (minimum 1000 ms, RFC 6298 2.4): RTO = max(min, SRTT + max(G,
 //   K * RTTVAR)).
 //
@@ -34,6 +42,12 @@ const ALPHA = 1 / 8;
 const BETA = 1 / 4;
 const K = 4;
 
+/** Where a sample falls in the connection's round trips (Linux's per-round rttvar update). */
+export interface RttRound {
+  readonly sndUna: number;
+  readonly sndNxt: number;
+}
+
 export class RtoEstimator {
   readonly style: RtoStyle;
   readonly minRtoMs: number;
@@ -44,6 +58,11 @@ export class RtoEstimator {
   private rttvarMs = 0;
   private rtoMs: number;
   private backoffs = 0;
+  /** Linux style: 4 x the mean deviation, its largest this round, and the variance term of the RTO. */
+  private mdev4Ms = 0;
+  private mdevMax4Ms = 0;
+  private rttvar4Ms = 0;
+  private rttSeq = 0;
 
   constructor(options: RtoOptions = {}) {
     this.style = options.style ?? 'linux';
@@ -65,6 +84,7 @@ export class RtoEstimator {
     return this.srttMs;
   }
 
+  /** RTTVAR, ms ('linux' style: its variance term / 4). */
   rttvar(): number {
     return this.rttvarMs;
   }
@@ -79,9 +99,13 @@ export class RtoEstimator {
     return this.backoffs;
   }
 
-  /** A new RTT measurement (RFC 6298 2.2 and 2.3); clears the back-off (section 5, step 5.7 note). */
-  sample(rttMs: number): void {
+  /** A new RTT measurement (RFC 6298 2.2 and 2.3, or Linux's); clears the back-off (section 5, step 5.7 note). */
+  sample(rttMs: number, round?: RttRound): void {
     if (!(rttMs >= 0) || !Number.isFinite(rttMs)) throw new RangeError(`RTT sample must be a finite number of ms >= 0, got ${rttMs}`);
+    if (this.style === 'linux') {
+      this.linuxSample(rttMs, round);
+      return;
+    }
     if (this.srttMs === undefined) {
       this.srttMs = rttMs;
       this.rttvarMs = rttMs / 2;
@@ -91,8 +115,37 @@ export class RtoEstimator {
     }
     this.backoffs = 0;
     const variance = Math.max(this.granularityMs, K * this.rttvarMs);
-    const rto = this.style === 'linux' ? this.srttMs + Math.max(variance, this.minRtoMs) : Math.max(this.minRtoMs, this.srttMs + variance);
-    this.rtoMs = Math.min(this.maxRtoMs, rto);
+    this.rtoMs = Math.min(this.maxRtoMs, Math.max(this.minRtoMs, this.srttMs + variance));
+  }
+
+  /** tcp_rtt_estimator and __tcp_set_rto, in ms. */
+  private linuxSample(rttMs: number, round: RttRound | undefined): void {
+    const minimum = Math.max(this.minRtoMs, this.granularityMs);
+    if (this.srttMs === undefined) {
+      this.srttMs = rttMs;
+      this.mdev4Ms = 2 * rttMs;
+      this.rttvar4Ms = Math.max(this.mdev4Ms, minimum);
+      this.mdevMax4Ms = this.rttvar4Ms;
+      this.rttSeq = round?.sndNxt ?? 0;
+    } else {
+      const error = rttMs - this.srttMs;
+      this.srttMs += error / 8;
+      let step = Math.abs(error) - this.mdev4Ms / 4;
+      if (error < 0 && step > 0) step /= 8;
+      this.mdev4Ms += step;
+      if (this.mdev4Ms > this.mdevMax4Ms) {
+        this.mdevMax4Ms = this.mdev4Ms;
+        if (this.mdevMax4Ms > this.rttvar4Ms) this.rttvar4Ms = this.mdevMax4Ms;
+      }
+      if (round === undefined || round.sndUna > this.rttSeq) {
+        if (this.mdevMax4Ms < this.rttvar4Ms) this.rttvar4Ms -= (this.rttvar4Ms - this.mdevMax4Ms) / 4;
+        this.rttSeq = round?.sndNxt ?? 0;
+        this.mdevMax4Ms = minimum;
+      }
+    }
+    this.rttvarMs = this.rttvar4Ms / K;
+    this.backoffs = 0;
+    this.rtoMs = Math.min(this.maxRtoMs, this.srttMs + this.rttvar4Ms);
   }
 
   /** The timer expired: RTO doubles (RFC 6298 5.5), up to the maximum. */

@@ -31,9 +31,33 @@
 // estimated pipe (outstanding bytes neither SACKed nor lost, plus those
 // retransmitted) leaves a segment's room in cwnd, first the lowest lost
 // segment not yet retransmitted, then new data; every ACK of new data
-// restarts the timer. The scoreboard is dropped after a timeout (RFC 2018 8).
+// restarts the timer. Without RACK-TLP the scoreboard is dropped after a
+// timeout (RFC 2018 8).
+// With `prr` (the default with SACK), cwnd in recovery is Proportional Rate
+// Reduction's (RFC 6937, prr.ts, PRR-SSRB as Linux runs it): on each ACK,
+// cwnd = pipe + sndcnt from the data the ACK delivered (newly acknowledged
+// or SACKed), so the window comes down to ssthresh over the round trip
+// instead of falling silent for half of it; at the end of recovery cwnd =
+// ssthresh.
 //
-// Not modelled: limited transmit, timestamps, pacing, PRR, HyStart++,
+// With `rackTlp` (the default with SACK), losses are found as RFC 8985 does
+// (rack.ts, tlp.ts), not by counting duplicate ACKs: a segment is lost once
+// one sent after it has been delivered and RACK.rtt + reo_wnd has passed
+// since it was sent (a reordering timer waits out the rest); the first such
+// loss starts fast recovery, in which the lost segments are retransmitted,
+// lowest first, and a retransmission lost again is found again. A tail loss
+// probe (PTO = 2 SRTT, + 200 ms with one segment in flight) sends a new or
+// the last segment when the ACKs stop, so that a loss at the tail of a
+// flight does not wait for the RTO. As Linux does with RACK, an ACK that
+// newly SACKs data gives an RTT sample when it acknowledges nothing new
+// cumulatively (the oldest such segment never retransmitted: sack_rtt_us),
+// and retransmitting the first unacknowledged segment in recovery restarts
+// the retransmission timer. After a timeout the scoreboard is kept (RFC 8985
+// 6.3 marks lost what is not SACKed; Linux's tcp_timeout_mark_lost does the
+// same): the go-back-N skips SACKed segments, which do not count against
+// cwnd.
+//
+// Not modelled: limited transmit, timestamps, pacing, PRR without SACK,
 // ECN, the receiver's window growing (it is fixed and large), the closing
 // handshake (FIN marks the last data segment; the connection is over when it
 // is acknowledged).
@@ -43,8 +67,13 @@ import { initialWindowBytes } from './congestion-control.ts';
 import { Cubic } from './cubic.ts';
 import { NewReno } from './newreno.ts';
 import { RtoEstimator, type RtoOptions } from './rto.ts';
+import type { SlowStartKind } from './slow-start.ts';
 import { DEFAULT_MSS, encodeSegment, FLAG_ACK, FLAG_FIN, FLAG_SYN, type Segment } from './segment.ts';
 import { insertByteRange, type ByteRange } from './byte-ranges.ts';
+import { ProportionalRateReduction } from './prr.ts';
+import { RackScoreboard } from './rack-scoreboard.ts';
+import { probeTimeout, TailLossProbe } from './tlp.ts';
+import { DeadlineTimer } from './deadline-timer.ts';
 
 export interface TcpSenderOptions {
   readonly cc: TcpCcName;
@@ -60,6 +89,12 @@ export interface TcpSenderOptions {
   readonly recordCwnd?: boolean;
   /** Use the receiver's SACK blocks for loss recovery (RFC 6675; see above). Off here (NewReno recovery); the flows turn it on by default. */
   readonly sack?: boolean;
+  /** Slow start: 'hystart-linux' (CUBIC's default: Linux's HyStart), 'standard' (NewReno's default: RFC 5681) or 'hystart++' (RFC 9406). */
+  readonly slowStart?: SlowStartKind;
+  /** Proportional Rate Reduction (RFC 6937) in SACK recovery (default true; false: cwnd = ssthresh throughout, RFC 6675). */
+  readonly prr?: boolean;
+  /** RACK-TLP (RFC 8985) loss detection and tail loss probes with SACK (default true; false: RFC 6675's DupThresh and IsLost, no probes). */
+  readonly rackTlp?: boolean;
 }
 
 /** The clock and timers a connection runs on (an EndpointContext is one). */
@@ -90,10 +125,12 @@ export interface TcpSenderStats {
   timeouts: number;
   /** Fast-recovery episodes ended by a full ACK. */
   recoveries: number;
+  /** Tail loss probes sent (RFC 8985 7). */
+  lossProbes: number;
 }
 
 function congestionControl(options: TcpSenderOptions, mss: number): CongestionControl {
-  const ccOptions = { mss, initialWindow: options.initialWindow, abcLimit: options.abcLimit };
+  const ccOptions = { mss, initialWindow: options.initialWindow, abcLimit: options.abcLimit, slowStart: options.slowStart };
   switch (options.cc) {
     case 'newreno':
       return new NewReno(ccOptions);
@@ -110,7 +147,7 @@ export class TcpSender {
   readonly mss: number;
   readonly cc: CongestionControl;
   readonly rto: RtoEstimator;
-  readonly stats: TcpSenderStats = { bytesSent: 0, bytesAcked: 0, segmentsSent: 0, retransmits: 0, fastRetransmits: 0, timeouts: 0, recoveries: 0 };
+  readonly stats: TcpSenderStats = { bytesSent: 0, bytesAcked: 0, segmentsSent: 0, retransmits: 0, fastRetransmits: 0, timeouts: 0, recoveries: 0, lossProbes: 0 };
   readonly cwndLog: CwndSample[] = [];
   private phase: Phase = 'idle';
   private sndUna = 0;
@@ -136,6 +173,19 @@ export class TcpSender {
   private scoreboard: ByteRange[] = [];
   /** Segments (by first byte) retransmitted in the current SACK recovery. */
   private readonly retransmittedInRecovery = new Set<number>();
+  private readonly usePrr: boolean;
+  /** PRR's state during a SACK recovery. */
+  private prr: ProportionalRateReduction | undefined = undefined;
+  /** Bytes the ACK being processed newly acknowledged or SACKed (RFC 6937 DeliveredData). */
+  private deliveredNow = 0;
+  private readonly useRack: boolean;
+  private readonly tlp = new TailLossProbe();
+  /** RACK's per-segment record (with RACK-TLP). */
+  private readonly board: RackScoreboard;
+  /** The RTT of the oldest segment never retransmitted that the ACK being processed newly SACKed (Linux's sack_rtt). */
+  private sackRttMs: number | undefined = undefined;
+  private readonly reorderTimer: DeadlineTimer;
+  private readonly probeTimer: DeadlineTimer;
   private paused = false;
   private timerDeadline: number | undefined = undefined;
   private timerAt = Infinity;
@@ -155,6 +205,11 @@ export class TcpSender {
     if (totalBytes !== Infinity && !Number.isInteger(totalBytes)) throw new RangeError(`totalBytes must be a whole number or Infinity, got ${totalBytes}`);
     this.cc = congestionControl(options, this.mss);
     this.sack = options.sack ?? false;
+    this.usePrr = options.prr ?? true;
+    this.useRack = this.sack && (options.rackTlp ?? true);
+    this.board = new RackScoreboard(this.mss);
+    this.reorderTimer = new DeadlineTimer(clock, () => this.onReorderTimer());
+    this.probeTimer = new DeadlineTimer(clock, () => this.onProbeTimer());
     this.rto = new RtoEstimator(options.rto);
     this.initialWindow = initialWindowBytes({ mss: this.mss, initialWindow: options.initialWindow });
   }
@@ -181,6 +236,8 @@ export class TcpSender {
   close(): void {
     if (this.phase !== 'done') this.phase = 'closed';
     this.stopTimer();
+    this.reorderTimer.cancel();
+    this.probeTimer.cancel();
   }
 
   isComplete(): boolean {
@@ -204,7 +261,10 @@ export class TcpSender {
       this.phase = 'established';
       this.stopTimer();
       if (this.synRetransmitted) this.rto.resetAfterSynTimeout();
-      else this.rto.sample(this.clock.now() - this.synSentAt);
+      else {
+        this.rto.sample(this.clock.now() - this.synSentAt);
+        this.board.rack.onRttSample(this.clock.now() - this.synSentAt);
+      }
       this.rwnd = segment.window;
       this.lastWindow = segment.window;
       this.record();
@@ -215,9 +275,20 @@ export class TcpSender {
     const ack = segment.ack;
     if (ack > this.sndMax) return; // acknowledges data never sent: not ours
     this.rwnd = segment.window;
+    const oldUna = this.sndUna;
+    const sackedBefore = this.sackedAbove(oldUna);
     if (this.sack && segment.sack !== undefined) this.addSackBlocks(segment.sack);
+    const newUna = Math.max(ack, oldUna);
+    this.deliveredNow = newUna - oldUna + this.sackedAbove(newUna) - sackedBefore;
+    const duplicate = ack === this.sndUna && this.sndMax > this.sndUna && segment.length === 0 && segment.window === this.lastWindow;
+    if (this.useRack && this.tlp.onAck(ack, duplicate && (segment.sack?.length ?? 0) === 0)) this.reduceAfterProbe();
     if (ack > this.sndUna) this.onNewAck(ack);
-    else if (ack === this.sndUna && this.sndMax > this.sndUna && segment.length === 0 && segment.window === this.lastWindow) this.onDuplicateAck();
+    else {
+      if (this.sackRttMs !== undefined) this.rto.sample(this.sackRttMs, { sndUna: this.sndUna, sndNxt: this.sndNxt });
+      if (duplicate) this.onDuplicateAck();
+    }
+    this.sackRttMs = undefined;
+    this.deliveredNow = 0;
     this.lastWindow = segment.window;
   }
 
@@ -225,11 +296,20 @@ export class TcpSender {
     const now = this.clock.now();
     const newlyAcked = ack - this.sndUna;
     const oldUna = this.sndUna;
+    let rttMs: number | undefined;
     if (oldUna >= this.retransmittedEnd) {
       const sentAt = this.sendTimes.get(Math.floor((ack - 1) / this.mss) * this.mss);
-      if (sentAt !== undefined) this.rto.sample(now - sentAt);
+      if (sentAt !== undefined) {
+        rttMs = now - sentAt;
+        this.rto.sample(rttMs, { sndUna: ack, sndNxt: this.sndNxt });
+        this.board.rack.onRttSample(rttMs);
+      }
     }
-    for (let seq = oldUna - (oldUna % this.mss); seq < ack; seq += this.mss) this.sendTimes.delete(seq);
+    if (rttMs === undefined && this.sackRttMs !== undefined) this.rto.sample(this.sackRttMs, { sndUna: ack, sndNxt: this.sndNxt });
+    for (let seq = oldUna - (oldUna % this.mss); seq < ack; seq += this.mss) {
+      this.sendTimes.delete(seq);
+      if (this.useRack) this.board.onCumulativeAck(seq, Math.min(seq + this.mss, ack), now);
+    }
     this.sndUna = ack;
     this.stats.bytesAcked = ack;
     if (this.scoreboard.length > 0) this.trimScoreboard();
@@ -237,7 +317,8 @@ export class TcpSender {
     let restartTimer = true;
     if (this.inRecovery) {
       if (ack >= this.recoverPoint) {
-        this.cc.cwnd = Math.min(this.cc.ssthresh, Math.max(this.sndMax - ack, this.mss) + this.mss);
+        this.cc.cwnd = this.prr !== undefined ? this.cc.ssthresh : Math.min(this.cc.ssthresh, Math.max(this.sndMax - ack, this.mss) + this.mss);
+        this.prr = undefined;
         this.inRecovery = false;
         this.dupAcks = 0;
         this.stats.recoveries++;
@@ -252,11 +333,15 @@ export class TcpSender {
       }
     } else {
       this.dupAcks = 0;
-      this.cc.onAck(newlyAcked, now, this.rto.srtt() ?? 0);
+      const srttMs = this.rto.srtt() ?? 0;
+      this.cc.onAck(newlyAcked, now, srttMs, { sndUna: ack, sndNxt: this.sndNxt, rttMs, nowMs: now, srttMs });
     }
+    if (this.useRack && this.rackDetectLosses() && !this.inRecovery) this.enterRecovery();
     if (ack >= this.totalBytes) {
       this.phase = 'done';
       this.stopTimer();
+      this.reorderTimer.cancel();
+      this.probeTimer.cancel();
       this.record();
       this.onComplete?.(this);
       return;
@@ -265,28 +350,107 @@ export class TcpSender {
     else if (restartTimer) this.startTimer(true);
     this.record();
     this.sendAvailable();
+    this.armProbe();
   }
 
   private onDuplicateAck(): void {
     this.dupAcks++;
+    if (this.useRack) {
+      if (this.rackDetectLosses() && !this.inRecovery) this.enterRecovery();
+      else if (this.inRecovery) {
+        this.record();
+        this.sendAvailable();
+      }
+      return;
+    }
     if (this.inRecovery) {
       if (!this.sack) this.cc.cwnd += this.mss;
       this.record();
       this.sendAvailable();
       return;
     }
-    if (this.dupAcks !== 3 || this.sndUna < this.recoverPoint) return;
+    if (this.dupAcks !== 3) return;
+    this.enterRecovery();
+  }
+
+  /** Fast retransmit and the start of fast recovery (DupThresh, or RACK's first loss). Not while a timeout's go-back-N is under way (RFC 6582 4). */
+  private enterRecovery(): void {
+    if (this.sndUna < this.recoverPoint) return;
     this.cc.onCongestion(this.clock.now(), this.sndMax - this.sndUna);
     this.recoverPoint = this.sndMax;
     this.inRecovery = true;
     this.partialAckSeen = false;
+    this.tlp.reset();
+    this.probeTimer.disarm();
+    if (this.sack && this.usePrr) this.prr = new ProportionalRateReduction(this.cc.ssthresh, this.sndMax - this.sndUna, this.mss);
     this.stats.fastRetransmits++;
-    this.retransmit(this.sndUna);
+    const first = this.useRack ? this.board.lowestLost() ?? this.sndUna : this.sndUna;
     this.retransmittedInRecovery.clear();
-    this.retransmittedInRecovery.add(this.sndUna);
+    this.retransmit(first);
+    this.retransmittedInRecovery.add(first);
     this.cc.cwnd = this.sack ? this.cc.ssthresh : this.cc.ssthresh + 3 * this.mss;
     this.record();
     this.sendAvailable();
+  }
+
+  /** RACK (RFC 8985 6.2 step 5): marks the segments now deemed lost and sets the reordering timer for the next; true if any was marked. */
+  private rackDetectLosses(): boolean {
+    const now = this.clock.now();
+    const reoWnd = this.board.rack.reorderingWindow(this.inRecovery, this.board.sackedCount(), this.rto.srtt() ?? 0);
+    const { marked, nextMs } = this.board.detectLosses(this.sndUna, this.sndMax, now, reoWnd);
+    if (nextMs === Infinity) this.reorderTimer.disarm();
+    else this.reorderTimer.arm(now + nextMs);
+    return marked;
+  }
+
+  private onReorderTimer(): void {
+    if (this.phase !== 'established' || !this.rackDetectLosses()) return;
+    if (!this.inRecovery) this.enterRecovery();
+    else {
+      this.record();
+      this.sendAvailable();
+    }
+  }
+
+  /** Arms the tail loss probe (RFC 8985 7.2) if one may be sent: data in flight, outside recovery, no probe episode open, before the RTO. */
+  private armProbe(): void {
+    if (!this.useRack || this.phase !== 'established' || this.inRecovery || this.sndUna === this.sndMax || !this.tlp.canArm() || this.rto.backoffCount() > 0) {
+      this.probeTimer.disarm();
+      return;
+    }
+    const now = this.clock.now();
+    const rtoRemaining = this.timerDeadline === undefined ? Infinity : this.timerDeadline - now;
+    const flightSegments = Math.ceil((this.sndMax - this.sndUna) / this.mss);
+    const pto = probeTimeout(this.rto.srtt(), flightSegments, rtoRemaining);
+    if (pto >= rtoRemaining) this.probeTimer.disarm();
+    else this.probeTimer.arm(now + pto);
+  }
+
+  /** RFC 8985 7.3: a new segment if the receive window allows one, else the last segment again; then the RTO is re-armed. */
+  private onProbeTimer(): void {
+    if (this.phase !== 'established' || this.inRecovery || this.sndUna === this.sndMax) return;
+    this.stats.lossProbes++;
+    const hasNew = !this.paused && this.sndNxt === this.sndMax && this.sndNxt < this.totalBytes;
+    const length = hasNew ? Math.min(this.mss, this.totalBytes - this.sndNxt) : 0;
+    if (hasNew && this.sndNxt + length <= this.sndUna + this.rwnd) {
+      this.transmit(this.sndNxt, length);
+      this.sndNxt += length;
+      this.sndMax = this.sndNxt;
+      this.tlp.onProbe(this.sndMax, false);
+    } else {
+      const last = Math.floor((this.sndMax - 1) / this.mss) * this.mss;
+      this.retransmit(last);
+      this.tlp.onProbe(this.sndMax, true);
+    }
+    this.startTimer(true);
+  }
+
+  /** The retransmitted probe alone repaired a loss (RFC 8985 7.4.2): the congestion control reduces, cwnd = ssthresh. */
+  private reduceAfterProbe(): void {
+    if (this.inRecovery) return;
+    this.cc.onCongestion(this.clock.now(), this.sndMax - this.sndUna);
+    this.cc.cwnd = this.cc.ssthresh;
+    this.record();
   }
 
   private onTimeout(): void {
@@ -304,9 +468,14 @@ export class TcpSender {
     this.rto.backOff();
     this.recoverPoint = this.sndMax;
     this.inRecovery = false;
+    this.prr = undefined;
     this.dupAcks = 0;
     this.sndNxt = this.sndUna;
-    this.scoreboard = [];
+    if (!this.useRack) this.scoreboard = [];
+    this.board.onTimeout(!this.useRack);
+    this.tlp.reset();
+    this.probeTimer.disarm();
+    this.reorderTimer.disarm();
     this.retransmittedInRecovery.clear();
     this.record();
     this.sendAvailable();
@@ -324,15 +493,22 @@ export class TcpSender {
       this.sendInSackRecovery();
       return;
     }
+    const sentBefore = this.sndMax;
     for (;;) {
-      if (this.sndNxt >= this.totalBytes) return;
+      if (this.sndNxt >= this.totalBytes) break;
       const length = Math.min(this.mss, this.totalBytes - this.sndNxt);
+      if (this.sndNxt < this.sndMax && this.board.isSacked(this.sndNxt)) {
+        this.sndNxt += length; // after a timeout with RACK-TLP: what was SACKed is not sent again
+        continue;
+      }
       const window = Math.min(this.cc.cwnd, this.rwnd);
-      if (this.sndNxt + length > this.sndUna + window) return;
+      const sackedBelow = this.board.sackedCount() > 0 ? this.sackedAbove(this.sndUna) - this.sackedAbove(this.sndNxt) : 0;
+      if (this.sndNxt + length - sackedBelow > this.sndUna + window) break;
       this.transmit(this.sndNxt, length);
       this.sndNxt += length;
       if (this.sndNxt > this.sndMax) this.sndMax = this.sndNxt;
     }
+    if (this.sndMax > sentBefore) this.armProbe();
   }
 
   /** RFC 6675's transmission rule in recovery: while pipe leaves room, the lowest lost segment not yet retransmitted, else new data. */
@@ -341,13 +517,22 @@ export class TcpSender {
     let pipe = 0;
     for (let seq = this.sndUna; seq < this.sndMax; seq += mss) {
       const length = Math.min(mss, this.sndMax - seq);
+      if (this.useRack) {
+        if (this.board.isInFlight(seq)) pipe += length;
+        continue;
+      }
       if (this.isSacked(seq, length)) continue;
       if (!this.isLost(seq + length) || this.retransmittedInRecovery.has(seq)) pipe += length;
     }
+    if (this.prr !== undefined) {
+      this.cc.cwnd = this.prr.onAck(this.deliveredNow, pipe);
+      this.deliveredNow = 0;
+      this.record();
+    }
     let hole = this.sndUna;
     while (pipe + mss <= this.cc.cwnd) {
-      let next: number | undefined;
-      for (; hole < this.sndMax; hole += mss) {
+      let next: number | undefined = this.useRack ? this.board.lowestLost() : undefined;
+      for (; !this.useRack && hole < this.sndMax; hole += mss) {
         const length = Math.min(mss, this.sndMax - hole);
         if (!this.isLost(hole + length)) break;
         if (!this.isSacked(hole, length) && !this.retransmittedInRecovery.has(hole)) {
@@ -378,11 +563,28 @@ export class TcpSender {
       const end = Math.min(rawEnd, this.sndMax);
       if (end <= start) continue;
       insertByteRange(this.scoreboard, start, end);
+      if (this.useRack) this.markSacked(start, end);
+    }
+  }
+
+  /** RACK: the whole segments in [start, end) newly SACKed are delivered; the oldest never retransmitted gives Linux's sack_rtt. */
+  private markSacked(start: number, end: number): void {
+    const now = this.clock.now();
+    for (const seq of this.board.onSackBlock(start, end, this.sndMax, now)) {
+      const sentAt = this.sendTimes.get(seq);
+      if (sentAt !== undefined && (this.sackRttMs === undefined || now - sentAt > this.sackRttMs)) this.sackRttMs = now - sentAt;
     }
   }
 
   private trimScoreboard(): void {
     this.scoreboard = this.scoreboard.filter(([, end]) => end > this.sndUna).map(([start, end]) => [Math.max(start, this.sndUna), end]);
+  }
+
+  /** SACKed bytes above `from`. */
+  private sackedAbove(from: number): number {
+    let bytes = 0;
+    for (const [start, end] of this.scoreboard) if (end > from) bytes += end - Math.max(start, from);
+    return bytes;
   }
 
   private isSacked(seq: number, length: number): boolean {
@@ -407,11 +609,14 @@ export class TcpSender {
       this.stats.retransmits++;
       if (end > this.retransmittedEnd) this.retransmittedEnd = end;
       this.sendTimes.delete(seq);
+      if (this.useRack && this.inRecovery && seq === this.sndUna) this.startTimer(true);
     } else {
       this.sendTimes.set(seq, now);
     }
+    if (this.useRack) this.board.onSend(seq, now, seq < this.sndMax);
     this.stats.bytesSent += length;
     this.stats.segmentsSent++;
+    this.prr?.onSend(length);
     this.lastSendMs = now;
     this.send(encodeSegment({ flags: end === this.totalBytes ? FLAG_FIN : 0, connection: this.connection, seq, ack: 0, window: 0, length }));
     if (this.timerDeadline === undefined) this.startTimer(false);

@@ -6,6 +6,7 @@ import type { EndpointContext } from '../net/endpoint.ts';
 import type { TcpCcName } from './congestion-control.ts';
 import { TcpReceivingEndpoint } from './endpoints.ts';
 import { RtoEstimator, type RtoOptions } from './rto.ts';
+import { checkSlowStartKind, type SlowStartKind } from './slow-start.ts';
 import type { CwndSample } from './sender.ts';
 import { TcpSendingEndpoint } from './endpoints.ts';
 
@@ -33,6 +34,12 @@ export interface TcpFlowOptions {
    * NewReno's recovery with partial ACKs.
    */
   readonly sack?: boolean;
+  /** Slow start: 'hystart-linux' (CUBIC's default: Linux's HyStart), 'standard' (NewReno's default: RFC 5681) or 'hystart++' (RFC 9406). */
+  readonly slowStart?: SlowStartKind;
+  /** Proportional Rate Reduction (RFC 6937) in SACK recovery (default true; false: RFC 6675's cwnd = ssthresh). */
+  readonly prr?: boolean;
+  /** RACK-TLP (RFC 8985) loss detection and tail loss probes in SACK recovery (default true; false: RFC 6675's DupThresh). */
+  readonly rackTlp?: boolean;
 }
 
 /** One finished (or unfinished) transfer of a flow: a connection and its data. */
@@ -59,6 +66,8 @@ export interface TcpFlowStats {
   readonly fastRetransmits: number;
   /** Retransmission-timer expiries. */
   readonly timeouts: number;
+  /** Tail loss probes sent (RFC 8985 7). */
+  readonly lossProbes: number;
   /** Datagrams either end could not read as segments. */
   readonly malformed: number;
   readonly transfers: readonly TcpTransfer[];
@@ -88,6 +97,7 @@ export function checkTcpFlowOptions(options: TcpFlowOptions): void {
   const rwnd = options.receiveWindow ?? 2 ** 30;
   if (!Number.isInteger(rwnd) || rwnd < 1 || rwnd > 2 ** 32 - 1) throw new RangeError(`receiveWindow must be a whole number of bytes in [1, 2^32 - 1], got ${rwnd}`);
   new RtoEstimator(options.rto);
+  checkSlowStartKind(options.slowStart);
 }
 
 /** Both ends of a flow's connections, and the statistics over them. */
@@ -99,7 +109,7 @@ export class TcpFlowEnds {
   private readonly sizes = new Map<number, number>();
 
   constructor(readonly sender: EndpointContext, receiver: EndpointContext, readonly options: TcpFlowOptions) {
-    this.sending = new TcpSendingEndpoint(sender, { cc: options.cc, mss: options.mss, initialWindow: options.initialWindow, abcLimit: options.abcLimit, rto: options.rto, recordCwnd: options.recordCwnd, sack: options.sack ?? true });
+    this.sending = new TcpSendingEndpoint(sender, { cc: options.cc, mss: options.mss, initialWindow: options.initialWindow, abcLimit: options.abcLimit, rto: options.rto, recordCwnd: options.recordCwnd, sack: options.sack ?? true, slowStart: options.slowStart, prr: options.prr, rackTlp: options.rackTlp });
     this.receiving = new TcpReceivingEndpoint(receiver, { mss: options.mss, delayedAckMs: options.delayedAckMs, receiveWindow: options.receiveWindow, sack: options.sack ?? true });
   }
 
@@ -126,6 +136,7 @@ export class TcpFlowEnds {
     let retransmits = 0;
     let fastRetransmits = 0;
     let timeouts = 0;
+    let lossProbes = 0;
     let completed = 0;
     const cwnd: CwndSample[] = [];
     const transfers: TcpTransfer[] = [];
@@ -137,6 +148,7 @@ export class TcpFlowEnds {
       retransmits += s.retransmits;
       fastRetransmits += s.fastRetransmits;
       timeouts += s.timeouts;
+      lossProbes += s.lossProbes;
       if (sender.isComplete()) completed++;
       cwnd.push(...sender.cwndLog);
       transfers.push({ connection: sender.connection, bytes: this.sizes.get(sender.connection)!, startMs: this.startTimes.get(sender.connection)!, endMs: this.endTimes.get(sender.connection) });
@@ -155,6 +167,7 @@ export class TcpFlowEnds {
       retransmits,
       fastRetransmits,
       timeouts,
+      lossProbes,
       malformed: this.sending.counters.malformed + this.receiving.counters.malformed,
       transfers,
       cwnd,

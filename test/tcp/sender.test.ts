@@ -144,7 +144,7 @@ test('a finite transfer ends when its last byte is acknowledged, the last segmen
 });
 
 test('SACK recovery (RFC 6675): two holes in one window, cwnd = ssthresh throughout, lost segments resent as the pipe drains, no timeout', async () => {
-  const { sim, synAck, reply, snapshot, snapshots, sentBetween, sender } = setup({ sack: true });
+  const { sim, synAck, reply, snapshot, snapshots, sentBetween, sender } = setup({ sack: true, prr: false, rackTlp: false });
   synAck(10);
   reply(20, 1000); // cwnd 11000: 10000 and 11000 go
   // segments 1000 and 3000 are lost; the duplicates carry what arrived beyond
@@ -172,6 +172,73 @@ test('SACK recovery (RFC 6675): two holes in one window, cwnd = ssthresh through
   assert.equal(snapshots[1], { at: 30.5, cwnd: 5500, ssthresh: 5500, inRecovery: true });
   assert.equal(snapshots[2], { at: 50.5, cwnd: 2000, ssthresh: 5500, inRecovery: false });
   assert.equal(sender().stats, { ...sender().stats, fastRetransmits: 1, retransmits: 2, recoveries: 1, timeouts: 0 });
+});
+
+/** One loss in a window of 20: segment 0; the duplicate ACKs at 20 + i SACK [1000, 1000 (i + 2)]. */
+async function oneLossInTwenty(prr: boolean) {
+  const { sim, synAck, reply, snapshot, snapshots, sent, sender } = setup({ sack: true, prr, initialWindow: 20, rackTlp: false });
+  synAck(10);
+  for (let i = 0; i <= 12; i++) reply(20 + i, 0, FLAG_ACK, [[1000, 1000 * (i + 2)]]);
+  snapshot(22.5);
+  await sim.run({ until: 32.5 });
+  const newData = sent.filter(([t, seq, f]) => t > 10 && f === 0 && seq >= 20_000).map(([t, seq]) => [t, seq]);
+  return { newData, snapshots, sender: sender(), retransmitted: sent.filter(([t, seq]) => t > 10 && seq === 0).map(([t]) => t) };
+}
+
+test('PRR (RFC 6937): one loss in 20 segments, ssthresh 10 of RecoverFS 20: one new segment every second ACK from the start of recovery', async () => {
+  const prr = await oneLossInTwenty(true);
+  // third duplicate at 22: fast retransmit (prr_out 1000); prr_delivered 1000, pipe 17 000 > ssthresh:
+  // sndcnt = ceil(1000 x 10 000 / 20 000) - 1000 < 0, cwnd = pipe
+  assert.equal(prr.retransmitted, [22]);
+  assert.equal(prr.snapshots[0], { at: 22.5, cwnd: 17_000, ssthresh: 10_000, inRecovery: true });
+  // ACK 20 + i delivers 1000 more: sndcnt = ceil(500 (i - 1)) - prr_out reaches a segment at i = 5, 7, 9, 11;
+  // at i = 12 pipe (1000 + 6000 + 4000 new) is no longer above ssthresh and PRR-SSRB's min(ssthresh - pipe, ...) is 0
+  assert.equal(prr.newData, [[25, 20_000], [27, 21_000], [29, 22_000], [31, 23_000]]);
+  // RFC 6675 alone (cwnd = ssthresh): silent until pipe (1000 + (18 - i) 1000) leaves a segment's room, at i = 10
+  const rfc6675 = await oneLossInTwenty(false);
+  assert.equal(rfc6675.newData, [[30, 20_000], [31, 21_000], [32, 22_000]]);
+  assert.is(prr.sender.stats.timeouts, 0);
+});
+
+test('RACK (RFC 8985): a loss with only two segments SACKed after it is found when the reordering window (min RTT / 4) has passed, not at a third duplicate', async () => {
+  for (const rackTlp of [true, false]) {
+    const { sim, synAck, reply, sent, sender } = setup({ sack: true, rackTlp });
+    synAck(10); // RTT 10: min_RTT 10, reo_wnd = 2.5
+    // segment 0 lost; 1000 and 2000 (sent at 10, like it) are SACKed at 20: RACK.rtt 10, so 0 is lost at 10 + 10 + 2.5
+    reply(20, 0, FLAG_ACK, [[1000, 3000]]);
+    await sim.run({ until: 100 });
+    const resent = sent.filter(([t, seq, f]) => t > 10 && seq === 0 && f === 0).map(([t]) => t);
+    assert.equal(resent, rackTlp ? [22.5] : [], `rackTlp ${rackTlp}`);
+    assert.is(sender().stats.fastRetransmits, rackTlp ? 1 : 0);
+  }
+});
+
+test('TLP (RFC 8985): when the ACKs stop, the last segment goes again 2 SRTT after the last ACK; its SACK lets RACK find the tail losses, no RTO', async () => {
+  const { sim, synAck, reply, sent, sentBetween, sender } = setup({ sack: true }, 10_000);
+  synAck(10); // SRTT 10; segments 0 to 9000 leave at 10
+  reply(20, 5000); // 5000 to 9999 are lost; PTO = 2 x 10 ms (5 segments in flight) from 20
+  reply(50, 5000, FLAG_ACK, [[9000, 10_000]]); // the probe's SACK: 5000..8999, sent at 10, are lost (10 + RACK.rtt 10 + 2.5 < 50)
+  await sim.run({ until: 60 });
+  assert.equal(sentBetween(20, 49), [9000]);
+  assert.equal(sent.filter(([t]) => t === 40).map(([, seq]) => seq), [9000]);
+  // recovery: ssthresh = max(5000 / 2, 2 MSS) = 2500; the fast retransmit, then PRR-SSRB lets one more out:
+  // pipe 1000, sndcnt = min(2500 - 1000, max(1000 - 1000, 1000) + 1000)
+  assert.equal(sentBetween(50, 51), [5000, 6000]);
+  assert.equal(sender().stats, { ...sender().stats, lossProbes: 1, timeouts: 0, fastRetransmits: 1 });
+});
+
+test('after a timeout with RACK-TLP the go-back-N skips what was SACKed (RFC 8985 6.3), which does not count against cwnd', async () => {
+  const { sim, synAck, reply, sentBetween, sender } = setup({ sack: true });
+  synAck(10); // segments 0 to 9000 leave at 10
+  reply(20, 0, FLAG_ACK, [[5000, 10_000]]); // 0 to 4000 lost: recovery resends them (all lost again); the RTO restarts with the first, at 20
+  reply(240, 1000); // after the timeout at 230 (segment 0 again, cwnd 1 MSS): cwnd 2 MSS
+  reply(250, 3000); // cwnd 4 MSS: 3000 and 4000, then past the SACKed 5000..9999 to 10000 and 11000 (the SACKed bytes leave the window)
+  await sim.run({ until: 255 });
+  assert.equal(sentBetween(20, 21), [0, 1000, 2000, 3000, 4000]);
+  assert.equal(sentBetween(230, 231), [0]);
+  assert.equal(sentBetween(240, 241), [1000, 2000]);
+  assert.equal(sentBetween(250, 251), [3000, 4000, 10_000, 11_000]);
+  assert.is(sender().stats.timeouts, 1);
 });
 
 test('slow start doubles cwnd every round trip with ACKs for every second segment (RFC 3465, L = 2)', async () => {

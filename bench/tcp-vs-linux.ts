@@ -1,0 +1,206 @@
+// The TCP models (src/tcp/) against real Linux TCP on the same paths: each
+// case runs iperf3 (one connection, the namespace sending) inside
+// `linkshell --netns` and the model's bulk flow in the simulator over the
+// same stages (pathStages, src/link-emu/path.ts), and prints, for both:
+// throughput and mean queueing delay on the data's (uplink) link from its
+// mm-link log, retransmitted segments and timeouts in the first 5 s and over
+// the run (Linux: `nstat` in the namespace, TcpRetransSegs, TCPTimeouts,
+// TCPLossProbes; the model: its stats), and the ratios model / Linux.
+//
+//   nice -n 10 node_modules/.bin/tsx bench/tcp-vs-linux.ts [--seconds 40] [--cases 12mbps-20ms-dt256,...]
+//       [--cc cubic,reno] [--runs 1] [--out /tmp/tcp-vs-linux] [--sim-only] [--model-slow-start default,hystart++]
+//
+// --linux-from DIR reads Linux's figures from an earlier run's DIR/CASE-CC-rN/
+// result.json instead of running Linux again (the models run anew).
+//
+// --model-slow-start lists the models' slow starts to run beside Linux:
+// 'default' (CUBIC: Linux's HyStart, NewReno: standard, as Linux), or any
+// of hystart++, hystart-linux, standard for both.
+//
+// Linux: `iperf3 -C cubic|reno` (the namespace inherits the host's default,
+// here bbr, so the bench names it); no qdisc paces (pfifo_fast on the TUN
+// device: Linux paces CUBIC and Reno only under sch_fq). Both run from the
+// first data segment for --seconds; the 5 s figures are nstat 5 s after
+// iperf3 starts (its control connection and handshake take about 3 RTTs of
+// that) and the model's 5 s after its SYN.
+//
+// The machine is shared: a real-time run under load may see late timers in
+// linkshell (the link time is whole milliseconds and a late wake-up does not
+// change the emulation, but the kernel's clocks run on). `uptime` is printed
+// with the table.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { option } from './options.ts';
+import { LinkLogWriter } from '../src/link-emu/link-log.ts';
+import { loadTrace } from '../src/link-emu/trace-files.ts';
+import { pathStages } from '../src/link-emu/path.ts';
+import { createSimNetwork } from '../src/net/sim-network.ts';
+import { Simulator } from '../src/net/simulator.ts';
+import { tcpBulkFlow } from '../src/tcp/bulk-flow.ts';
+import { SLOW_START_KINDS, type SlowStartKind } from '../src/tcp/slow-start.ts';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const traces = join(root, '../shared/traces');
+
+interface Case {
+  readonly name: string;
+  readonly trace: string;
+  readonly delayMs: number;
+  readonly queueArgs: string;
+}
+
+const CASES: readonly Case[] = [
+  { name: '12mbps-20ms-dt256', trace: join(traces, '12mbps.up'), delayMs: 20, queueArgs: 'packets=256' },
+  { name: '2.4mbps-50ms-dt60', trace: join(traces, '2.4mbps.up'), delayMs: 50, queueArgs: 'packets=60' },
+  { name: 'tmobile-lte-20ms-dt256', trace: join(traces, 'TMobile-LTE-short.up'), delayMs: 20, queueArgs: 'packets=256' },
+];
+
+type LinuxCc = 'cubic' | 'reno';
+const MODEL_CC = { cubic: 'cubic', reno: 'newreno' } as const;
+
+const seconds = Number(option('seconds', '40'));
+const caseNames = option('cases', CASES.map((c) => c.name).join(',')).split(',');
+const ccs = option('cc', 'cubic,reno').split(',') as LinuxCc[];
+const runs = Number(option('runs', '1'));
+const out = option('out', '/tmp/tcp-vs-linux');
+const simOnly = process.argv.includes('--sim-only');
+const linuxFrom = option('linux-from', '');
+const modelSlowStarts = option('model-slow-start', 'default,hystart++').split(',') as Array<SlowStartKind | 'default'>;
+for (const kind of modelSlowStarts) if (kind !== 'default' && !SLOW_START_KINDS.includes(kind)) throw new Error(`--model-slow-start: default or one of ${SLOW_START_KINDS.join(', ')}, got ${kind}`);
+for (const name of caseNames) if (!CASES.some((c) => c.name === name)) throw new Error(`unknown case ${name}; one of ${CASES.map((c) => c.name).join(', ')}`);
+for (const cc of ccs) if (!(cc in MODEL_CC)) throw new Error(`--cc: cubic or reno, got ${cc}`);
+if (!(seconds >= 6)) throw new Error(`--seconds must be at least 6, got ${seconds}`);
+
+interface Counters {
+  retransmits: number;
+  timeouts: number;
+  lossProbes: number;
+}
+
+interface Result {
+  throughputMbps: number;
+  meanQueueMs: number;
+  first5s: Counters;
+  whole: Counters;
+}
+
+/**
+ * Throughput and mean per-packet queueing delay of the departures in [from, from + seconds), from the first data
+ * packet (>= 1000 bytes) on, from mm-link log text (the simulator's events may fall between milliseconds, which
+ * parseLinkLog refuses for a log file, hence the plain reading here).
+ */
+function linkFigures(text: string): { throughputMbps: number; meanQueueMs: number } {
+  const events = text.split('\n').filter((l) => l !== '' && !l.startsWith('#')).map((l) => l.split(' '));
+  const first = events.find(([, kind, size]) => kind === '+' && Number(size) >= 1000);
+  if (first === undefined) throw new Error('no data packet in the link log');
+  const from = Number(first[0]);
+  const to = from + seconds * 1000;
+  let bytes = 0;
+  let delay = 0;
+  let departures = 0;
+  for (const [time, kind, size, wait] of events) {
+    if (kind !== '-' || Number(time) < from || Number(time) >= to) continue;
+    bytes += Number(size);
+    delay += Number(wait);
+    departures++;
+  }
+  return { throughputMbps: (bytes * 8) / (seconds * 1000) / 1000, meanQueueMs: delay / departures };
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '0.0.0.0', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+function nstatCounters(text: string): Counters {
+  const value = (name: string) => Number(text.match(new RegExp(`^${name}\\s+(\\d+)`, 'm'))?.[1] ?? 0);
+  return { retransmits: value('TcpRetransSegs'), timeouts: value('TcpExtTCPTimeouts'), lossProbes: value('TcpExtTCPLossProbes') };
+}
+
+async function runLinux(c: Case, cc: LinuxCc, dir: string): Promise<Result> {
+  const port = await freePort();
+  const server = spawn('iperf3', ['-s', '-1', '-p', String(port)], { stdio: 'ignore' });
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const script = [
+    `iperf3 -c "$MAHIMAHI_BASE" -p ${port} -t ${seconds} -C ${cc} -J > ${dir}/iperf.json &`,
+    'pid=$!',
+    'sleep 5',
+    `nstat -asz > ${dir}/nstat-5s`,
+    'wait $pid',
+    `nstat -asz > ${dir}/nstat-end`,
+  ].join('\n');
+  const args = ['bin/linkshell.js', '--netns', c.trace, c.trace, '--delay', String(c.delayMs), '--uplink-queue', 'droptail', '--uplink-queue-args', c.queueArgs, '--uplink-log', join(dir, 'up.log'), '--', 'sh', '-c', script];
+  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (d) => (stderr += d));
+  const timer = setTimeout(() => child.kill('SIGKILL'), (seconds + 60) * 1000);
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  clearTimeout(timer);
+  server.kill();
+  if (code !== 0) throw new Error(`linkshell --netns exited with ${code}: ${stderr.trim()}`);
+  return { ...linkFigures(readFileSync(join(dir, 'up.log'), 'utf8')), first5s: nstatCounters(readFileSync(join(dir, 'nstat-5s'), 'utf8')), whole: nstatCounters(readFileSync(join(dir, 'nstat-end'), 'utf8')) };
+}
+
+async function runModel(c: Case, cc: LinuxCc, slowStart: SlowStartKind | 'default', dir: string): Promise<Result> {
+  const trace = loadTrace(c.trace);
+  let text = '';
+  const writer = new LinkLogWriter((chunk) => (text += chunk));
+  const sim = new Simulator();
+  const uplink = pathStages('uplink', { trace, delayMs: c.delayMs, queue: 'droptail', queueArgs: c.queueArgs, events: writer });
+  const downlink = pathStages('downlink', { trace, delayMs: c.delayMs });
+  const net = createSimNetwork(sim, { uplink, downlink, seed: 1, overheadBytes: 32 });
+  const flow = tcpBulkFlow({ cc: MODEL_CC[cc], slowStart: slowStart === 'default' ? undefined : slowStart }).create(net.inside, net.outside, { flowId: 0, seed: '1' });
+  const counters = (): Counters => {
+    const s = flow.stats();
+    return { retransmits: s.retransmits, timeouts: s.timeouts, lossProbes: s.lossProbes };
+  };
+  let first5s: Counters | undefined;
+  sim.at(0, () => flow.start());
+  sim.at(5000, () => (first5s = counters()));
+  await sim.run({ until: seconds * 1000 + 500 });
+  const whole = counters();
+  flow.stop();
+  writer.close();
+  const logPath = join(dir, `model-${slowStart}-up.log`);
+  writeFileSync(logPath, text);
+  return { ...linkFigures(text), first5s: first5s!, whole };
+}
+
+const fmt = (x: number, digits = 2) => x.toFixed(digits);
+const ratio = (model: number, real: number) => (real === 0 ? (model === 0 ? '1' : 'inf') : fmt(model / real));
+const counts = (k: Counters) => `${k.retransmits} / ${k.timeouts} / ${k.lossProbes}`;
+
+const rows: string[] = [];
+const load = spawnSync('uptime', { encoding: 'utf8' }).stdout.trim();
+console.log(`# tcp-vs-linux: ${seconds} s per run; at start: ${load}`);
+for (const name of caseNames) {
+  const c = CASES.find((x) => x.name === name)!;
+  for (const cc of ccs) {
+    for (let run = 1; run <= runs; run++) {
+      const dir = join(out, `${c.name}-${cc}-r${run}`);
+      mkdirSync(dir, { recursive: true });
+      const models: Array<[SlowStartKind | 'default', Result]> = [];
+      for (const kind of modelSlowStarts) models.push([kind, await runModel(c, cc, kind, dir)]);
+      const real = simOnly ? undefined : linuxFrom !== '' ? (JSON.parse(readFileSync(join(linuxFrom, `${c.name}-${cc}-r${run}`, 'result.json'), 'utf8')).real as Result) : await runLinux(c, cc, dir);
+      writeFileSync(join(dir, 'result.json'), JSON.stringify({ case: c, cc, seconds, models: Object.fromEntries(models), real }, null, 2) + '\n');
+      const line = (who: string, r: Result) => `| ${c.name} | ${cc} | ${run} | ${who} | ${fmt(r.throughputMbps)} | ${fmt(r.meanQueueMs, 1)} | ${counts(r.first5s)} | ${counts(r.whole)} |`;
+      const before = rows.length;
+      if (real) rows.push(line('Linux', real));
+      for (const [kind, model] of models) {
+        rows.push(line(`model (${kind})`, model));
+        if (real) rows.push(`| | | | model (${kind}) / Linux | ${ratio(model.throughputMbps, real.throughputMbps)} | ${ratio(model.meanQueueMs, real.meanQueueMs)} | ${ratio(model.first5s.retransmits, real.first5s.retransmits)} / ${ratio(model.first5s.timeouts, real.first5s.timeouts)} | ${ratio(model.whole.retransmits, real.whole.retransmits)} / ${ratio(model.whole.timeouts, real.whole.timeouts)} |`);
+      }
+      console.error(rows.slice(before).join('\n'));
+    }
+  }
+}
+console.log('| case | cc | run | | throughput (Mbit/s) | mean queueing delay (ms) | first 5 s: retransmitted segments / timeouts / loss probes | whole run: same |');
+console.log('|---|---|---|---|---|---|---|---|');
+for (const row of rows) console.log(row);
+console.log(`\nat the end: ${spawnSync('uptime', { encoding: 'utf8' }).stdout.trim()}`);

@@ -1,0 +1,81 @@
+// RACK's loss detection (RFC 8985 section 6): a segment is lost once a
+// segment sent after it has been delivered (cumulatively acknowledged or
+// SACKed) and more than RACK.rtt + RACK.reo_wnd has passed since it was
+// sent; time, not a count of duplicate ACKs.
+//
+// - RACK.xmit_ts, RACK.end_seq, RACK.rtt: of the most recently sent segment
+//   delivered so far (6.2 step 2); a retransmitted segment acknowledged
+//   sooner than min_RTT after its retransmission is ignored (the ACK is for
+//   the original);
+// - reordering (step 3): a segment never retransmitted delivered below
+//   RACK.fack, the highest end delivered, is reordering;
+// - RACK.reo_wnd (step 4, without DSACK-driven growth): 0 while no
+//   reordering has been seen and the sender is in recovery or has at least
+//   3 segments SACKed (DupThresh), else min(min_RTT / 4, SRTT);
+// - a segment sent before RACK.xmit_ts (or at it and ending below
+//   RACK.end_seq) is lost when xmit_ts + RACK.rtt + reo_wnd <= now; else it
+//   will be at that time, which sets the reordering timer (step 5).
+//
+// Pure: the sender hands it the segments delivered by each ACK and asks for
+// each segment in flight.
+
+/** DupThresh, RFC 8985 6.2: with no reordering seen, reo_wnd is 0 once this many segments are SACKed. */
+export const RACK_DUP_THRESH = 3;
+
+export interface RackSegment {
+  /** One past the segment's last byte. */
+  readonly end: number;
+  /** When it was last sent, ms. */
+  readonly xmitMs: number;
+  /** Whether it was ever retransmitted. */
+  readonly retransmitted: boolean;
+}
+
+export class Rack {
+  private xmitTs = -Infinity;
+  private endSeq = 0;
+  private rttMs: number | undefined = undefined;
+  private fack = 0;
+  private minRttMs = Infinity;
+  private reorderingSeen = false;
+
+  /** An RTT sample (the sender's, Karn's rule applied): keeps min_RTT. */
+  onRttSample(rttMs: number): void {
+    if (rttMs < this.minRttMs) this.minRttMs = rttMs;
+  }
+
+  /** A segment this ACK newly delivered (cumulatively or by SACK). */
+  onDelivered(segment: RackSegment, nowMs: number): void {
+    const rtt = nowMs - segment.xmitMs;
+    if (!segment.retransmitted && segment.end < this.fack) this.reorderingSeen = true;
+    if (segment.end > this.fack) this.fack = segment.end;
+    if (segment.retransmitted && rtt < this.minRttMs) return;
+    if (segment.xmitMs > this.xmitTs || (segment.xmitMs === this.xmitTs && segment.end > this.endSeq)) {
+      this.xmitTs = segment.xmitMs;
+      this.endSeq = segment.end;
+      this.rttMs = rtt;
+    }
+  }
+
+  /** RACK.reo_wnd for the sender's state now. */
+  reorderingWindow(inRecovery: boolean, sackedSegments: number, srttMs: number): number {
+    if (!this.reorderingSeen && (inRecovery || sackedSegments >= RACK_DUP_THRESH)) return 0;
+    const quarter = this.minRttMs === Infinity ? 0 : this.minRttMs / 4;
+    return Math.min(quarter, srttMs);
+  }
+
+  /**
+   * For a segment in flight, neither SACKed nor marked lost: ms until RACK deems it lost (<= 0: lost now), or
+   * Infinity when no segment sent after it has been delivered.
+   */
+  remaining(segment: RackSegment, nowMs: number, reoWndMs: number): number {
+    if (this.rttMs === undefined) return Infinity;
+    const sentBefore = segment.xmitMs < this.xmitTs || (segment.xmitMs === this.xmitTs && segment.end < this.endSeq);
+    if (!sentBefore) return Infinity;
+    return segment.xmitMs + this.rttMs + reoWndMs - nowMs;
+  }
+
+  state(): { xmitTs: number; endSeq: number; rttMs: number | undefined; minRttMs: number; reorderingSeen: boolean } {
+    return { xmitTs: this.xmitTs, endSeq: this.endSeq, rttMs: this.rttMs, minRttMs: this.minRttMs, reorderingSeen: this.reorderingSeen };
+  }
+}

@@ -1,0 +1,66 @@
+// RACK (RFC 8985 6) and TLP (RFC 8985 7) as pure state machines, against
+// hand-computed cases; the sender-level cases are in sender.test.ts.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { Rack } from '../../src/tcp/rack.ts';
+import { probeTimeout, TailLossProbe } from '../../src/tcp/tlp.ts';
+
+test('RACK: a segment sent before the most recently sent delivered one is lost RACK.rtt + reo_wnd after it was sent', () => {
+  const rack = new Rack();
+  rack.onRttSample(40);
+  rack.onDelivered({ end: 3000, xmitMs: 2, retransmitted: false }, 50); // RACK.rtt 48
+  const reo = rack.reorderingWindow(false, 1, 45);
+  assert.is(reo, 10); // min(min_RTT / 4, SRTT)
+  assert.is(rack.remaining({ end: 1000, xmitMs: 0, retransmitted: false }, 50, reo), 8); // 0 + 48 + 10 - 50
+  assert.is(rack.remaining({ end: 1000, xmitMs: 0, retransmitted: false }, 58, reo), 0);
+  assert.is(rack.remaining({ end: 2000, xmitMs: 2, retransmitted: false }, 50, reo), 10); // same time, lower end: sent before
+  assert.is(rack.remaining({ end: 4000, xmitMs: 2, retransmitted: false }, 50, reo), Infinity); // sent after
+  assert.is(rack.remaining({ end: 5000, xmitMs: 3, retransmitted: false }, 50, reo), Infinity);
+});
+
+test('RACK: reo_wnd is 0 in recovery or with 3 segments SACKed, until reordering is seen', () => {
+  const rack = new Rack();
+  rack.onRttSample(40);
+  assert.is(rack.reorderingWindow(true, 0, 45), 0);
+  assert.is(rack.reorderingWindow(false, 3, 45), 0);
+  assert.is(rack.reorderingWindow(false, 2, 5), 5); // capped at SRTT
+  rack.onDelivered({ end: 3000, xmitMs: 2, retransmitted: false }, 50);
+  rack.onDelivered({ end: 2000, xmitMs: 1, retransmitted: false }, 51); // below RACK.fack, never retransmitted: reordering
+  assert.ok(rack.state().reorderingSeen);
+  assert.is(rack.reorderingWindow(true, 5, 45), 10);
+});
+
+test('RACK: a retransmission acknowledged sooner than min_RTT after it was sent is taken for the original and ignored', () => {
+  const rack = new Rack();
+  rack.onRttSample(40);
+  rack.onDelivered({ end: 1000, xmitMs: 100, retransmitted: true }, 110);
+  assert.is(rack.state().rttMs, undefined);
+  rack.onDelivered({ end: 1000, xmitMs: 100, retransmitted: true }, 140);
+  assert.equal([rack.state().xmitTs, rack.state().rttMs], [100, 40]);
+});
+
+test('PTO = 2 SRTT, + 200 ms with one segment in flight, 1 s without SRTT, never after the RTO', () => {
+  assert.is(probeTimeout(40, 10, 300), 80);
+  assert.is(probeTimeout(40, 1, 1000), 280);
+  assert.is(probeTimeout(undefined, 3, 3000), 1000);
+  assert.is(probeTimeout(40, 1, 250), 250);
+});
+
+test('TLP episodes: one probe at a time; a retransmitted probe acknowledged beyond itself repaired a loss; a duplicate ACK without SACK ends it quietly', () => {
+  const tlp = new TailLossProbe();
+  assert.ok(tlp.canArm());
+  tlp.onProbe(10_000, true);
+  assert.not.ok(tlp.canArm());
+  assert.not.ok(tlp.onAck(9000, false)); // below TLP.end_seq
+  assert.not.ok(tlp.onAck(10_000, false)); // the probe itself: wait for more
+  assert.ok(tlp.onAck(11_000, false)); // beyond it: the loss was repaired by the probe
+  assert.ok(tlp.canArm());
+  tlp.onProbe(20_000, true);
+  assert.not.ok(tlp.onAck(20_000, true)); // the receiver had it: no reduction
+  assert.ok(tlp.canArm());
+  tlp.onProbe(30_000, false); // a probe of new data: RACK sees any loss
+  assert.not.ok(tlp.onAck(31_000, false));
+  assert.ok(tlp.canArm());
+});
+
+test.run();
