@@ -43,8 +43,10 @@ export async function executeRun(run: EvalRun, onProgress: ProgressListener = ()
       trace: typeof downlink === 'string' ? openTrace(downlink) : null,
       constantMbps: typeof downlink === 'string' ? undefined : downlink.constantMbps,
       mtu: config.mtu ?? DEFAULT_MTU,
+      offMs: result.downlinkOffMs,
     });
-    const stored: StoredRun = { hash: run.hash, id: run.id, key: run.key, result: runToJson(result, result.summary) as StoredRun['result'], series };
+    const linkOffMs = result.downlinkOffMs.length ? { linkOffMs: result.downlinkOffMs } : {};
+    const stored: StoredRun = { hash: run.hash, id: run.id, key: run.key, result: runToJson(result, result.summary) as StoredRun['result'], series, ...linkOffMs };
     text = jsonText(stored);
   } finally {
     await source.close();
