@@ -12,7 +12,7 @@ import { wrapWords } from './help-names.ts';
 const HELP_REF = 'ccbench rfc8867 --help';
 
 export const RFC8867_HELP = formatHelp({
-  usage: ['ccbench rfc8867 [--case 5.1,5.2,...|all] [--controller NAME|PATH.ts] [--seed N] [--out DIR] [--thresholds FILE]'],
+  usage: ['ccbench rfc8867 [--case 5.1,5.2,...|all] [--controller NAME|PATH.ts] [--seed N] [--out DIR] [--thresholds FILE] [--wide]'],
   about: `Runs the test cases of RFC 8867 section 5 for a congestion controller in the
 deterministic simulator (several flows through one bottleneck, each with its
 own one-way delay; capacity schedules as exact traces) and prints RFC 8868's
@@ -26,6 +26,7 @@ byte-identical output files.`,
     ['--seed N', 'seed of every random draw: an integer from 0 to\n2^53-1 (default 1)'],
     ['--out DIR', wrapWords('write DIR/CASE.CONTROLLER.json (metrics and checks), DIR/CASE.CONTROLLER.svg (capacity, rates and queueing delay), the mm-link logs CONTROLLER.CASE.DIRECTION.log (the shared link) and CONTROLLER.CASE.DIRECTION.flow-N.log (flow N only), and DIR/summary.csv')],
     ['--thresholds FILE', wrapWords(`JSON overriding pass/fail thresholds, for all cases or per case id: {"fairnessMin": 0.9, "5.1": {"convergenceMaxMs": 20000}}; defaults ${Object.entries(DEFAULT_THRESHOLDS).map(([k, v]) => `${k} ${v}`).join(', ')}`)],
+    ['--wide', 'print every column of the table (default: it fits\n100 columns)'],
     ['-h, --help', 'this text'],
   ],
   notes: `Exit status: 0 when every case ran (passed or not: the table says which
@@ -41,6 +42,8 @@ export interface CcbenchArgs {
   readonly seed: number;
   readonly out?: string;
   readonly thresholds?: string;
+  /** Every column of the printed table. */
+  readonly wide?: boolean;
 }
 
 export function parseRfc8867Args(argv: string[]): CcbenchArgs {
@@ -48,7 +51,7 @@ export function parseRfc8867Args(argv: string[]): CcbenchArgs {
     args: argv,
     options: {
       case: { type: 'string' }, controller: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' },
-      thresholds: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+      thresholds: { type: 'string' }, wide: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: true,
     strict: true,
@@ -68,6 +71,7 @@ export function parseRfc8867Args(argv: string[]): CcbenchArgs {
     seed: seedValue('seed', values.seed ?? '1'),
     out: optional(values.out, (t) => pathValue('out', t)),
     thresholds: optional(values.thresholds, (t) => pathValue('thresholds', t)),
+    wide: values.wide === true,
   };
 }
 
@@ -82,6 +86,7 @@ export async function runRfc8867(argv: string[]): Promise<number> {
   const { runResolved } = await import('../cc/rfc8867/run-case.ts');
   const { rfc8867Case } = await import('../cc/rfc8867/cases.ts');
   const { formatSuiteTable, writeSuite } = await import('../cc/rfc8867/report.ts');
+  const { createWorkProgress } = await import('../eval/progress.ts');
   const thresholds = args.thresholds === undefined ? undefined : readThresholdsFile(args.thresholds);
   // Made before the runs, so that a bad --out is said at once, not after minutes of simulation.
   if (args.out !== undefined) {
@@ -89,18 +94,27 @@ export async function runRfc8867(argv: string[]): Promise<number> {
     makeResultsDirectory(args.out, '--out');
   }
   const results = [];
-  for (const name of args.controllers) {
-    const controller = await resolveController(name);
-    try {
-      for (const id of args.cases) {
-        results.push(await runResolved(rfc8867Case(id), controller.factory, { seed: args.seed, thresholds, logs: args.out !== undefined }));
+  // On a terminal, the cases done and an estimate of what is left, each case weighed by its simulated length (src/eval/progress.ts).
+  const items = args.controllers.flatMap((name) => args.cases.map((id) => ({ key: `${name} ${id}`, label: `${id} ${name}`, units: rfc8867Case(id).durationMs / 1000 })));
+  const progress = createWorkProgress(items, { unit: 's simulated', noun: 'cases' });
+  try {
+    for (const name of args.controllers) {
+      const controller = await resolveController(name);
+      try {
+        for (const id of args.cases) {
+          progress.started(`${name} ${id}`);
+          results.push(await runResolved(rfc8867Case(id), controller.factory, { seed: args.seed, thresholds, logs: args.out !== undefined }));
+          progress.done(`${name} ${id}`);
+        }
+      } finally {
+        await controller.close();
       }
-    } finally {
-      await controller.close();
     }
+  } finally {
+    progress.finish();
   }
   if (args.out !== undefined) await writeSuite(args.out, results);
-  await writeStdout(formatSuiteTable(results) + '\n');
+  await writeStdout(formatSuiteTable(results, { wide: args.wide }) + '\n');
   return 0;
 }
 
