@@ -14,13 +14,9 @@ import { groupBySchemes, meanSummary, seedSpread } from './seed-spread.ts';
 import { schemeRowLabel } from '../salsify/schemes/registry.ts';
 import type { IncludedRun } from './include.ts';
 import type { PaperResults, PaperRow } from './paper-reference.ts';
-import type { EvalRun } from './run-list.ts';
-import type { StoredRun } from './store.ts';
+import type { Finished } from './finished.ts';
 
-export interface Finished {
-  readonly run: EvalRun;
-  readonly stored: StoredRun;
-}
+export type { Finished } from './finished.ts';
 
 export function resultsJson(finished: readonly Finished[]): string {
   return jsonText(finished.map((f) => f.stored));

@@ -62,7 +62,7 @@ export function shownPath(path: string): string {
 }
 
 const fmt = (x: number | null | undefined, d = 1) => (x === null || x === undefined || !Number.isFinite(x) ? '-' : x.toFixed(d));
-const range = (r: readonly [number, number] | undefined, d: number) => (r ? `${fmt(r[0], d)}–${fmt(r[1], d)}` : '');
+const range = (r: readonly [number, number] | undefined, d: number) => (!r ? '' : Number.isFinite(r[0]) ? `${fmt(r[0], d)}–${fmt(r[1], d)}` : '-');
 
 function htmlTable(rows: readonly TableRow[]): string {
   const spread = rows.some((r) => r.spread);

@@ -5,7 +5,7 @@
 // it at the bottom edge with the reason.
 import type { ScenarioPoint } from '../plots/scenario-layout.ts';
 import type { IncludedRun } from './include.ts';
-import type { Finished } from './outputs.ts';
+import type { Finished } from './finished.ts';
 import { PAPER_SYSTEM, type PaperResults } from './paper-reference.ts';
 import { groupBySchemes, meanSummary, seedSpread } from './seed-spread.ts';
 

@@ -3,7 +3,7 @@
 // (the spread the tables print and the plots draw as bars).
 import type { Distribution } from '../results/statistics.ts';
 import type { Summary } from '../results/summary.ts';
-import type { Finished } from './outputs.ts';
+import type { Finished } from './finished.ts';
 
 export interface SchemeRuns {
   readonly scenario: string;

@@ -100,7 +100,7 @@ export function renderPage(title: string, body: string): string {
 <title>${escapeHtml(title)}</title>
 <style>body { font-family: sans-serif; margin: 1em 2em; } section.chart { margin-bottom: 2em; } pre { background: #f4f4f4; padding: 0.5em; }
 table.results, table.provenance { border-collapse: collapse; font-size: 90%; } table.results td, table.results th, table.provenance td, table.provenance th { border: 1px solid #ddd; padding: 2px 6px; text-align: right; }
-table.results td:first-child, table.provenance td, table.provenance th { text-align: left; } tr.paper td { color: #555; font-style: italic; }
+table.results td:first-child, table.provenance td, table.provenance th { text-align: left; } table.results td:first-child { white-space: nowrap; } table.results td:last-child { text-align: left; min-width: 16em; } tr.paper td { color: #555; font-style: italic; }
 tr.invalid td { background: #fde0dd; } tr.degenerate td { background: #fff3cd; } p.marks, ul.marks { font-size: 90%; }</style>
 </head>
 <body>

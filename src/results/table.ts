@@ -1,11 +1,12 @@
 // The toolkit's one terminal table (cli-table3): columns declared once, each
 // either shown by default or only with --wide; by default a table fits
-// TABLE_WIDTH columns (its wrappable columns, the run names, are wrapped to
-// fit), with --wide every column at its natural width. The results table
-// printed by `salsify sim`, `analyze`, `eval` and `webrtc` is one use of it:
-// one row per run, the paper's figures by default (delay mean and p95, SSIM
-// mean and p5, the frames shown, lost and skipped, the link use), every
-// figure and fate with --wide.
+// TABLE_WIDTH columns (its wrappable columns, such as the run names, wrapped
+// at spaces, widest first, never below their longest word), with --wide every
+// column at its natural width. Used by `salsify sim`, `analyze`, `eval` and
+// `webrtc` (the results table: one row per run, the paper's figures by
+// default: delay mean and p95, SSIM mean and p5, the frames shown, lost and
+// skipped, the link use; every figure and fate with --wide) and by `ccbench
+// rfc8867`.
 import Table from 'cli-table3';
 import type { Summary } from './summary.ts';
 
@@ -39,9 +40,13 @@ export function formatTable<Row>(columns: readonly Column<Row>[], rows: readonly
   const total = () => widths.reduce((a, b) => a + b, 0) + shown.length + 1;
   const maxWidth = options.maxWidth ?? TABLE_WIDTH;
   if (!options.wide) {
-    for (const [i, c] of shown.entries()) {
-      if (!c.wrap || total() <= maxWidth) continue;
-      widths[i] = Math.max(2 + lineWidth(c.head), 12, widths[i]! - (total() - maxWidth));
+    // Wrap the widest wrappable column first, a column at a time, never below its longest word (no name is cut).
+    const least = shown.map((c, i) => 2 + Math.max(lineWidth(c.head), ...cells.map((r) => Math.max(0, ...r[i]!.split(/\s+/).map((w) => [...w].length)))));
+    while (total() > maxWidth) {
+      const candidates = shown.map((c, i) => i).filter((i) => shown[i]!.wrap && widths[i]! > least[i]!);
+      if (candidates.length === 0) break;
+      const widest = candidates.reduce((a, b) => (widths[b]! > widths[a]! ? b : a));
+      widths[widest] = Math.max(least[widest]!, widths[widest]! - (total() - maxWidth));
     }
   }
   const table = new Table({
