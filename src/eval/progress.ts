@@ -10,7 +10,9 @@
 //
 // The estimate (estimateLeftS, pure): the seconds of work per unit measured
 // so far, from the finished items' wall time and the running items' elapsed
-// time over the units they did (so a machine that slows down shows at once);
+// time over the units they did (a running item once a quarter of it is done,
+// so that its start-up does not count as its rate; a machine that slows down
+// shows at once);
 // what is left divided among the workers that still have an item (never more
 // than the items left: the last ones run on fewer workers); never less than
 // the longest single item still to finish, which no parallelism shortens. A
@@ -39,16 +41,21 @@ export interface EtaInput {
   readonly workers: number;
 }
 
+/** The share of an item done before its own rate is trusted. */
+export const MEASURED_FROM = 0.25;
+
 /** Seconds of wall time left (NaN until something has been measured). */
 export function estimateLeftS({ done, running, pending, workers }: EtaInput): number {
-  const busyS = done.reduce((s, d) => s + d.wallS, 0) + running.reduce((s, r) => s + r.elapsedS, 0);
-  const units = done.reduce((s, d) => s + d.units, 0) + running.reduce((s, r) => s + Math.min(r.progressUnits, r.units), 0);
   if (running.length === 0 && pending.length === 0) return 0;
+  // A running item's rate counts once it is MEASURED_FROM of the way: before, its start-up (a process, a clip to open) would dominate it.
+  const measured = running.filter((r) => r.progressUnits >= MEASURED_FROM * r.units);
+  const busyS = done.reduce((s, d) => s + d.wallS, 0) + measured.reduce((s, r) => s + r.elapsedS, 0);
+  const units = done.reduce((s, d) => s + d.units, 0) + measured.reduce((s, r) => s + Math.min(r.progressUnits, r.units), 0);
   if (!(busyS > 0) || !(units > 0)) return NaN;
   const perUnit = busyS / units;
   const runningLeft = running.map((r) => {
     const expected = r.units * perUnit - r.elapsedS;
-    const ownRate = r.progressUnits > 0 ? ((r.units - r.progressUnits) * r.elapsedS) / r.progressUnits : 0;
+    const ownRate = r.progressUnits >= MEASURED_FROM * r.units ? ((r.units - r.progressUnits) * r.elapsedS) / r.progressUnits : 0;
     return Math.max(0, expected, ownRate);
   });
   const work = runningLeft.reduce((a, b) => a + b, 0) + pending.reduce((s, u) => s + u * perUnit, 0);
@@ -128,12 +135,18 @@ export class WorkProgress {
     });
   }
 
+  /** "about 3 min 10 s left"; "finishing" when the measured rate says the running items are past their length. */
+  #leftText(): string {
+    const left = this.leftS();
+    return left < 0.5 ? 'finishing' : `about ${formatSeconds(left)} left`;
+  }
+
   /** The summary line: items done of all, running, elapsed, left. */
   summary(): string {
     const total = this.#done.length + this.#items.size;
     const noun = this.options.noun ?? 'items';
     const stored = this.options.stored ? ` (${this.options.stored} already stored)` : '';
-    const left = this.#items.size === 0 ? 'done' : `about ${formatSeconds(this.leftS())} left`;
+    const left = this.#items.size === 0 ? 'done' : this.#leftText();
     return `${noun} ${this.#done.length}/${total} done, ${this.#running.size} running${stored} | elapsed ${formatSeconds(this.elapsedS())} | ${left}`;
   }
 
@@ -164,7 +177,7 @@ export class WorkProgress {
     this.#overall?.update(this.#done.length, { label: this.summary() });
     if (!this.#bars && this.options.lines) {
       const total = this.#done.length + this.#items.size;
-      const left = this.#items.size === 0 ? '' : `, about ${formatSeconds(this.leftS())} left`;
+      const left = this.#items.size === 0 ? '' : `, ${this.#leftText()}`;
       this.stream.write(`[${this.#done.length}/${total}] ${item.label} done (${this.#running.size} running, elapsed ${formatSeconds(this.elapsedS())}${left})\n`);
     }
   }
