@@ -17,7 +17,7 @@
 //   skipped and lost. A bin without a frame is a gap in its line.
 // Each layer has a name (`NAME_marks` in the SVG), so tests can count marks.
 import type { TopLevelSpec } from 'vega-lite';
-import { LABEL_POSITIONS, layoutScenario, PLOT, type ScenarioPoint } from './scenario-layout.ts';
+import { LABEL_POSITIONS, layoutScenario, PLOT, type PlacedPoint, type ScenarioPoint } from './scenario-layout.ts';
 
 export type { ScenarioPoint } from './scenario-layout.ts';
 
@@ -66,6 +66,26 @@ const SHAPE_OF = { ours: SHAPES[0][0], paper: SHAPES[1][0], oracle: SHAPES[2][0]
 
 const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
 
+/** The shape legend's entries this chart draws. */
+function usedShapes(points: readonly PlacedPoint[]): (typeof SHAPES)[number][] {
+  const drawn = (kind: ScenarioPoint['kind']) => points.some((p) => p.kind === kind && p.place === 'plotted');
+  const used: Record<string, boolean> = {
+    [SHAPE_OF.ours]: drawn('ours'), [SHAPE_OF.paper]: drawn('paper'), [SHAPE_OF.oracle]: drawn('oracle'),
+    [SHAPE_OF.offScale]: points.some((p) => p.place === 'off-scale'), [SHAPE_OF.noSsim]: points.some((p) => p.place === 'no-ssim'),
+  };
+  return SHAPES.filter(([name]) => used[name]);
+}
+
+/** One text layer per label position (scenario-layout.ts chose each label's). */
+function labelLayers(encoding: Record<string, unknown>): object[] {
+  return LABEL_POSITIONS.map((pos, i) => ({
+    name: i === 0 ? SCENARIO_LAYERS.labels : `${SCENARIO_LAYERS.labels}_${i}`,
+    transform: [{ filter: `datum.text !== '' && datum.labelAt === ${i}` }],
+    mark: { type: 'text', dx: pos.dx, dy: pos.dy, align: pos.align, baseline: pos.baseline, fontSize: PLOT.labelFontSize },
+    encoding: { ...encoding, text: { field: 'text' } },
+  }));
+}
+
 export function scenarioSpec(title: string, points: readonly ScenarioPoint[]): TopLevelSpec {
   const layout = layoutScenario(points);
   const values = layout.points.map((p) => ({
@@ -73,12 +93,7 @@ export function scenarioSpec(title: string, points: readonly ScenarioPoint[]): T
     p95Low: p.spread?.p95DelayMs[0] ?? null, p95High: p.spread ? Math.min(p.spread.p95DelayMs[1], layout.xDomain[1]) : null,
     ssimLow: p.spread?.ssimDb[0] ?? null, ssimHigh: p.spread?.ssimDb[1] ?? null,
   }));
-  const shapesUsed = SHAPES.filter(([name]) =>
-    (name === SHAPE_OF.ours && values.some((v) => v.kind === 'ours' && v.place === 'plotted')) ||
-    (name === SHAPE_OF.paper && values.some((v) => v.kind === 'paper' && v.place === 'plotted')) ||
-    (name === SHAPE_OF.oracle && values.some((v) => v.kind === 'oracle' && v.place === 'plotted')) ||
-    (name === SHAPE_OF.offScale && values.some((v) => v.place === 'off-scale')) ||
-    (name === SHAPE_OF.noSsim && values.some((v) => v.place === 'no-ssim')));
+  const shapesUsed = usedShapes(layout.points);
   const scale = { type: 'log', reverse: true, domain: [...layout.xDomain], nice: false };
   const x = { field: 'x', type: 'quantitative', title: '95th percentile signal delay (ms, log scale)', scale };
   const y = { field: 'y', type: 'quantitative', title: 'mean SSIM (dB)', scale: { domain: [...layout.yDomain], nice: false, zero: false } };
@@ -92,12 +107,7 @@ export function scenarioSpec(title: string, points: readonly ScenarioPoint[]): T
   const point = (name: string, test: string, which: keyof typeof SHAPE_OF, mark: object, colour_: object) => ({
     name, transform: where(test), mark: { type: 'point', size: 100, strokeWidth: 2, opacity: 1, ...mark }, encoding: { x, y, color: colour_, shape: shape(which), tooltip },
   });
-  const labels = LABEL_POSITIONS.map((pos, i) => ({
-    name: i === 0 ? SCENARIO_LAYERS.labels : `${SCENARIO_LAYERS.labels}_${i}`,
-    transform: where(`datum.text !== '' && datum.labelAt === ${i}`),
-    mark: { type: 'text', dx: pos.dx, dy: pos.dy, align: pos.align, baseline: pos.baseline, fontSize: PLOT.labelFontSize },
-    encoding: { x, y, text: { field: 'text' }, color: colour },
-  }));
+  const labels = labelLayers({ x, y, color: colour });
   const spreadLayers = values.some((v) => v.spread) ? [
     { name: SCENARIO_LAYERS.spread, transform: where("datum.p95Low != null && datum.place === 'plotted'"), mark: { type: 'rule', strokeWidth: 1.5, opacity: 0.7 }, encoding: { x: { ...x, field: 'p95Low' }, x2: { field: 'p95High' }, y, color: colour } },
     { name: `${SCENARIO_LAYERS.spread}_ssim`, transform: where("datum.ssimLow != null && datum.place === 'plotted'"), mark: { type: 'rule', strokeWidth: 1.5, opacity: 0.7 }, encoding: { x, y: { ...y, field: 'ssimLow' }, y2: { field: 'ssimHigh' }, color: colour } },
