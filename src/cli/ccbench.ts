@@ -14,7 +14,7 @@ const HELP_REF = 'ccbench rfc8867 --help';
 export const STRICT_FAILURE_STATUS = 3;
 
 export const RFC8867_HELP = formatHelp({
-  usage: ['ccbench rfc8867 [--case 5.1,5.2,...|all] [--controller NAME|PATH.ts] [--seed N] [--out DIR] [--thresholds FILE] [--strict]'],
+  usage: ['ccbench rfc8867 [--case 5.1,5.2,...|all] [--controller NAME|PATH.ts] [--seed N] [--out DIR] [--thresholds FILE] [--strict] [--wide]'],
   about: `Runs the test cases of RFC 8867 section 5 for a congestion controller in the
 deterministic simulator (several flows through one bottleneck, each with its
 own one-way delay; capacity schedules as exact traces) and prints RFC 8868's
@@ -29,6 +29,7 @@ byte-identical output files.`,
     ['--out DIR', wrapWords('write DIR/CASE.CONTROLLER.json (metrics and checks), DIR/CASE.CONTROLLER.svg (capacity, rates and queueing delay), the mm-link logs CONTROLLER.CASE.DIRECTION.log (the shared link) and CONTROLLER.CASE.DIRECTION.flow-N.log (flow N only), and DIR/summary.csv')],
     ['--thresholds FILE', wrapWords(`JSON overriding pass/fail thresholds, for all cases or per case id: {"fairnessMin": 0.9, "5.1": {"convergenceMaxMs": 20000}}; defaults ${Object.entries(DEFAULT_THRESHOLDS).map(([k, v]) => `${k} ${v}`).join(', ')}`)],
     ['--strict', wrapWords(`exit with status ${STRICT_FAILURE_STATUS} when any case fails its thresholds (after running them all and writing every output), naming the failed cases and checks on stderr`)],
+    ['--wide', 'print every column of the table (default: it fits\n100 columns)'],
     ['-h, --help', 'this text'],
   ],
   notes: `Exit status: 0 when every case ran (passed or not: the table says which
@@ -46,6 +47,8 @@ export interface CcbenchArgs {
   readonly out?: string;
   readonly thresholds?: string;
   readonly strict: boolean;
+  /** Every column of the printed table. */
+  readonly wide?: boolean;
 }
 
 export function parseRfc8867Args(argv: string[]): CcbenchArgs {
@@ -53,7 +56,7 @@ export function parseRfc8867Args(argv: string[]): CcbenchArgs {
     args: argv,
     options: {
       case: { type: 'string' }, controller: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' },
-      thresholds: { type: 'string' }, strict: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+      thresholds: { type: 'string' }, strict: { type: 'boolean' }, wide: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: true,
     strict: true,
@@ -75,6 +78,7 @@ export function parseRfc8867Args(argv: string[]): CcbenchArgs {
     out: optional(values.out, (t) => pathValue('out', t)),
     thresholds: optional(values.thresholds, (t) => pathValue('thresholds', t)),
     strict: values.strict === true,
+    wide: values.wide === true,
   };
 }
 
@@ -89,6 +93,7 @@ export async function runRfc8867(argv: string[]): Promise<number> {
   const { runResolved } = await import('../cc/rfc8867/run-case.ts');
   const { rfc8867Case } = await import('../cc/rfc8867/cases.ts');
   const { formatSuiteTable, writeSuite } = await import('../cc/rfc8867/report.ts');
+  const { createWorkProgress } = await import('../eval/progress.ts');
   const thresholds = args.thresholds === undefined ? undefined : readThresholdsFile(args.thresholds);
   // Made before the runs, so that a bad --out is said at once, not after minutes of simulation.
   if (args.out !== undefined) {
@@ -96,18 +101,27 @@ export async function runRfc8867(argv: string[]): Promise<number> {
     makeResultsDirectory(args.out, '--out');
   }
   const results = [];
-  for (const name of args.controllers) {
-    const controller = await resolveController(name);
-    try {
-      for (const id of args.cases) {
-        results.push(await runResolved(rfc8867Case(id), controller.factory, { seed: args.seed, thresholds, logs: args.out !== undefined }));
+  // On a terminal, the cases done and an estimate of what is left, each case weighed by its simulated length (src/eval/progress.ts).
+  const items = args.controllers.flatMap((name) => args.cases.map((id) => ({ key: `${name} ${id}`, label: `${id} ${name}`, units: rfc8867Case(id).durationMs / 1000 })));
+  const progress = createWorkProgress(items, { unit: 's simulated', noun: 'cases' });
+  try {
+    for (const name of args.controllers) {
+      const controller = await resolveController(name);
+      try {
+        for (const id of args.cases) {
+          progress.started(`${name} ${id}`);
+          results.push(await runResolved(rfc8867Case(id), controller.factory, { seed: args.seed, thresholds, logs: args.out !== undefined }));
+          progress.done(`${name} ${id}`);
+        }
+      } finally {
+        await controller.close();
       }
-    } finally {
-      await controller.close();
     }
+  } finally {
+    progress.finish();
   }
   if (args.out !== undefined) await writeSuite(args.out, results);
-  await writeStdout(formatSuiteTable(results) + '\n');
+  await writeStdout(formatSuiteTable(results, { wide: args.wide }) + '\n');
   const failed = results.filter((r) => !r.pass);
   if (!args.strict || failed.length === 0) return 0;
   const named = failed.map((r) => `${r.caseId} ${r.controller} (${r.checks.filter((c) => !c.pass).map((c) => c.check).join(', ')})`);

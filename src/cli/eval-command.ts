@@ -15,6 +15,7 @@ import { readIncluded, type IncludedRun } from '../eval/include.ts';
 import { readPaperResults } from '../eval/paper-reference.ts';
 import { runPool } from '../eval/pool.ts';
 import { createProgress } from '../eval/progress.ts';
+import { finishProvenance, startProvenance, type ProvenanceStart } from '../eval/provenance.ts';
 import { writeReport } from '../eval/report.ts';
 import { ALL_SCENARIOS, ALL_SCHEMES, buildRunList, type EvalPlan, type EvalRun } from '../eval/run-list.ts';
 import { emitSlurm, readRunList } from '../eval/slurm.ts';
@@ -54,6 +55,7 @@ the results beside the paper's.`,
     ['--jobs N', `worker processes, 1 to 256 (default: the cores, ${availableParallelism()})`],
     ['--out DIR', 'output directory (default ./eval-out)'],
     ['--include DIR', "add a salsify webrtc run's results (DIR/summary.json)\nto the table and its scenario's plot, beside the\npaper's WebRTC row; repeatable"],
+    ['--wide', "print every column, and with --seeds every seed's row\n(default: the table fits 100 columns)"],
     ['--emit slurm DIR', 'write the run list and a Slurm job-array script\n(DIR/eval.sbatch) instead of running; needs sbatch'],
     ['--collect DIR', 'build the outputs in DIR from its store (after the\nSlurm array is done)'],
     ['-h, --help', 'this text'],
@@ -77,6 +79,8 @@ interface EvalArgs {
   readonly collect?: string;
   /** Directories of salsify webrtc runs whose summary.json joins the table and plots. */
   readonly include?: readonly string[];
+  /** Every column and every seed's row in the printed table. */
+  readonly wide: boolean;
 }
 
 function listOrAll(name: string, text: string | undefined, all: readonly string[]): string[] {
@@ -90,18 +94,19 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     options: {
       scenarios: { type: 'string' }, schemes: { type: 'string' }, codec: { type: 'string' }, video: { type: 'string' },
       'encode-timing': { type: 'string' }, 'measure-for': { type: 'string' }, seeds: { type: 'string' }, jobs: { type: 'string' },
-      out: { type: 'string' }, include: { type: 'string', multiple: true }, emit: { type: 'string' }, collect: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+      out: { type: 'string' }, include: { type: 'string', multiple: true }, emit: { type: 'string' }, collect: { type: 'string' }, wide: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: true,
     strict: true,
   });
   const jobs = optional(values.jobs, (t) => integerValue('jobs', t, { min: 1, max: 256 })) ?? availableParallelism();
   const out = optional(values.out, (t) => pathValue('out', t)) ?? 'eval-out';
-  if (values.help) return { help: true, jobs, out };
+  const wide = values.wide === true;
+  if (values.help) return { help: true, jobs, out, wide };
   if (values.collect !== undefined) {
-    const others = Object.keys(values).filter((k) => k !== 'collect' && k !== 'include');
+    const others = Object.keys(values).filter((k) => k !== 'collect' && k !== 'include' && k !== 'wide');
     if (others.length > 0 || positionals.length > 0) throw usageError(`--collect DIR takes no other option (got --${others[0] ?? positionals[0]}; see ${HELP_REF})`);
-    return { help: false, jobs, out, collect: pathValue('collect', values.collect), include: (values.include ?? []).map((t) => pathValue('include', t)) };
+    return { help: false, jobs, out, wide, collect: pathValue('collect', values.collect), include: (values.include ?? []).map((t) => pathValue('include', t)) };
   }
   let emit: string | undefined;
   if (values.emit !== undefined) {
@@ -121,7 +126,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     ...(values['encode-timing'] === undefined ? {} : { encodeTiming: nameValue('encode-timing', values['encode-timing'], ENCODE_TIMINGS) }),
     ...(values['measure-for'] === undefined ? {} : { measureForS: durationMsValue('measure-for', values['measure-for'], { unit: 's', minExclusive: true, maxMs: 1000 * (LIMITS.maxRunS - PAPER_WARMUP_S) }) / 1000 }),
   };
-  return { help: false, plan, jobs, out, emit, include: (values.include ?? []).map((t) => pathValue('include', t)) };
+  return { help: false, plan, jobs, out, wide, emit, include: (values.include ?? []).map((t) => pathValue('include', t)) };
 }
 
 /** The stored results of every run, in the list's order; an error naming how many are missing. */
@@ -139,18 +144,20 @@ function collectStored(dir: string, runs: readonly EvalRun[]): Finished[] {
   return finished;
 }
 
-async function buildOutputs(dir: string, runs: readonly EvalRun[], plan: EvalPlan, included: readonly IncludedRun[]): Promise<number> {
+async function buildOutputs(dir: string, runs: readonly EvalRun[], plan: EvalPlan, included: readonly IncludedRun[], made: { start: ProvenanceStart; how: string; wide: boolean }): Promise<number> {
   const finished = collectStored(dir, runs);
   const paper = readPaperResults();
-  const files = await writeReport(dir, finished, paper, plan.seeds, `salsify eval: ${plan.scenarios.join(', ')} x ${plan.schemes.join(', ')}`, included);
+  const provenance = await finishProvenance(made.start, { codec: plan.codec, browsers: included.map((i) => i.label), how: made.how });
+  const files = await writeReport(dir, finished, paper, plan.seeds, `salsify eval: ${plan.scenarios.join(', ')} x ${plan.schemes.join(', ')}`, { included, provenance });
   const window = plan.measureForS === undefined ? "each preset's window" : `measured for ${plan.measureForS} s`;
-  await writeStdout(`codec ${plan.codec}, video ${plan.video}, encode timing ${plan.encodeTiming ?? 'libvpx'}, ${window}, ${plan.seeds} seed${plan.seeds > 1 ? 's' : ''}; "(paper)": the published figures\n`);
-  await writeStdout(resultsTable(finished, paper, plan.seeds, included) + '\n');
+  await writeStdout(`codec ${plan.codec}, video ${plan.video}, encode timing ${plan.encodeTiming ?? 'libvpx'}, ${window}, ${plan.seeds} seed${plan.seeds > 1 ? 's' : ''}${plan.seeds > 1 && !made.wide ? ' (each row: the mean over the seeds; --wide: every seed)' : ''}; "(paper)": the published figures\n`);
+  await writeStdout(resultsTable(finished, paper, plan.seeds, included, { wide: made.wide }) + '\n');
   await writeStdout(`results: ${files.json}, ${files.csv}; ${files.plots.length} plots in ${join(dir, 'plots')}\nreport: ${files.report}\n`);
   return 0;
 }
 
-async function runLocal(plan: EvalPlan, dir: string, jobs: number, included: readonly IncludedRun[]): Promise<number> {
+async function runLocal(plan: EvalPlan, dir: string, jobs: number, included: readonly IncludedRun[], wide: boolean): Promise<number> {
+  const start = startProvenance();
   const runs = buildRunList(plan);
   makeResultsDirectory(dir, '--out');
   makeStore(dir);
@@ -177,7 +184,7 @@ async function runLocal(plan: EvalPlan, dir: string, jobs: number, included: rea
     process.stderr.write(`salsify eval: interrupted; ${done} of ${runs.length} runs are stored in ${storeDir(dir)} (only complete ones); run the same command again to resume\n`);
     return 130;
   }
-  return buildOutputs(dir, runs, plan, included);
+  return buildOutputs(dir, runs, plan, included, { start, how: `salsify eval on ${jobs} worker${jobs === 1 ? '' : 's'}`, wide });
 }
 
 /** One Slurm array task: the run at `index` of DIR/runs.json, unless its result is already stored. */
@@ -208,7 +215,7 @@ export async function runEval(argv: string[]): Promise<number> {
   const included = (args.include ?? []).map(readIncluded);
   if (args.collect !== undefined) {
     const { plan, runs } = readRunList(args.collect);
-    return buildOutputs(args.collect, runs, plan, included);
+    return buildOutputs(args.collect, runs, plan, included, { start: startProvenance(), how: 'salsify eval --collect (the runs ran as a Slurm array; the machine and load are those of the collect)', wide: args.wide });
   }
   const plan = args.plan!;
   if (args.emit !== undefined) {
@@ -218,5 +225,5 @@ export async function runEval(argv: string[]): Promise<number> {
     await writeStdout(`wrote ${runList} (${runs.length} runs) and ${script}\nsubmit: sbatch ${script}\nthen:   salsify eval --collect ${args.emit}\n`);
     return 0;
   }
-  return runLocal(plan, args.out, args.jobs, included);
+  return runLocal(plan, args.out, args.jobs, included, args.wide);
 }

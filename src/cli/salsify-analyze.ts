@@ -5,6 +5,7 @@ import { usageError } from '../common/errors.ts';
 import { formatHelp, parseCommandLine } from '../common/validate.ts';
 import { framesToCsv } from '../results/csv.ts';
 import { jsonText, runToJson } from '../results/json.ts';
+import { summaryMarks } from '../results/marks.ts';
 import { formatResultsTable } from '../results/table.ts';
 import { writeResultsFile } from '../results/writer.ts';
 import { analyzeLiveRun, type LiveAnalysis } from '../salsify/live/analyze.ts';
@@ -19,6 +20,7 @@ shown and skipped, bytes sent; prints the same table as salsify sim.`,
     ['--json OUT.json', 'write {label, config, counters, bytesSent, link, endMs,\nsummary, ssimFrom, captureLatenessMs, notes}'],
     ['--csv OUT.csv', 'write the per-frame records (one line per source frame:\nits fate, send, arrival and display times, size,\nquantizer, SSIM)'],
     ['--link-log FILE', 'linkshell\'s log of the link the video crossed (its\n--uplink-log when the sender ran inside linkshell), for\nthe link utilisation while video was captured'],
+    ['--wide', 'print every column of the table (default: it fits\n100 columns)'],
     ['-h, --help', 'this text'],
   ],
   notes: `Exit status: 0 on success, 2 for a bad argument or missing, mismatched or
@@ -31,18 +33,19 @@ export interface AnalyzeArgs {
   readonly json?: string;
   readonly csv?: string;
   readonly linkLog?: string;
+  readonly wide?: boolean;
 }
 
 export function parseAnalyzeArgs(argv: string[]): { help: true } | { help: false; args: AnalyzeArgs } {
   const { values, positionals } = parseCommandLine('salsify analyze --help', {
     args: argv,
-    options: { json: { type: 'string' }, csv: { type: 'string' }, 'link-log': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: { json: { type: 'string' }, csv: { type: 'string' }, 'link-log': { type: 'string' }, wide: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
     allowPositionals: true,
     strict: true,
   });
   if (values.help) return { help: true };
   if (positionals.length !== 1) throw usageError(positionals.length === 0 ? 'the run directory DIR is required' : `one run directory expected, got ${positionals.length}: ${positionals.join(' ')}`);
-  return { help: false, args: { dir: positionals[0]!, json: values.json, csv: values.csv, linkLog: values['link-log'] } };
+  return { help: false, args: { dir: positionals[0]!, json: values.json, csv: values.csv, linkLog: values['link-log'], wide: values.wide === true } };
 }
 
 /** `salsify analyze`: the figures of the run in DIR, printed as salsify sim's table and written where asked. */
@@ -72,7 +75,7 @@ export async function runAnalyze(argv: string[]): Promise<number> {
     `run ${c.runId}: ${c.scheme}, ${c.codec} codec, video ${c.video} (${c.width}x${c.height} at ${c.fps} fps), ${seconds.toFixed(1)} s captured, ` +
       `budget ${c.budgetMs} ms, seed ${c.seed}; SSIM from ${analysis.ssimFrom}${c.linkLog ? `; link log ${c.linkLog}` : ''}\n`,
   );
-  process.stdout.write(formatResultsTable([{ label: analysis.label, summary: s }]) + '\n');
+  process.stdout.write(formatResultsTable([{ label: analysis.label, summary: s, marks: summaryMarks(s) }], { wide: args.wide }) + '\n');
   for (const note of analysis.notes) process.stdout.write(`note: ${note}\n`);
   return 0;
 }

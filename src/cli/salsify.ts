@@ -9,6 +9,10 @@ import {
 import { openTrace } from '../link-emu/trace-files.ts';
 import { framesToCsv, summariesToCsv } from '../results/csv.ts';
 import { jsonText, runToJson } from '../results/json.ts';
+import { createWorkProgress } from '../eval/progress.ts';
+import { capturedVideoS } from '../eval/run-list.ts';
+import { summaryMarks } from '../results/marks.ts';
+import { reportingSource } from '../salsify/reporting-source.ts';
 import { formatResultsTable } from '../results/table.ts';
 import { makeResultsDirectory, writeResultsFile } from '../results/writer.ts';
 import { CODECS, openCodec, openVideo } from '../salsify/open-inputs.ts';
@@ -54,6 +58,7 @@ signal delay, SSIM, frames shown/skipped, bytes sent and link utilisation.`,
     ['--seed N', 'seed of every random draw: an integer from 0 to\n2^53-1 (default 1)'],
     ['--json OUT.json', 'write {label, config, counters, bytesSent, link, endMs,\nsummary} (an array of them when several schemes run)'],
     ['--log-dir DIR', 'write DIR/SCHEME.frames.csv (one line per source frame:\nits fate, send, arrival and display times, size,\nquantizer, SSIM), DIR/SCHEME.json, and DIR/summary.csv\n(one line per scheme)'],
+    ['--wide', 'print every column of the table (default: it fits\n100 columns)'],
     ['-h, --help', 'this text'],
   ],
   notes: `Frame fates: shown; never shown (arrived whole, not shown); lost (some
@@ -82,7 +87,7 @@ function onOffOption(text: string): SalsifySimConfig['downlinkOnOff'] {
 }
 
 /** Parses `salsify sim` arguments into one config per scheme, and the output options. */
-export function parseSimArgs(argv: string[]): { configs: Partial<SalsifySimConfig>[]; json?: string; logDir?: string; help: boolean } {
+export function parseSimArgs(argv: string[]): { configs: Partial<SalsifySimConfig>[]; json?: string; logDir?: string; wide?: boolean; help: boolean } {
   const { values, positionals } = parseCommandLine('salsify sim --help', {
     args: argv,
     options: {
@@ -91,7 +96,7 @@ export function parseSimArgs(argv: string[]): { configs: Partial<SalsifySimConfi
       'downlink-loss': { type: 'string' }, 'downlink-loss-at': { type: 'string' }, 'uplink-loss': { type: 'string' }, 'downlink-onoff': { type: 'string' },
       video: { type: 'string' }, fps: { type: 'string' }, codec: { type: 'string' }, duration: { type: 'string' }, drain: { type: 'string' },
       budget: { type: 'string' }, 'no-grace': { type: 'boolean' }, 'frame-clock': { type: 'string' }, seed: { type: 'string' },
-      json: { type: 'string' }, 'log-dir': { type: 'string' }, help: { type: 'boolean', short: 'h' },
+      json: { type: 'string' }, 'log-dir': { type: 'string' }, wide: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
       preset: { type: 'string' }, 'measure-from': { type: 'string' }, 'measure-for': { type: 'string' }, 'encode-timing': { type: 'string' },
     },
     allowPositionals: true,
@@ -145,6 +150,7 @@ export function parseSimArgs(argv: string[]): { configs: Partial<SalsifySimConfi
     configs,
     json: optional(values.json, (t) => outputFileValue('json', t)),
     logDir: optional(values['log-dir'], (t) => pathValue('log-dir', t)),
+    wide: values.wide === true,
     help: false,
   };
 }
@@ -169,29 +175,38 @@ export async function runSim(argv: string[]): Promise<number> {
   checkTraces(args.configs);
   if (args.logDir !== undefined) makeResultsDirectory(args.logDir, '--log-dir');
   const runs: { result: SalsifySimResult; wallMs: number }[] = [];
-  for (const config of args.configs as SalsifySimConfig[]) {
-    const started = performance.now();
-    // The video is opened here (as runSalsifySim would), so that every failure of the named file is an input error.
-    const source = await openVideo(config.video, config.seed, { fps: config.fps ?? undefined }).catch((error: unknown) => {
-      throw inContext('--video', error);
-    });
-    let result: SalsifySimResult;
-    try {
-      const codec = await openCodec(config.codec);
+  const configs = args.configs as SalsifySimConfig[];
+  // On a terminal, a bar per scheme in seconds of video, with an estimate of what is left (src/eval/progress.ts).
+  const progress = createWorkProgress(configs.map((c, i) => ({ key: i, label: c.scheme, units: capturedVideoS(c) })), { unit: 's of video', noun: 'runs' });
+  try {
+    for (const [index, config] of configs.entries()) {
+      const started = performance.now();
+      // The video is opened here (as runSalsifySim would), so that every failure of the named file is an input error.
+      const source = await openVideo(config.video, config.seed, { fps: config.fps ?? undefined }).catch((error: unknown) => {
+        throw inContext('--video', error);
+      });
+      let result: SalsifySimResult;
       try {
-        result = await runSalsifySim(config, { codec, source });
+        const codec = await openCodec(config.codec);
+        try {
+          progress.started(index);
+          result = await runSalsifySim(config, { codec, source: reportingSource(source, (s) => progress.progress(index, s)) });
+          progress.done(index);
+        } finally {
+          await codec.close();
+        }
       } finally {
-        await codec.close();
+        await source.close();
       }
-    } finally {
-      await source.close();
+      const wallMs = performance.now() - started;
+      runs.push({ result, wallMs });
+      if (args.logDir !== undefined) {
+        writeResultsFile(join(args.logDir, `${result.config.scheme}.frames.csv`), framesToCsv(result.frames));
+        writeResultsFile(join(args.logDir, `${result.config.scheme}.json`), jsonText(output(result)));
+      }
     }
-    const wallMs = performance.now() - started;
-    runs.push({ result, wallMs });
-    if (args.logDir !== undefined) {
-      writeResultsFile(join(args.logDir, `${result.config.scheme}.frames.csv`), framesToCsv(result.frames));
-      writeResultsFile(join(args.logDir, `${result.config.scheme}.json`), jsonText(output(result)));
-    }
+  } finally {
+    progress.finish();
   }
   const rows = runs.map(({ result, wallMs }) => ({ label: result.label, summary: result.summary, wallMs }));
   if (args.logDir !== undefined) writeResultsFile(join(args.logDir, 'summary.csv'), summariesToCsv(rows));
@@ -208,7 +223,7 @@ export async function runSim(argv: string[]): Promise<number> {
     `downlink ${describe(first.downlink)}, uplink ${describe(first.uplink)}, queue ${first.queue} [${first.queueArgs}], ` +
       `delay ${first.delayMs} ms, video ${first.video}, codec ${first.codec}, ${first.durationS} s, encode timing ${first.encodeTiming ?? 'libvpx'}, seed ${first.seed}\n`,
   );
-  await writeStdout(formatResultsTable(rows.map((r) => ({ ...r, label: schemeRowLabel(r.label) }))) + '\n');
+  await writeStdout(formatResultsTable(rows.map((r) => ({ ...r, label: schemeRowLabel(r.label), marks: summaryMarks(r.summary) })), { wide: args.wide }) + '\n');
   return 0;
 }
 

@@ -15,6 +15,8 @@ import { rotateTrace } from '../link-emu/trace-rotate.ts';
 import { PRESET_NAMES, simPreset } from '../salsify/presets.ts';
 import { LOSS_PLACES } from '../link-emu/path.ts';
 import { onOffValue } from './mahimahi-flags.ts';
+import { createWorkProgress } from '../eval/progress.ts';
+import { summaryMarks, validityMarks } from '../results/marks.ts';
 import { formatResultsTable } from '../results/table.ts';
 import { runWebrtcBench } from '../webrtc/bench.ts';
 import type { CallOptions, WebrtcCodec } from '../webrtc/call.ts';
@@ -67,6 +69,7 @@ One call at a time: a 360p30 call takes about 0.3 of a core.`,
     ['--endpoint NAME', `chromium (the default), or a Salsify scheme\n(${schemeNames()}):\nour live salsify send and salsify receive instead\nof the browsers and coturn, over the same linkshell\npath, with the same clip`],
     ['--salsify-codec NAME', 'the codec of a Salsify endpoint: vp8 (the default)\nor model'],
     ['--out DIR', 'where the results go (default webrtc-out)'],
+    ['--wide', 'print every column of the table (default: it fits\n100 columns)'],
     ['-h, --help', 'this text'],
   ],
   notes: `Writes DIR/summary.json (summary, config, browser version, getStats totals
@@ -156,6 +159,8 @@ export interface WebrtcArgs {
   readonly call?: Omit<CallOptions, 'signal' | 'log'>;
   /** Set instead of `call` for a Salsify --endpoint. */
   readonly salsify?: Omit<SalsifyEndpointOptions, 'signal' | 'log'>;
+  /** Every column of the printed table. */
+  readonly wide?: boolean;
 }
 
 export function parseWebrtcArgs(argv: string[]): WebrtcArgs {
@@ -168,7 +173,7 @@ export function parseWebrtcArgs(argv: string[]): WebrtcArgs {
       video: { type: 'string' }, 'clip-cache': { type: 'string' }, size: { type: 'string' }, fps: { type: 'string' }, codec: { type: 'string' }, svc: { type: 'string' },
       duration: { type: 'string' }, drain: { type: 'string' }, endpoint: { type: 'string' }, 'salsify-codec': { type: 'string' }, out: { type: 'string' },
       'trace-start': { type: 'string' }, 'downlink-onoff': { type: 'string' }, mtu: { type: 'string' }, overhead: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
+      wide: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: true,
     strict: true,
@@ -246,14 +251,43 @@ export function parseWebrtcArgs(argv: string[]): WebrtcArgs {
   if (salsifyEndpoint) {
     const scheme = nameValue('endpoint', endpoint, SCHEMES);
     return {
-      help: false,
+      help: false, wide: values.wide === true,
       salsify: { scheme, codec: salsifyCodec, video, clipCacheDir, width, height, fps, durationS, drainMs, videoTrace, feedbackTrace, linkshellArgs: extra, scenario, out },
     };
   }
   return {
-    help: false,
+    help: false, wide: values.wide === true,
     call: { programs: programs!, path, video, clipCacheDir, width, height, fps, codec, scalabilityMode: svc, durationS, drainMs, videoTrace, feedbackTrace, linkshellArgs: extra, scenario, out },
   };
+}
+
+/**
+ * The call's progress on a terminal (src/eval/progress.ts): from the line
+ * that says the media flows ("connected ...", "salsify send ..."), seconds of
+ * the call against its length; the command's log lines above the bar.
+ * Without a terminal, the log lines only.
+ */
+function callProgress(durationS: number): { log: (line: string) => void; finish: () => void } {
+  const progress = createWorkProgress([{ key: 0, label: 'the call', units: durationS }], { unit: 's', noun: 'calls' });
+  let timer: NodeJS.Timeout | undefined;
+  let finished = false;
+  const finish = () => {
+    if (finished) return;
+    finished = true;
+    if (timer) clearInterval(timer);
+    progress.done(0);
+    progress.finish();
+  };
+  const log = (line: string) => {
+    progress.log(`salsify webrtc: ${line}`);
+    if (timer === undefined && /^(connected|salsify send)/.test(line)) {
+      const from = performance.now();
+      progress.started(0);
+      timer = setInterval(() => progress.progress(0, Math.min(durationS, (performance.now() - from) / 1000)), 1000);
+      timer.unref();
+    }
+  };
+  return { log, finish };
 }
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
@@ -274,31 +308,34 @@ export async function runWebrtc(argv: string[]): Promise<number> {
     controller.abort(new Error(`interrupted by ${signal}`));
   };
   for (const s of SIGNALS) process.on(s, onSignal);
+  const call = callProgress(args.call?.durationS ?? args.salsify!.durationS);
   try {
     const started = performance.now();
     if (args.salsify) {
       const c = args.salsify;
-      const { analysis } = await runSalsifyEndpoint({ ...c, signal: controller.signal, log: (line) => process.stderr.write(`salsify webrtc: ${line}\n`) });
+      const { analysis } = await runSalsifyEndpoint({ ...c, signal: controller.signal, log: call.log });
+      call.finish();
       process.stdout.write(
         `salsify ${c.scheme} (${c.codec} codec); video ${c.video} at ${c.width}x${c.height} ${c.fps} fps; downlink ${c.videoTrace}, uplink ${c.feedbackTrace}; ` +
           `${c.durationS} s in ${((performance.now() - started) / 1000).toFixed(1)} s; results in ${c.out}\n`,
       );
-      process.stdout.write(formatResultsTable([{ label: `${analysis.label} ${c.codec}`, summary: analysis.summary, wallMs: performance.now() - started }]) + '\n');
+      process.stdout.write(formatResultsTable([{ label: `${analysis.label} ${c.codec}`, summary: analysis.summary, wallMs: performance.now() - started, marks: summaryMarks(analysis.summary) }], { wide: args.wide }) + '\n');
       for (const note of analysis.notes) process.stdout.write(`note: ${note}\n`);
       return 0;
     }
     const result = await runWebrtcBench({
       ...args.call!,
       signal: controller.signal,
-      log: (line) => process.stderr.write(`salsify webrtc: ${line}\n`),
+      log: call.log,
     });
+    call.finish();
     const c = args.call!;
     process.stdout.write(
       `${result.browser}; video ${c.video} at ${c.width}x${c.height} ${c.fps} fps; downlink ${c.videoTrace}, uplink ${c.feedbackTrace}; ` +
         `${c.durationS} s in ${((performance.now() - started) / 1000).toFixed(1)} s; results in ${c.out}\n`,
     );
     const label = `${result.label} ${c.codec}${c.scalabilityMode ? `-${c.scalabilityMode}` : ''}`;
-    process.stdout.write(formatResultsTable([{ label, summary: result.summary, wallMs: performance.now() - started }]) + '\n');
+    process.stdout.write(formatResultsTable([{ label, summary: result.summary, wallMs: performance.now() - started, marks: [...summaryMarks(result.summary), ...validityMarks(result.validity)] }], { wide: args.wide }) + '\n');
     const { validity } = result;
     process.stdout.write(validity.verdict === 'valid' ? 'verdict: valid\n' : `verdict: INVALID (the machine's figures, not the call's): ${validity.reasons.join('; ')}\n`);
     return 0;
@@ -309,6 +346,7 @@ export async function runWebrtc(argv: string[]): Promise<number> {
     }
     throw error;
   } finally {
+    call.finish();
     for (const s of SIGNALS) process.off(s, onSignal);
   }
 }

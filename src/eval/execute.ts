@@ -2,7 +2,7 @@
 // each frame the sender takes reports how far the run is, in seconds of
 // video), simulates it (runSalsifySim), and turns the result into the text
 // the store keeps. Deterministic: the same run gives the same bytes.
-import type { VideoSource } from '../codec-bridge/video/video-source.ts';
+import { reportingSource, type ProgressListener } from '../salsify/reporting-source.ts';
 import { openTrace } from '../link-emu/trace-files.ts';
 import { jsonText, runToJson } from '../results/json.ts';
 import { openVideo } from '../salsify/open-inputs.ts';
@@ -13,23 +13,7 @@ import { runSeries } from './series.ts';
 import type { StoredRun } from './store.ts';
 
 /** Reports progress in seconds of video captured so far. */
-export type ProgressListener = (videoS: number) => void;
-
-function reporting(source: VideoSource, listener: ProgressListener): VideoSource {
-  let last = -1;
-  return {
-    description: source.description, width: source.width, height: source.height, fps: source.fps, frameCount: source.frameCount,
-    frame: (index: number) => {
-      const s = Math.floor(index / source.fps);
-      if (s > last) {
-        last = s;
-        listener(s);
-      }
-      return source.frame(index);
-    },
-    close: () => source.close(),
-  };
-}
+export type { ProgressListener } from '../salsify/reporting-source.ts';
 
 /** The stored text of `run`, simulated here. */
 export async function executeRun(run: EvalRun, onProgress: ProgressListener = () => {}): Promise<string> {
@@ -37,14 +21,16 @@ export async function executeRun(run: EvalRun, onProgress: ProgressListener = ()
   const source = await openVideo(config.video, config.seed, { fps: config.fps ?? undefined });
   let text: string;
   try {
-    const result = await runSalsifySim(config, { source: reporting(source, onProgress) });
+    const result = await runSalsifySim(config, { source: reportingSource(source, onProgress) });
     const downlink = config.downlink;
     const series = runSeries(result.frames, result.endMs, {
       trace: typeof downlink === 'string' ? openTrace(downlink) : null,
       constantMbps: typeof downlink === 'string' ? undefined : downlink.constantMbps,
       mtu: config.mtu ?? DEFAULT_MTU,
+      offMs: result.downlinkOffMs,
     });
-    const stored: StoredRun = { hash: run.hash, id: run.id, key: run.key, result: runToJson(result, result.summary) as StoredRun['result'], series };
+    const linkOffMs = result.downlinkOffMs.length ? { linkOffMs: result.downlinkOffMs } : {};
+    const stored: StoredRun = { hash: run.hash, id: run.id, key: run.key, result: runToJson(result, result.summary) as StoredRun['result'], series, ...linkOffMs };
     text = jsonText(stored);
   } finally {
     await source.close();

@@ -6,17 +6,17 @@
 import { csvLine, SUMMARY_COLUMNS, type Cell } from '../results/csv.ts';
 import { jsonText } from '../results/json.ts';
 import type { Summary } from '../results/summary.ts';
-import { formatResultsTable, type TableRow } from '../results/table.ts';
+import { formatResultsTable, type RowMark, type TableOptions, type TableRow } from '../results/table.ts';
+import { offScaleLimit } from '../plots/scenario-layout.ts';
+import { runMarks } from './run-marks.ts';
+import { scenarioPoints } from './scenario-points.ts';
+import { groupBySchemes, meanSummary, seedSpread } from './seed-spread.ts';
 import { schemeRowLabel } from '../salsify/schemes/registry.ts';
 import type { IncludedRun } from './include.ts';
 import type { PaperResults, PaperRow } from './paper-reference.ts';
-import type { EvalRun } from './run-list.ts';
-import type { StoredRun } from './store.ts';
+import type { Finished } from './finished.ts';
 
-export interface Finished {
-  readonly run: EvalRun;
-  readonly stored: StoredRun;
-}
+export type { Finished } from './finished.ts';
 
 export function resultsJson(finished: readonly Finished[]): string {
   return jsonText(finished.map((f) => f.stored));
@@ -81,22 +81,60 @@ function paperSummary(p: PaperRow): Summary {
   };
 }
 
-/** Our runs, each followed by the paper's row for the same scenario and system when it has one; then the included WebRTC calls, each with the paper's WebRTC row. */
-export function tableRows(finished: readonly Finished[], paper: PaperResults, seeds: number, included: readonly IncludedRun[] = []): TableRow[] {
+/** Our runs (by default, with more than one seed: one row per scenario and scheme, the mean over seeds with their spread; `perSeed`: every run), each followed by the paper's row for the same scenario and system when it has one; then the included WebRTC calls, each with the paper's WebRTC row. Every row carries its marks (run-marks.ts). */
+export function tableRows(finished: readonly Finished[], paper: PaperResults, seeds: number, included: readonly IncludedRun[] = [], perSeed = false): TableRow[] {
   const rows: TableRow[] = [];
-  for (const { run, stored } of finished) {
-    rows.push({ label: `${run.scenario} ${schemeRowLabel(run.scheme)}${seeds > 1 ? ` seed ${run.seed}` : ''}`, summary: stored.result.summary });
-    const p = paper.forScheme(run.scenario, run.scheme);
-    if (p && (run.seed === seeds)) rows.push({ label: `${run.scenario} ${p.system} (paper)`, summary: paperSummary(p) });
+  const limits = offScaleLimits(finished, paper, included);
+  const marks = (scenario: string, s: Summary) => runMarks(s, limits.get(scenario) ?? Infinity);
+  const paperRow = (scenario: string, scheme: string) => {
+    const p = paper.forScheme(scenario, scheme);
+    if (p) rows.push({ label: `${scenario} ${p.system} (paper)`, summary: paperSummary(p) });
+  };
+  if (seeds > 1 && !perSeed) {
+    for (const { scenario, scheme, runs } of groupBySchemes(finished)) {
+      const summaries = runs.map((f) => f.stored.result.summary);
+      const summary = meanSummary(summaries);
+      rows.push({ label: `${scenario} ${schemeRowLabel(scheme)}`, summary, spread: seedSpread(summaries), marks: seedMarks(runs.map((f) => ({ seed: f.run.seed, marks: marks(scenario, f.stored.result.summary) }))) });
+      paperRow(scenario, scheme);
+    }
+  } else {
+    for (const { run, stored } of finished) {
+      rows.push({ label: `${run.scenario} ${schemeRowLabel(run.scheme)}${seeds > 1 ? ` seed ${run.seed}` : ''}`, summary: stored.result.summary, marks: marks(run.scenario, stored.result.summary) });
+      if (run.seed === seeds) paperRow(run.scenario, run.scheme);
+    }
   }
   for (const inc of included) {
-    rows.push({ label: `${inc.scenario ?? '(no scenario)'} ${inc.label}`, summary: inc.summary });
+    rows.push({ label: `${inc.scenario ?? '(no scenario)'} ${inc.label}`, summary: inc.summary, marks: marks(inc.scenario ?? '', inc.summary) });
     const p = inc.scenario === null ? undefined : paper.forScheme(inc.scenario, 'webrtc-like');
     if (p) rows.push({ label: `${inc.scenario} ${p.system} (paper)`, summary: paperSummary(p) });
   }
   return rows;
 }
 
-export function resultsTable(finished: readonly Finished[], paper: PaperResults, seeds: number, included: readonly IncludedRun[] = []): string {
-  return formatResultsTable(tableRows(finished, paper, seeds, included));
+/** The marks of a scheme's seeds as one list: each text once, with the seeds it holds for ("every seed" when all). */
+export function seedMarks(seeds: readonly { seed: number; marks: readonly RowMark[] }[]): RowMark[] {
+  const byText = new Map<string, { mark: RowMark; seeds: number[] }>();
+  for (const { seed, marks } of seeds) {
+    for (const m of marks) {
+      const key = `${m.kind}\u0000${m.text}`;
+      const entry = byText.get(key) ?? { mark: m, seeds: [] };
+      entry.seeds.push(seed);
+      byText.set(key, entry);
+    }
+  }
+  const which = (list: number[]) => (list.length === seeds.length ? 'every seed' : `seed${list.length > 1 ? 's' : ''} ${list.join(', ')}`);
+  return [...byText.values()].map(({ mark, seeds: list }) => ({ kind: mark.kind, text: `${which(list)}: ${mark.text}` }));
+}
+
+/** Per scenario, the p95 delay beyond which a run is drawn off its picture's scale (scenario-layout.ts): the same points the picture has. */
+export function offScaleLimits(finished: readonly Finished[], paper: PaperResults, included: readonly IncludedRun[] = []): Map<string, number> {
+  const limits = new Map<string, number>();
+  for (const scenario of new Set(finished.map((f) => f.run.scenario))) {
+    limits.set(scenario, offScaleLimit(scenarioPoints(scenario, finished, paper, included)));
+  }
+  return limits;
+}
+
+export function resultsTable(finished: readonly Finished[], paper: PaperResults, seeds: number, included: readonly IncludedRun[] = [], options: TableOptions = {}): string {
+  return formatResultsTable(tableRows(finished, paper, seeds, included, options.wide), options);
 }

@@ -18,6 +18,8 @@ export interface StoredRun {
   /** runToJson's object (label, config, counters, bytesSent, link, endMs, window, summary). */
   readonly result: { readonly summary: Summary; readonly counters: unknown; readonly [field: string]: unknown };
   readonly series: readonly SeriesBin[];
+  /** When the downlink was off ([from, to) ms): an on-off link only. */
+  readonly linkOffMs?: readonly (readonly [number, number])[];
 }
 
 export function storeDir(dir: string): string {

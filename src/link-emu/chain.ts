@@ -16,7 +16,14 @@ export type StageSpec =
   | { kind: 'delay'; ms: number }
   | { kind: 'loss'; rate: number }
   | ({ kind: 'gilbert-elliott' } & GilbertElliottParams)
-  | { kind: 'onoff'; meanOnMs: number; meanOffMs: number; startOn?: boolean }
+  | {
+      kind: 'onoff';
+      meanOnMs: number;
+      meanOffMs: number;
+      startOn?: boolean;
+      /** Given the stage's on/off process once it is built (to read its off periods after a run). */
+      observe?: (process: OnOffProcess) => void;
+    }
   | {
       kind: 'link';
       trace: Trace;
@@ -161,6 +168,7 @@ export class Chain<T> {
       }
       case 'onoff': {
         const process = new OnOffProcess(spec.meanOnMs, spec.meanOffMs, rng, scheduler.now(), spec.startOn ?? true);
+        spec.observe?.(process);
         return (size, payload) => {
           if (process.isOn(scheduler.now())) next(size, payload);
           else this.drop('onoff', size, payload);

@@ -75,6 +75,10 @@ export class GilbertElliottLoss {
 export class OnOffProcess {
   private on: boolean;
   private nextSwitch: number;
+  private readonly startMs: number;
+  private readonly startOn: boolean;
+  /** Every switch so far, in order (the state alternates from startOn). */
+  private readonly switches: number[] = [];
 
   constructor(
     private readonly meanOnMs: number,
@@ -86,15 +90,36 @@ export class OnOffProcess {
     if (!(meanOnMs > 0)) throw new RangeError(`on/off mean on time must be > 0 ms, got ${meanOnMs}`);
     if (!(meanOffMs > 0)) throw new RangeError(`on/off mean off time must be > 0 ms, got ${meanOffMs}`);
     this.on = startOn;
+    this.startMs = startMs;
+    this.startOn = startOn;
     this.nextSwitch = startMs + this.draw();
   }
 
   isOn(now: number): boolean {
     while (now >= this.nextSwitch) {
+      this.switches.push(this.nextSwitch);
       this.on = !this.on;
       this.nextSwitch += this.draw();
     }
     return this.on;
+  }
+
+  /**
+   * The off periods [from, to) before `untilMs` (clipped to it). Advances the
+   * process to `untilMs`, drawing from its random source: read it once the
+   * run is over, or the draws of whatever shares that source change.
+   */
+  offPeriods(untilMs: number): [number, number][] {
+    this.isOn(untilMs);
+    const edges = [this.startMs, ...this.switches, untilMs];
+    const periods: [number, number][] = [];
+    for (let i = 0; i + 1 < edges.length; i++) {
+      const off = this.startOn ? i % 2 === 1 : i % 2 === 0;
+      const from = edges[i]!;
+      const to = Math.min(edges[i + 1]!, untilMs);
+      if (off && to > from) periods.push([from, to]);
+    }
+    return periods;
   }
 
   /** When the state will next change (after advancing to `now`). */

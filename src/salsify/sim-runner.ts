@@ -6,6 +6,7 @@
 import type { FunctionalCodec } from '../codec-bridge/types.ts';
 import type { VideoSource } from '../codec-bridge/video/video-source.ts';
 import type { ChainCounters, StageSpec } from '../link-emu/chain.ts';
+import type { OnOffProcess } from '../link-emu/impairments.ts';
 import { pathStages, type PathDirectionName } from '../link-emu/path.ts';
 import { openTrace } from '../link-emu/trace-files.ts';
 import { constantRateTrace } from '../link-emu/trace-generators.ts';
@@ -120,6 +121,8 @@ export interface SalsifySimResult extends RunRecord<SalsifySimConfig, SalsifySim
   readonly summary: Summary;
   /** Every sender event, in order (captures, frames sent, skips, losses, recoveries). */
   readonly senderEvents: readonly SenderEvent[];
+  /** When the downlink was off ([from, to) ms), for an on-off downlink; empty otherwise. */
+  readonly downlinkOffMs: readonly (readonly [number, number])[];
 }
 
 export interface RunHooks {
@@ -209,6 +212,11 @@ function metered(list: readonly StageSpec[], meter: LinkUseMeter): StageSpec[] {
   return list.map((stage) => (stage.kind === 'link' ? { ...stage, events: meter } : stage));
 }
 
+/** The stages with each on/off stage's process handed to `observe` (to read its off periods after the run). */
+function watchingOnOff(list: readonly StageSpec[], observe: (process: OnOffProcess) => void): StageSpec[] {
+  return list.map((stage) => (stage.kind === 'onoff' ? { ...stage, observe } : stage));
+}
+
 /**
  * How long a run captures (ms) and how many frames: durationS of video, or,
  * when the measured window ends before that, until the window's end plus the
@@ -232,9 +240,10 @@ async function simulate(config: SalsifySimConfig, downTrace: Trace, upTrace: Tra
   const { frames, captureEndMs: durationMs, window } = simCaptureEnd(config, source.fps);
   // Link utilisation while the measured frames are captured, counted from the downlink's own events.
   const linkUse = new LinkUseMeter(window?.fromMs ?? 0, window?.toMs ?? durationMs);
+  const onOff: OnOffProcess[] = [];
   const sim = new Simulator();
   const net = createSimNetwork(sim, {
-    downlink: metered(stages('downlink', downTrace, config, config.downlinkLoss, config.downlinkOnOff), linkUse),
+    downlink: watchingOnOff(metered(stages('downlink', downTrace, config, config.downlinkLoss, config.downlinkOnOff), linkUse), (p) => onOff.push(p)),
     uplink: stages('uplink', upTrace, config, config.uplinkLoss, null),
     seed: config.seed,
     overheadBytes: config.overheadBytes,
@@ -332,7 +341,9 @@ async function simulate(config: SalsifySimConfig, downTrace: Trace, upTrace: Tra
     window,
     frames: salsifyFrameRecords(senderView(events), { arrivals: arrivals.toMap(), shown }, endMs),
   });
-  return { ...run, summary: summarize(run), senderEvents: events };
+  // Read once the run is over: advancing the process draws from the path's random source.
+  const downlinkOffMs = onOff.flatMap((p) => p.offPeriods(endMs));
+  return { ...run, summary: summarize(run), senderEvents: events, downlinkOffMs };
 }
 
 /** Datagrams sent on the downlink that are still crossing its propagation delay (before the link's queue): what the oracle must count ahead of a new frame. */

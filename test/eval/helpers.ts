@@ -55,3 +55,8 @@ export function filesOf(dir: string): Map<string, Buffer> {
   walk('');
   return out;
 }
+
+/** A file's bytes for comparing two evals' outputs: report.html without its provenance block (dates, load, how it was made: each eval's own). */
+export function withoutProvenance(name: string, bytes: Buffer): Buffer {
+  return name === 'report.html' ? Buffer.from(bytes.toString().replace(/<section id="provenance">[\s\S]*?<\/section>/, '')) : bytes;
+}

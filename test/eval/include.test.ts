@@ -41,9 +41,9 @@ test("a trace's scenario is the preset whose downlink has its name", () => {
 
 test('--include DIR: the call in the table beside the paper\'s WebRTC row, and in its scenario\'s plot', async () => {
   const out = join(dir, 'out');
-  const r = await runEval(['--scenarios', 'wifi', '--schemes', 'oracle', '--measure-for', '1', '--include', call, '--out', out]);
+  const r = await runEval(['--scenarios', 'wifi', '--schemes', 'oracle', '--measure-for', '1', '--include', call, '--out', out, '--wide']);
   assert.is(r.code, 0, r.stderr);
-  assert.match(r.stdout, /│ wifi webrtc \(Chromium 156\) +│ 230\.5 +│ 110\.7 +│ 348\.9 +│ 12\.87 /);
+  assert.match(r.stdout, /│ wifi webrtc \(Chromium 156\) +│ +230\.5 │ +110\.7 │ +348\.9 │ +12\.87 /);
   assert.match(r.stdout, /│ wifi WebRTC \(paper\) +│/);
   const svg = readFileSync(join(out, 'plots', 'scenario-wifi.svg'), 'utf8');
   assert.is(marks(svg, 'ours'), 1, 'the call');

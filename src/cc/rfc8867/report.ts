@@ -1,9 +1,9 @@
 // The one writer of the suite's results: a case result as JSON (everything
-// but the logs), the table (cli-table3, as src/results/table.ts), CSV (one
+// but the logs), the table (src/results/table.ts's), CSV (one
 // line per case and flow), the plots (src/plots: per case, the capacity with
 // each flow's rate over time, and each flow's queueing delay), and the
 // mm-link logs. Every file goes through src/results/writer.ts.
-import Table from 'cli-table3';
+import { formatTable, type Column, type TableOptions } from '../../results/table.ts';
 import { join } from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
 import { renderSvg } from '../../plots/render.ts';
@@ -19,32 +19,23 @@ export function caseResultJson(r: CaseResult): Record<string, unknown> {
 
 const fixed = (x: number | null | undefined, digits = 1) => (x === null || x === undefined || !Number.isFinite(x) ? '-' : x.toFixed(digits));
 
-/** One row per case (and controller): each check's value, and pass or fail. */
-export function formatSuiteTable(results: readonly CaseResult[]): string {
-  const table = new Table({
-    head: ['case', 'controller', 'media rate (kbit/s)', 'util', 'qdelay p50', 'p95 (ms)', 'loss', 'fairness', 'convergence (s)', 'result'],
-    style: { head: [], border: [] },
-  });
-  for (const r of results) {
-    const media = r.metrics.flows.filter((f) => f.controller === r.controller);
-    const value = (check: string) => r.checks.find((c) => c.check === check);
-    const util = value('utilisation') ?? value('mediaShare');
-    const conv = value('convergence');
-    const fair = r.metrics.fairness.filter((g) => g.controller === r.controller).map((g) => g.jainIndex);
-    const failed = r.checks.filter((c) => !c.pass).map((c) => c.check);
-    table.push([
-      r.caseId, r.controller,
-      media.map((f) => fixed(f.meanRateKbps, 0)).join(' / '),
-      util ? fixed(util.value, 2) : '-',
-      fixed(Math.max(...media.map((f) => f.queueingDelayMs.p50 ?? NaN)), 0),
-      fixed(Math.max(...media.map((f) => f.queueingDelayMs.p95 ?? NaN)), 0),
-      `${fixed(100 * Math.max(...media.map((f) => f.lossRate)), 2)} %`,
-      fair.length ? fair.map((j) => fixed(j, 3)).join(' / ') : '-',
-      conv ? (conv.value === null ? 'never' : fixed(conv.value / 1000, 0)) : '-',
-      r.pass ? 'pass' : `FAIL (${failed.join(', ')})`,
-    ]);
-  }
-  return table.toString();
+/** One row per case (and controller): each check's value, and pass or fail (the toolkit's one table, results/table.ts: 100 columns by default, every column with --wide). */
+export function formatSuiteTable(results: readonly CaseResult[], options: TableOptions = {}): string {
+  const media = (r: CaseResult) => r.metrics.flows.filter((f) => f.controller === r.controller);
+  const value = (r: CaseResult, check: string) => r.checks.find((c) => c.check === check);
+  const columns: Column<CaseResult>[] = [
+    { head: 'case', cell: (r) => r.caseId },
+    { head: 'controller', cell: (r) => r.controller, wrap: true },
+    { head: 'media rate (kbit/s)', cell: (r) => media(r).map((f) => fixed(f.meanRateKbps, 0)).join(' / '), wrap: true },
+    { head: 'util', cell: (r) => { const u = value(r, 'utilisation') ?? value(r, 'mediaShare'); return u ? fixed(u.value, 2) : '-'; }, align: 'right' },
+    { head: 'qdelay p50', cell: (r) => fixed(Math.max(...media(r).map((f) => f.queueingDelayMs.p50 ?? NaN)), 0), align: 'right', wide: true },
+    { head: 'p95 (ms)', cell: (r) => fixed(Math.max(...media(r).map((f) => f.queueingDelayMs.p95 ?? NaN)), 0), align: 'right' },
+    { head: 'loss', cell: (r) => `${fixed(100 * Math.max(...media(r).map((f) => f.lossRate)), 2)} %`, align: 'right' },
+    { head: 'fairness', cell: (r) => { const fair = r.metrics.fairness.filter((g) => g.controller === r.controller).map((g) => g.jainIndex); return fair.length ? fair.map((j) => fixed(j, 3)).join(' / ') : '-'; }, wrap: true },
+    { head: 'convergence (s)', cell: (r) => { const c = value(r, 'convergence'); return c ? (c.value === null ? 'never' : fixed(c.value / 1000, 0)) : '-'; }, align: 'right', wide: true },
+    { head: 'result', cell: (r) => (r.pass ? 'pass' : `FAIL (${r.checks.filter((c) => !c.pass).map((c) => c.check).join(', ')})`), wrap: true },
+  ];
+  return formatTable(columns, results, options);
 }
 
 const CSV_COLUMNS = [
