@@ -15,6 +15,8 @@ export interface IncludedRun {
   readonly scenario: string | null;
   readonly summary: Summary;
   readonly source: string;
+  /** The call's real-time verdict (summary.json's validity), when it recorded one. */
+  readonly validity?: { readonly verdict: 'valid' | 'invalid'; readonly reasons: string[] };
 }
 
 /** The preset whose downlink trace is called `trace` (by file name), or null. */
@@ -34,7 +36,7 @@ export function readIncluded(dir: string): IncludedRun {
     throw unreadableFile(path, error);
   }
   const bad = (what: string) => toolkitError('ERR_BAD_INPUT', `${path}: ${what} (expected the summary.json of a salsify webrtc run)`);
-  let json: { label?: unknown; config?: { videoTrace?: unknown }; summary?: Record<string, unknown> };
+  let json: { label?: unknown; config?: { videoTrace?: unknown }; summary?: Record<string, unknown>; validity?: { verdict?: unknown; reasons?: unknown } };
   try {
     json = JSON.parse(text);
   } catch (error) {
@@ -64,5 +66,10 @@ export function readIncluded(dir: string): IncludedRun {
     framesSuperseded: count('framesSuperseded'), framesNotCaughtUp: count('framesNotCaughtUp'), bytesSent: count('bytesSent'),
     linkUtilization: count('linkUtilization'),
   };
-  return { label: json.label, scenario: scenarioOfTrace(trace), summary, source: path };
+  const v = json.validity;
+  if (v !== undefined && !((v.verdict === 'valid' || v.verdict === 'invalid') && Array.isArray(v.reasons) && v.reasons.every((r) => typeof r === 'string'))) {
+    throw bad(`field "validity" must be { verdict: "valid" | "invalid", reasons: [strings] }, got ${JSON.stringify(v)}`);
+  }
+  const validity = v === undefined ? undefined : { verdict: v.verdict as 'valid' | 'invalid', reasons: v.reasons as string[] };
+  return { label: json.label, scenario: scenarioOfTrace(trace), summary, source: path, ...(validity ? { validity } : {}) };
 }

@@ -9,6 +9,7 @@ import type { Summary } from '../results/summary.ts';
 import { formatResultsTable, type RowMark, type TableOptions, type TableRow } from '../results/table.ts';
 import { offScaleLimit } from '../plots/scenario-layout.ts';
 import { runMarks } from './run-marks.ts';
+import { validityMarks } from '../results/marks.ts';
 import { scenarioPoints } from './scenario-points.ts';
 import { groupBySchemes, meanSummary, seedSpread } from './seed-spread.ts';
 import { schemeRowLabel } from '../salsify/schemes/registry.ts';
@@ -104,7 +105,7 @@ export function tableRows(finished: readonly Finished[], paper: PaperResults, se
     }
   }
   for (const inc of included) {
-    rows.push({ label: `${inc.scenario ?? '(no scenario)'} ${inc.label}`, summary: inc.summary, marks: marks(inc.scenario ?? '', inc.summary) });
+    rows.push({ label: `${inc.scenario ?? '(no scenario)'} ${inc.label}`, summary: inc.summary, marks: [...marks(inc.scenario ?? '', inc.summary), ...validityMarks(inc.validity)] });
     const p = inc.scenario === null ? undefined : paper.forScheme(inc.scenario, 'webrtc-like');
     if (p) rows.push({ label: `${inc.scenario} ${p.system} (paper)`, summary: paperSummary(p) });
   }

@@ -52,6 +52,21 @@ test('--include DIR: the call in the table beside the paper\'s WebRTC row, and i
   assert.match(readFileSync(join(out, 'report.html'), 'utf8'), /1 WebRTC call included/);
 });
 
+test('--include of an invalid call marks its row with the verdict\'s reasons; a malformed validity is refused', async () => {
+  const starved = join(dir, 'starved');
+  mkdirSync(starved);
+  const json = JSON.parse(readFileSync(join(call, 'summary.json'), 'utf8'));
+  writeFileSync(join(starved, 'summary.json'), JSON.stringify({ ...json, validity: { verdict: 'invalid', reasons: ['CPU pressure: some task waited for a CPU 40.0 % of the time (bound 10.0 %)'], figures: {} } }));
+  const r = await runEval(['--scenarios', 'wifi', '--schemes', 'oracle', '--measure-for', '1', '--include', starved, '--out', join(dir, 'o4'), '--wide']);
+  assert.is(r.code, 0, r.stderr);
+  assert.match(r.stdout, /│ wifi webrtc \(Chromium 156\) !/);
+  assert.match(r.stdout, /! invalid: wifi webrtc \(Chromium 156\): real time: CPU pressure: some task waited for a CPU 40\.0 %/);
+  writeFileSync(join(starved, 'summary.json'), JSON.stringify({ ...json, validity: { verdict: 'maybe', reasons: [] } }));
+  const bad = await runEval(['--scenarios', 'wifi', '--schemes', 'oracle', '--include', starved, '--out', join(dir, 'o5')]);
+  assert.is(bad.code, 2);
+  assert.match(bad.stderr, /field "validity" must be/);
+});
+
 test('--include of a directory without a webrtc summary: one line naming the file and field, exit 2', async () => {
   const wrong = join(dir, 'wrong');
   mkdirSync(wrong);
