@@ -17,9 +17,9 @@ export interface Ran {
 }
 
 /** Starts `salsify eval ARGS`; `group`: in a process group of its own, as a terminal's foreground job (signal it with process.kill(-pid)). */
-export function startEval(args: readonly string[], env: Record<string, string | undefined> = {}, group = false): { child: ChildProcess; done: Promise<Ran>; stderr: () => string } {
+export function startEval(args: readonly string[], env: Record<string, string | undefined> = {}, group = false, cwd = ROOT): { child: ChildProcess; done: Promise<Ran>; stderr: () => string } {
   const child = spawn(process.execPath, [SALSIFY, 'eval', ...args], {
-    cwd: ROOT,
+    cwd,
     detached: group,
     env: { ...process.env, LINKSHELL_TRACES: SHARED_TRACES, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -33,8 +33,8 @@ export function startEval(args: readonly string[], env: Record<string, string | 
 }
 
 /** Runs `salsify eval ARGS`; kills it and fails after `timeoutMs`. */
-export async function runEval(args: readonly string[], timeoutMs = 120_000, env: Record<string, string | undefined> = {}): Promise<Ran> {
-  const { child, done } = startEval(args, env);
+export async function runEval(args: readonly string[], timeoutMs = 120_000, env: Record<string, string | undefined> = {}, cwd = ROOT): Promise<Ran> {
+  const { child, done } = startEval(args, env, false, cwd);
   const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
   const r = await done;
   clearTimeout(timer);
