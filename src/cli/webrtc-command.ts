@@ -215,6 +215,8 @@ export function parseWebrtcArgs(argv: string[]): WebrtcArgs {
     if (!existsSync(video)) throw toolkitError('ERR_UNREADABLE_FILE', `--video ${video}: no such file`);
     video = resolve(video);
   }
+  const downlink = required('downlink', values.downlink ?? preset?.downlink, 'TRACE', HELP_REF);
+  const uplink = required('uplink', values.uplink ?? preset?.uplink, 'TRACE', HELP_REF);
   // Before anything is written: a missing chromium or coturn is one line naming the apt command.
   const programs = salsifyEndpoint
     ? undefined
@@ -225,8 +227,8 @@ export function parseWebrtcArgs(argv: string[]): WebrtcArgs {
   } catch (error) {
     throw toolkitError('ERR_UNWRITABLE_FILE', `--out: cannot create ${out}: ${fileErrorReason(error, { writing: true })}`);
   }
-  const videoTrace = traceValue('downlink', values.downlink ?? preset?.downlink, out, traceStartMs);
-  const feedbackTrace = traceValue('uplink', values.uplink ?? preset?.uplink, out, traceStartMs);
+  const videoTrace = traceValue('downlink', downlink, out, traceStartMs);
+  const feedbackTrace = traceValue('uplink', uplink, out, traceStartMs);
   // The scenario's downlink (the video) is linkshell's uplink: what the sending browser sends.
   const extra = ['--uplink-queue', queue, '--downlink-queue', queue];
   if (queueArgs !== '') extra.push('--uplink-queue-args', queueArgs, '--downlink-queue-args', queueArgs);

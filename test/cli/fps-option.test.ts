@@ -15,6 +15,7 @@ import { errorCodeOf } from '../../src/common/errors.ts';
 import { parseSimArgs } from '../../src/cli/salsify.ts';
 import { parseSendArgs } from '../../src/cli/salsify-send.ts';
 import { readSenderRecords } from '../../src/salsify/live/records.ts';
+import { requires } from '../helpers/requires.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = join(root, 'bin', 'salsify.js');
@@ -57,8 +58,7 @@ test('--fps contradicting a synthetic:WxH@FPS spec: one line, exit 2', () => {
   assert.is(r.stderr.trim().split('\n').length, 1, r.stderr);
 });
 
-const haveFfmpeg = spawnSync('ffmpeg', ['-version'], { stdio: 'ignore' }).status === 0;
-if (!haveFfmpeg) console.log('SKIPPED: --fps with an IVF file written by ffmpeg: ffmpeg is not installed (apt-get install ffmpeg)');
+const withFfmpeg = requires(['ffmpeg']);
 
 /** A 1 s VP8 clip at 25 fps as ffmpeg writes it from WebM: time base 1/1000, timestamps in ms. */
 function ffmpegIvf(): string {
@@ -78,7 +78,7 @@ function salsify(...args: string[]) {
   return spawnSync(process.execPath, [bin, ...args], { cwd: root, encoding: 'utf8', timeout: 120_000, env: { ...process.env, LINKSHELL_ADDR: '' } });
 }
 
-(haveFfmpeg ? test : test.skip)('salsify sim and salsify send on an ffmpeg IVF (time base 1/1000): 25 fps from its timestamps, or --fps', async () => {
+withFfmpeg('salsify sim and salsify send on an ffmpeg IVF (time base 1/1000): 25 fps from its timestamps, or --fps', async () => {
   const ivf = ffmpegIvf();
   for (const [extra, fps] of [[[], 25], [['--fps', '50'], 50]] as const) {
     const json = join(dir, `sim-${fps}.json`);

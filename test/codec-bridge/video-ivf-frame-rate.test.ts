@@ -14,6 +14,7 @@ import { createIvfWriter } from '../../src/codec-bridge/video/ivf.ts';
 import { openVideoSource } from '../../src/codec-bridge/video/open-video-source.ts';
 import { formatY4mHeader } from '../../src/codec-bridge/video/y4m.ts';
 import { rejects } from '../helpers/rejects.ts';
+import { onPath, requires } from '../helpers/requires.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'video-ivf-frame-rate-test-'));
 const MS = { rate: 1000, scale: 1 };
@@ -85,9 +86,8 @@ test('the fps option overrides an IVF file\'s derived rate and a Y4M file\'s F f
   }
 });
 
-const haveFfmpeg = spawnSync('ffmpeg', ['-version'], { stdio: 'ignore' }).status === 0;
-const haveFfprobe = spawnSync('ffprobe', ['-version'], { stdio: 'ignore' }).status === 0;
-if (!haveFfmpeg) console.log('SKIPPED: IVF files written by ffmpeg: ffmpeg is not installed (apt-get install ffmpeg)');
+const withFfmpeg = requires(['ffmpeg']);
+const haveFfprobe = onPath('ffprobe');
 
 function ffmpeg(...args: string[]): void {
   const r = spawnSync('ffmpeg', ['-v', 'error', '-nostdin', '-y', ...args], { encoding: 'utf8', timeout: 120_000 });
@@ -101,7 +101,7 @@ function ffprobeRate(path: string): number {
   return num / den;
 }
 
-(haveFfmpeg ? test : test.skip)('IVF files written by ffmpeg at 25 and 30 fps, with time base 1/fps or 1/1000 (from WebM), are read at 25 and 30 fps', async () => {
+withFfmpeg('IVF files written by ffmpeg at 25 and 30 fps, with time base 1/fps or 1/1000 (from WebM), are read at 25 and 30 fps', async () => {
   for (const rate of [25, 30]) {
     const direct = join(dir, `direct-${rate}.ivf`);
     const webm = join(dir, `clip-${rate}.webm`);

@@ -12,6 +12,7 @@ import * as assert from 'uvu/assert';
 import { readPaperResults } from '../../src/eval/paper-reference.ts';
 import type { StoredRun } from '../../src/eval/store.ts';
 import { runEval } from './helpers.ts';
+import { requires } from '../helpers/requires.ts';
 
 const CHROMIUM = process.env.SALSIFY_CHROMIUM ?? '/usr/lib/chromium/chromium';
 const dir = mkdtempSync(join(tmpdir(), 'eval-report-'));
@@ -19,7 +20,7 @@ const out = join(dir, 'out');
 
 test.after(() => rmSync(dir, { recursive: true, force: true }));
 
-test('salsify eval writes a report whose every chart renders in Chromium with the expected marks', async () => {
+requires(['chromium'])('salsify eval writes a report whose every chart renders in Chromium with the expected marks', async () => {
   const r = await runEval(['--scenarios', 'wifi', '--schemes', 'salsify-1,conventional-1s,oracle', '--measure-for', '2', '--jobs', '2', '--out', out]);
   assert.is(r.code, 0, r.stderr);
   assert.match(r.stdout, /wifi Salsify-1 \(paper\)/);

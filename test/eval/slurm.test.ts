@@ -11,6 +11,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { filesOf, runEval } from './helpers.ts';
 import { cannotRunSlurm, startSlurm, type SlurmCluster } from './slurm-cluster.ts';
+import { requires } from '../helpers/requires.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'eval-slurm-test-'));
 const MATRIX = ['--scenarios', 'wifi', '--schemes', 'salsify-1,oracle', '--seeds', '2', '--measure-for', '1'];
@@ -29,41 +30,36 @@ test('--emit slurm on a machine without sbatch: one line, exit 2, nothing writte
   assert.not.ok(existsSync(out));
 });
 
-const skip = cannotRunSlurm();
-if (skip) {
-  console.log(`  (skipped: salsify eval on a single-node Slurm: ${skip})`);
-} else {
-  test('a 4-run matrix as a Slurm array job: collected results identical to the same matrix run locally', async () => {
-    cluster = await startSlurm();
-    const emitted = join(dir, 'emitted');
-    const env = { ...cluster.env };
-    const emit = await runEval([...MATRIX, '--emit', 'slurm', emitted], 60_000, env);
-    assert.is(emit.code, 0, emit.stderr);
-    assert.match(emit.stdout, /\(4 runs\)/);
-    const script = readFileSync(join(emitted, 'eval.sbatch'), 'utf8');
-    assert.match(script, /^#SBATCH --array=0-3$/m);
+requires(['munge', 'slurm'], { root: cannotRunSlurm() })('a 4-run matrix as a Slurm array job: collected results identical to the same matrix run locally', async () => {
+  cluster = await startSlurm();
+  const emitted = join(dir, 'emitted');
+  const env = { ...cluster.env };
+  const emit = await runEval([...MATRIX, '--emit', 'slurm', emitted], 60_000, env);
+  assert.is(emit.code, 0, emit.stderr);
+  assert.match(emit.stdout, /\(4 runs\)/);
+  const script = readFileSync(join(emitted, 'eval.sbatch'), 'utf8');
+  assert.match(script, /^#SBATCH --array=0-3$/m);
 
-    const submitted = cluster.run('sbatch', ['--parsable', join(emitted, 'eval.sbatch')]);
-    assert.is(submitted.status, 0, submitted.stderr);
-    const job = submitted.stdout.trim().split(';')[0]!;
-    assert.match(job, /^\d+$/);
-    const start = Date.now();
-    while (cluster.run('squeue', ['-h', '-j', job]).stdout.trim() !== '') {
-      if (Date.now() - start > 240_000) assert.unreachable(`array job ${job} not done within 240 s\n${cluster.logs()}`);
-      await new Promise((r) => setTimeout(r, 500));
-    }
-    const collected = await runEval(['--collect', emitted], 60_000, env);
-    assert.is(collected.code, 0, `${collected.stderr}\n${spawnSync('sh', ['-c', `cat ${join(emitted, 'logs')}/*`], { encoding: 'utf8' }).stdout}`);
+  const submitted = cluster.run('sbatch', ['--parsable', join(emitted, 'eval.sbatch')]);
+  assert.is(submitted.status, 0, submitted.stderr);
+  const job = submitted.stdout.trim().split(';')[0]!;
+  assert.match(job, /^\d+$/);
+  const start = Date.now();
+  while (cluster.run('squeue', ['-h', '-j', job]).stdout.trim() !== '') {
+    if (Date.now() - start > 240_000) assert.unreachable(`array job ${job} not done within 240 s\n${cluster.logs()}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  const collected = await runEval(['--collect', emitted], 60_000, env);
+  assert.is(collected.code, 0, `${collected.stderr}\n${spawnSync('sh', ['-c', `cat ${join(emitted, 'logs')}/*`], { encoding: 'utf8' }).stdout}`);
 
-    const local = join(dir, 'local');
-    const here = await runEval([...MATRIX, '--jobs', '2', '--out', local]);
-    assert.is(here.code, 0, here.stderr);
-    const ours = filesOf(local);
-    const theirs = filesOf(emitted);
-    assert.is([...ours.keys()].filter((f) => f.startsWith('store/')).length, 4);
-    for (const [name, bytes] of ours) assert.ok(theirs.get(name)?.equals(bytes), `${name} differs between the Slurm and the local eval`);
-    assert.is(collected.stdout, here.stdout.replaceAll(local, emitted));
-  });
-}
+  const local = join(dir, 'local');
+  const here = await runEval([...MATRIX, '--jobs', '2', '--out', local]);
+  assert.is(here.code, 0, here.stderr);
+  const ours = filesOf(local);
+  const theirs = filesOf(emitted);
+  assert.is([...ours.keys()].filter((f) => f.startsWith('store/')).length, 4);
+  for (const [name, bytes] of ours) assert.ok(theirs.get(name)?.equals(bytes), `${name} differs between the Slurm and the local eval`);
+  assert.is(collected.stdout, here.stdout.replaceAll(local, emitted));
+});
 
 test.run();

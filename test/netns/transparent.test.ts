@@ -13,11 +13,10 @@ import * as assert from 'uvu/assert';
 import { LogEventKind, parseLinkLog } from '../../src/link-emu/link-log.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 import {
-  CAPACITY_BPS, cannotRun, freePort, iperf3Server, leftovers, linkshell, namespaceOf, namespacePids, runLinkshell, TRACE_12MBPS, work,
+  CAPACITY_BPS, freePort, netnsTest, iperf3Server, leftovers, linkshell, namespaceOf, namespacePids, runLinkshell, TRACE_12MBPS, work,
 } from './helpers.ts';
 
-const maybe = cannotRun === undefined ? test : test.skip;
-if (cannotRun !== undefined) process.stderr.write(`test/netns/transparent: skipped: ${cannotRun}\n`);
+const maybe = netnsTest;
 
 interface Iperf3Result {
   end: {

@@ -16,6 +16,7 @@ import { Y4mFile } from '../../src/codec-bridge/video/y4m-file.ts';
 import { prepareClip } from '../../src/webrtc/clip.ts';
 import { ffmpegDecode, parseShowinfoLine } from '../../src/webrtc/ffmpeg-decode.ts';
 import { lumaHash } from '../../src/webrtc/luma-hash.ts';
+import { requires } from '../helpers/requires.ts';
 import { layeredDecodeOrder, measureQuality, parseEncodedFrames, type EncodedFrame } from '../../src/webrtc/quality.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'ffmpeg-decode-test-'));
@@ -79,11 +80,11 @@ test.before(async () => {
   await prepareClip(clipPath, { video: 'synthetic', width: W, height: H, fps: 30, syntheticFrames: N });
 });
 
-test('VP9 (libvpx, as Chromium): every frame decoded, matched, measured; identical to ffmpeg\'s own vp9 decoder', async () => {
+requires(['ffmpeg'])('VP9 (libvpx, as Chromium): every frame decoded, matched, measured; identical to ffmpeg\'s own vp9 decoder', async () => {
   await check('vp9', ['-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '1M', '-f', 'ivf'], 'vp9');
 });
 
-test('AV1 (dav1d, as Chromium): every frame decoded, matched, measured; identical to libaom', async () => {
+requires(['ffmpeg'])('AV1 (dav1d, as Chromium): every frame decoded, matched, measured; identical to libaom', async () => {
   await check('av1', ['-c:v', 'libaom-av1', '-usage', 'realtime', '-cpu-used', '8', '-b:v', '1M', '-f', 'ivf'], 'libaom-av1');
 });
 
