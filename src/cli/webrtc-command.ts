@@ -1,6 +1,6 @@
 // `salsify webrtc`: a real WebRTC call between two headless Chromium browsers
 // over coturn and linkshell, measured frame by frame (src/webrtc/).
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fileErrorReason, inContext, toolkitError, usageError } from '../common/errors.ts';
@@ -25,6 +25,7 @@ import { runSalsifyEndpoint, type SalsifyEndpointOptions } from '../webrtc/salsi
 import { CODECS as SALSIFY_CODECS } from '../salsify/open-inputs.ts';
 import { SCHEMES } from '../salsify/sender.ts';
 import { schemeNames, wrapWords } from './help-names.ts';
+import { makeDirectory, writeFileAtomically } from '../results/writer.ts';
 
 const DEFAULT_CLIP = fileURLToPath(new URL('../../../shared/video/FourPeople_1280x720_60.ivf', import.meta.url));
 const HELP_REF = 'salsify webrtc --help';
@@ -105,7 +106,7 @@ function traceValue(name: string, text: string | undefined, dir: string, startMs
   })();
   const out = join(dir, `${name}-from-${startMs / 1000}s.trace`);
   try {
-    writeFileSync(out, formatTrace(rotated));
+    writeFileAtomically(out, formatTrace(rotated));
   } catch (error) {
     throw toolkitError('ERR_UNWRITABLE_FILE', `cannot write ${out}: ${fileErrorReason(error, { writing: true })}`);
   }
@@ -125,7 +126,7 @@ function traceFile(name: string, text: string | undefined, dir: string): string 
     })();
     const path = join(dir, `${name}-const-${m[1]}mbps.trace`);
     try {
-      writeFileSync(path, formatTrace(trace));
+      writeFileAtomically(path, formatTrace(trace));
     } catch (error) {
       throw toolkitError('ERR_UNWRITABLE_FILE', `cannot write ${path}: ${fileErrorReason(error, { writing: true })}`);
     }
@@ -223,7 +224,7 @@ export function parseWebrtcArgs(argv: string[]): WebrtcArgs {
     : findPrerequisites({ chromium: process.env.SALSIFY_CHROMIUM || undefined, turnserver: process.env.SALSIFY_TURNSERVER || undefined, ffmpeg: process.env.SALSIFY_FFMPEG || undefined }, { ffmpeg: codec !== 'vp8' });
   const out = resolve(pathValue('out', values.out ?? 'webrtc-out'));
   try {
-    mkdirSync(out, { recursive: true });
+    makeDirectory(out);
   } catch (error) {
     throw toolkitError('ERR_UNWRITABLE_FILE', `--out: cannot create ${out}: ${fileErrorReason(error, { writing: true })}`);
   }

@@ -3,12 +3,13 @@
 // to a temporary name beside it and renamed into place, so a reader (a rerun,
 // `--collect`, another Slurm task) sees a whole result or none, whatever
 // interrupted the writer. Only names of the form HASH.json are results.
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { toolkitError, unreadableFile, unwritableFile } from '../common/errors.ts';
 import type { Summary } from '../results/summary.ts';
 import type { RunKey } from './config-hash.ts';
 import type { SeriesBin } from './series.ts';
+import { makeDirectory } from '../results/writer.ts';
 
 /** What the store keeps of a run: its key, its results (the pipeline's JSON) and its time series. */
 export interface StoredRun {
@@ -30,7 +31,7 @@ export function storePath(dir: string, hash: string): string {
 
 export function makeStore(dir: string): void {
   try {
-    mkdirSync(storeDir(dir), { recursive: true });
+    makeDirectory(storeDir(dir));
   } catch (error) {
     throw unwritableFile(storeDir(dir), error);
   }

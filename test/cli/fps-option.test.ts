@@ -16,6 +16,7 @@ import { parseSimArgs } from '../../src/cli/salsify.ts';
 import { parseSendArgs } from '../../src/cli/salsify-send.ts';
 import { readSenderRecords } from '../../src/salsify/live/records.ts';
 import { requires } from '../helpers/requires.ts';
+import { HANG_BOUND_MS } from '../helpers/bounds.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = join(root, 'bin', 'salsify.js');
@@ -52,7 +53,7 @@ test('--fps: a frame rate > 0 and at most 1000, or absent (the video\'s own rate
 });
 
 test('--fps contradicting a synthetic:WxH@FPS spec: one line, exit 2', () => {
-  const r = spawnSync(process.execPath, [bin, 'sim', ...LINKS, '--video', 'synthetic:64x64@30', '--fps', '25', '--duration', '0.2'], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(process.execPath, [bin, 'sim', ...LINKS, '--video', 'synthetic:64x64@30', '--fps', '25', '--duration', '0.2'], { cwd: root, encoding: 'utf8', timeout: HANG_BOUND_MS });
   assert.is(r.status, 2, r.stderr);
   assert.match(r.stderr, /^salsify sim: --video: .*fps is 30 in "synthetic:64x64@30" but 25/);
   assert.is(r.stderr.trim().split('\n').length, 1, r.stderr);
@@ -68,14 +69,14 @@ function ffmpegIvf(): string {
     ['-f', 'lavfi', '-i', 'testsrc=size=160x120:rate=25', '-t', '1', '-c:v', 'libvpx', webm],
     ['-i', webm, '-c', 'copy', ivf],
   ]) {
-    const r = spawnSync('ffmpeg', ['-v', 'error', '-nostdin', '-y', ...args], { encoding: 'utf8', timeout: 120_000 });
+    const r = spawnSync('ffmpeg', ['-v', 'error', '-nostdin', '-y', ...args], { encoding: 'utf8', timeout: HANG_BOUND_MS });
     if (r.status !== 0) throw new Error(`ffmpeg ${args.join(' ')} failed: ${r.stderr || r.error?.message}`);
   }
   return ivf;
 }
 
 function salsify(...args: string[]) {
-  return spawnSync(process.execPath, [bin, ...args], { cwd: root, encoding: 'utf8', timeout: 120_000, env: { ...process.env, LINKSHELL_ADDR: '' } });
+  return spawnSync(process.execPath, [bin, ...args], { cwd: root, encoding: 'utf8', timeout: HANG_BOUND_MS, env: { ...process.env, LINKSHELL_ADDR: '' } });
 }
 
 withFfmpeg('salsify sim and salsify send on an ffmpeg IVF (time base 1/1000): 25 fps from its timestamps, or --fps', async () => {

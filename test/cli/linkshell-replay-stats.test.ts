@@ -4,13 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { HANG_BOUND_MS } from '../helpers/bounds.ts';
 
 const root = join(import.meta.dirname, '../..');
 const shared = join(root, '../shared');
 const work = mkdtempSync(join(tmpdir(), 'linkshell-cli-'));
 
 function linkshell(...args: string[]) {
-  const result = spawnSync(process.execPath, [join(root, 'bin/linkshell.js'), ...args], { cwd: root, encoding: 'utf8', timeout: 120_000 });
+  const result = spawnSync(process.execPath, [join(root, 'bin/linkshell.js'), ...args], { cwd: root, encoding: 'utf8', timeout: HANG_BOUND_MS });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -18,7 +19,7 @@ function linkshell(...args: string[]) {
 function linkshellToFile(path: string, ...args: string[]) {
   const fd = openSync(path, 'w');
   try {
-    const result = spawnSync(process.execPath, [join(root, 'bin/linkshell.js'), ...args], { cwd: root, encoding: 'utf8', timeout: 120_000, stdio: ['ignore', fd, 'pipe'] });
+    const result = spawnSync(process.execPath, [join(root, 'bin/linkshell.js'), ...args], { cwd: root, encoding: 'utf8', timeout: HANG_BOUND_MS, stdio: ['ignore', fd, 'pipe'] });
     return { code: result.status, stderr: result.stderr };
   } finally {
     closeSync(fd);

@@ -15,6 +15,7 @@ import { openVideoSource } from '../../src/codec-bridge/video/open-video-source.
 import { formatY4mHeader } from '../../src/codec-bridge/video/y4m.ts';
 import { rejects } from '../helpers/rejects.ts';
 import { onPath, requires } from '../helpers/requires.ts';
+import { HANG_BOUND_MS } from '../helpers/bounds.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'video-ivf-frame-rate-test-'));
 const MS = { rate: 1000, scale: 1 };
@@ -90,13 +91,13 @@ const withFfmpeg = requires(['ffmpeg']);
 const haveFfprobe = onPath('ffprobe');
 
 function ffmpeg(...args: string[]): void {
-  const r = spawnSync('ffmpeg', ['-v', 'error', '-nostdin', '-y', ...args], { encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync('ffmpeg', ['-v', 'error', '-nostdin', '-y', ...args], { encoding: 'utf8', timeout: HANG_BOUND_MS });
   if (r.status !== 0) throw new Error(`ffmpeg ${args.join(' ')} failed: ${r.stderr || r.error?.message}`);
 }
 
 /** ffprobe's r_frame_rate of the file, as a number. */
 function ffprobeRate(path: string): number {
-  const r = spawnSync('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=r_frame_rate', '-of', 'csv=p=0', path], { encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=r_frame_rate', '-of', 'csv=p=0', path], { encoding: 'utf8', timeout: HANG_BOUND_MS });
   const [num, den] = r.stdout.trim().split('/').map(Number);
   return num / den;
 }

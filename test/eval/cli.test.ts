@@ -43,7 +43,7 @@ for (const [args, pattern] of [
 
 test('a trace that cannot be found: one line naming it, exit 2, nothing run', async () => {
   const out = join(dir, 'no-traces');
-  const r = await runEval(['--scenarios', 'att-lte', '--schemes', 'salsify-1', '--out', out], 60_000, { LINKSHELL_TRACES: join(dir, 'empty') });
+  const r = await runEval(['--scenarios', 'att-lte', '--schemes', 'salsify-1', '--out', out], undefined, { LINKSHELL_TRACES: join(dir, 'empty') });
   assert.is(r.code, 2, r.stderr);
   oneLine(r.stderr, /^salsify eval: trace "ATT-LTE-driving\.down" not found; tried: /);
   assert.not.ok(existsSync(out));

@@ -12,6 +12,7 @@ import * as assert from 'uvu/assert';
 import { filesOf, runEval } from './helpers.ts';
 import { cannotRunSlurm, startSlurm, type SlurmCluster } from './slurm-cluster.ts';
 import { requires } from '../helpers/requires.ts';
+import { HANG_BOUND_MS } from '../helpers/bounds.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'eval-slurm-test-'));
 const MATRIX = ['--scenarios', 'wifi', '--schemes', 'salsify-1,oracle', '--seeds', '2', '--measure-for', '1'];
@@ -24,7 +25,7 @@ test.after(async () => {
 
 test('--emit slurm on a machine without sbatch: one line, exit 2, nothing written', async () => {
   const out = join(dir, 'no-slurm');
-  const r = await runEval([...MATRIX, '--emit', 'slurm', out], 60_000, { PATH: '/nonexistent' });
+  const r = await runEval([...MATRIX, '--emit', 'slurm', out], HANG_BOUND_MS, { PATH: '/nonexistent' });
   assert.is(r.code, 2, r.stderr);
   assert.match(r.stderr, /^salsify eval: --emit slurm: sbatch is not on PATH, so this machine cannot submit to Slurm; [^\n]*\n$/);
   assert.not.ok(existsSync(out));
@@ -34,7 +35,7 @@ requires(['munge', 'slurm'], { root: cannotRunSlurm() })('a 4-run matrix as a Sl
   cluster = await startSlurm();
   const emitted = join(dir, 'emitted');
   const env = { ...cluster.env };
-  const emit = await runEval([...MATRIX, '--emit', 'slurm', emitted], 60_000, env);
+  const emit = await runEval([...MATRIX, '--emit', 'slurm', emitted], HANG_BOUND_MS, env);
   assert.is(emit.code, 0, emit.stderr);
   assert.match(emit.stdout, /\(4 runs\)/);
   const script = readFileSync(join(emitted, 'eval.sbatch'), 'utf8');
@@ -46,10 +47,10 @@ requires(['munge', 'slurm'], { root: cannotRunSlurm() })('a 4-run matrix as a Sl
   assert.match(job, /^\d+$/);
   const start = Date.now();
   while (cluster.run('squeue', ['-h', '-j', job]).stdout.trim() !== '') {
-    if (Date.now() - start > 240_000) assert.unreachable(`array job ${job} not done within 240 s\n${cluster.logs()}`);
+    if (Date.now() - start > HANG_BOUND_MS) assert.unreachable(`array job ${job} not done within ${HANG_BOUND_MS / 1000} s\n${cluster.logs()}`);
     await new Promise((r) => setTimeout(r, 500));
   }
-  const collected = await runEval(['--collect', emitted], 60_000, env);
+  const collected = await runEval(['--collect', emitted], HANG_BOUND_MS, env);
   assert.is(collected.code, 0, `${collected.stderr}\n${spawnSync('sh', ['-c', `cat ${join(emitted, 'logs')}/*`], { encoding: 'utf8' }).stdout}`);
 
   const local = join(dir, 'local');

@@ -18,6 +18,7 @@ import { ffmpegDecode, parseShowinfoLine } from '../../src/webrtc/ffmpeg-decode.
 import { lumaHash } from '../../src/webrtc/luma-hash.ts';
 import { requires } from '../helpers/requires.ts';
 import { layeredDecodeOrder, measureQuality, parseEncodedFrames, type EncodedFrame } from '../../src/webrtc/quality.ts';
+import { HANG_BOUND_MS } from '../helpers/bounds.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'ffmpeg-decode-test-'));
 const W = 640;
@@ -42,7 +43,7 @@ function ivfFrames(path: string): { data: Uint8Array; timestamp: number }[] {
 /** Source frames [from, from + count) of the clip encoded by ffmpeg at `size`: the frames as the receiver would have got them. */
 function encode(encoder: string[], from: number, count: number, size: string, name: string): Uint8Array[] {
   const out = join(dir, name);
-  const r = spawnSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-i', clipPath, '-vf', `trim=start_frame=${from}:end_frame=${from + count},setpts=PTS-STARTPTS,scale=${size}`, ...encoder, '-y', out], { encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-i', clipPath, '-vf', `trim=start_frame=${from}:end_frame=${from + count},setpts=PTS-STARTPTS,scale=${size}`, ...encoder, '-y', out], { encoding: 'utf8', timeout: HANG_BOUND_MS });
   assert.is(r.status, 0, r.stderr);
   return ivfFrames(out).map((f) => f.data);
 }
