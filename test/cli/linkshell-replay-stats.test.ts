@@ -83,6 +83,18 @@ test('stats refuses a log whose times decrease, and an empty or comments-only lo
   }
 });
 
+test('replay refuses an empty or comments-only --log-in (a log or a TIME SIZE list), naming the file', () => {
+  const plainComments = join(work, 'plain-comments.txt');
+  writeFileSync(plainComments, '# TIME SIZE\n\n');
+  const trace = join(shared, 'traces/12mbps.up');
+  for (const [path, why] of [[empty, 'no arrivals (the file is empty or has only comments)'], [plainComments, 'no arrivals (the file is empty or has only comments)'], [commentsOnly, 'no events (the log is empty or has only comments)']]) {
+    const r = linkshell('replay', '--log-in', path!, '--trace', trace);
+    assert.is(r.code, 2, `${path}: ${r.stdout}`);
+    assert.is(r.stdout, '', 'no header-only log');
+    assert.is(r.stderr, `linkshell replay: ${path}: ${why}\n`);
+  }
+});
+
 test('bad arguments and inputs: one line on stderr and exit status 2', () => {
   const cases: string[][] = [
     ['replay', '--bogus'],
