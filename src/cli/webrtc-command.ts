@@ -22,7 +22,7 @@ import { findPrerequisites } from '../webrtc/prerequisites.ts';
 import { CALL_PATHS, pathUsesNetns } from '../webrtc/paths.ts';
 import { netnsUnavailable } from '../netns/prerequisites.ts';
 import { runSalsifyEndpoint, type SalsifyEndpointOptions } from '../webrtc/salsify-endpoint.ts';
-import { CODECS as SALSIFY_CODECS } from '../salsify/open-inputs.ts';
+import { CODECS as SALSIFY_CODECS, openVideo } from '../salsify/open-inputs.ts';
 import { SCHEMES } from '../salsify/sender.ts';
 import { schemeNames, wrapWords } from './help-names.ts';
 import { makeDirectory, writeFileAtomically } from '../results/writer.ts';
@@ -255,6 +255,21 @@ export function parseWebrtcArgs(argv: string[]): WebrtcArgs {
   };
 }
 
+/** A corrupt --video file is one line naming it (exit 2) before anything starts: its header, every VP8 frame tag of an IVF, its first picture. */
+async function checkVideo(video: string): Promise<void> {
+  if (video === 'synthetic') return;
+  const source = await openVideo(video).catch((error: unknown) => {
+    throw inContext('--video', error);
+  });
+  try {
+    await source.frame(0).catch((error: unknown) => {
+      throw inContext('--video', error);
+    });
+  } finally {
+    await source.close();
+  }
+}
+
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 const SIGNAL_STATUS: Record<(typeof SIGNALS)[number], number> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
 
@@ -264,6 +279,7 @@ export async function runWebrtc(argv: string[]): Promise<number> {
     process.stdout.write(WEBRTC_HELP);
     return 0;
   }
+  await checkVideo(args.call?.video ?? args.salsify!.video);
   const controller = new AbortController();
   let caught: (typeof SIGNALS)[number] | undefined;
   const onSignal = (signal: (typeof SIGNALS)[number]) => {

@@ -14,6 +14,7 @@ import { main } from '../../src/cli/salsify.ts';
 import { findPrerequisites } from '../../src/webrtc/prerequisites.ts';
 import { processesMentioning } from '../helpers/processes.ts';
 import { requires } from '../helpers/requires.ts';
+import { makeBadInputs } from '../cli/bad-inputs.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'webrtc-command-test-'));
@@ -72,6 +73,16 @@ test('a missing coturn, or both: the line names each package', async () => {
   assert.is(vp9.status, 2);
   assert.match(vp9.stderr, /^salsify webrtc: .*ffmpeg .*install with: apt-get install -y ffmpeg\n$/);
   assert.ok(findPrerequisites({ ffmpeg: join(dir, 'no-ffmpeg'), chromium: PRESENT, turnserver: PRESENT }).ffmpeg === undefined, 'VP8 needs no ffmpeg');
+});
+
+test('a corrupt --video file (every bad IVF and Y4M of the bad-input table): one line naming it, exit 2, nothing started', async () => {
+  const failures: string[] = [];
+  for (const input of makeBadInputs().filter((i) => i.kind !== 'trace')) {
+    const r = await salsify([...CALL, '--video', input.path, '--out', join(dir, 'corrupt')], { SALSIFY_CHROMIUM: PRESENT, SALSIFY_TURNSERVER: PRESENT });
+    const ok = r.status === 2 && /^salsify webrtc: [^\n]*\n$/.test(r.stderr) && r.stderr.includes(input.path);
+    if (!ok) failures.push(`${input.label}: status ${r.status}, stderr ${JSON.stringify(r.stderr)}`);
+  }
+  assert.equal(failures, [], failures.join('\n'));
 });
 
 test('bad arguments: one line each, exit 2', async () => {
