@@ -9,7 +9,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { processesMentioning } from '../helpers/processes.ts';
 import { waitFor } from '../helpers/wait-for.ts';
-import { filesOf, runEval, startEval } from './helpers.ts';
+import { filesOf, runEval, SALSIFY, startEval } from './helpers.ts';
 import { HANG_BOUND_MS } from '../helpers/bounds.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'eval-store-'));
@@ -54,7 +54,8 @@ test('--jobs 2, stopped by SIGINT mid-run, leaves only whole results; the rerun 
     assert.match(name, /^[0-9a-f]{32}\.json$/, 'no temporary file is left');
     JSON.parse(readFileSync(join(store, name), 'utf8'));
   }
-  assert.equal(processesMentioning('eval --worker'), [], 'every worker ended');
+  // This checkout's workers (another checkout's evals may run on the machine meanwhile).
+  assert.equal(processesMentioning(`${SALSIFY} eval --worker`), [], 'every worker ended');
   assert.not.ok(readdirSync(out).includes('results.json'), 'no results from an incomplete eval');
 
   const resumed = await runEval([...MATRIX, '--jobs', '2', '--out', out]);

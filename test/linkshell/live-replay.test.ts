@@ -39,7 +39,7 @@ test('a live PIE run replays line for line from its log, with the seed the log r
       for (let i = 0; i < 10; i++) client.send(new Uint8Array(968));
       await sleep(10);
     }
-    await waitFor(() => session.report().directions[0].stats.queuePackets === 0, 30_000, 'the uplink queue to drain');
+    await waitFor(() => session.report().directions[0].stats.queuePackets === 0, HANG_BOUND_MS, 'the uplink queue to drain');
   } finally {
     await session.stop();
     await client.close();

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { netnsUnavailable } from '../../src/netns/prerequisites.ts';
 import { requires } from '../helpers/requires.ts';
+import { HANG_BOUND_MS } from '../helpers/bounds.ts';
 
 export const root = join(import.meta.dirname, '../..');
 export const bin = join(root, 'bin/linkshell.js');
@@ -66,7 +67,7 @@ export async function iperf3Server(port: number): Promise<{ stop: () => void }> 
   // (Its "Server listening" line is not flushed into a pipe: wait for the socket instead.)
   const start = Date.now();
   while (!isListening(port)) {
-    if (ended || Date.now() - start > 10_000) throw new Error(`iperf3 -s -p ${port} did not start listening`);
+    if (ended || Date.now() - start > HANG_BOUND_MS) throw new Error(`iperf3 -s -p ${port} did not start listening`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   return { stop: () => server.kill('SIGKILL') };

@@ -19,6 +19,7 @@ import { counterDelta, parseProcNetCounters, startNetnsSender } from '../../src/
 import { runWebrtcBench } from '../../src/webrtc/bench.ts';
 import { processesMentioning } from '../helpers/processes.ts';
 import { requires } from '../helpers/requires.ts';
+import { HANG_BOUND_MS } from '../helpers/bounds.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'webrtc-paths-test-'));
 const privileged = requires(['iptables'], { netns: netnsUnavailable() });
@@ -95,7 +96,7 @@ privileged('the netns sender: the host page server reached from inside at 127.0.
     // Asynchronously: the bridge's host end runs in this process.
     const inside = (code: string) =>
       new Promise<{ stdout: string; stderr: string }>((resolve) => {
-        const child = spawn('ip', ['netns', 'exec', sender.namespace, process.execPath, '-e', code], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 20_000 });
+        const child = spawn('ip', ['netns', 'exec', sender.namespace, process.execPath, '-e', code], { stdio: ['ignore', 'pipe', 'pipe'], timeout: HANG_BOUND_MS });
         let stdout = '';
         let stderr = '';
         child.stdout.on('data', (d) => (stdout += d));
