@@ -2,7 +2,7 @@
 // one warning line (it stopped the eval); two evals on one --out compute each
 // run once between them (per-run lock files; a dead holder's lock is taken
 // over); and a SIGKILLed eval's workers die with it instead of running on.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -95,17 +95,18 @@ function childrenOf(pid: number, text: string): number[] {
 
 test('SIGKILL of salsify eval: its workers die with it, mid-run, and store nothing', async () => {
   const out = join(dir, 'killed');
-  // Long enough runs (90 s of video each) that none finishes before the kill.
-  const child = spawn(process.execPath, ['bin/salsify.js', 'eval', '--scenarios', 'wifi', '--schemes', 'salsify-1,salsify-2', '--measure-for', '30', '--jobs', '2', '--out', out], {
-    cwd: join(import.meta.dirname, '..', '..'), stdio: ['ignore', 'ignore', 'ignore'],
-  });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
+  // Long runs (262 s of video each) so that none finishes before the kill, which follows their start at once.
+  const { child, done, stderr } = startEval(['--scenarios', 'wifi', '--schemes', 'salsify-1,salsify-2', '--measure-for', '200', '--jobs', '2', '--out', out]);
+  const running = () => {
+    if (child.exitCode !== null) throw new Error(`salsify eval ended early (${child.exitCode}): ${stderr()}`);
+    return true;
+  };
   let workers: number[] = [];
-  await waitFor(() => (workers = childrenOf(child.pid!, 'eval --worker')).length === 2, HANG_BOUND_MS, 'two workers');
+  await waitFor(() => running() && (workers = childrenOf(child.pid!, 'eval --worker')).length === 2, HANG_BOUND_MS, 'two workers');
   // Both hold a run: their lock files are there.
-  await waitFor(() => readdirSync(join(out, 'store')).filter((f) => f.endsWith('.lock')).length === 2, HANG_BOUND_MS, 'both runs to be given out');
+  await waitFor(() => running() && readdirSync(join(out, 'store')).filter((f) => f.endsWith('.lock')).length === 2, HANG_BOUND_MS, 'both runs to be given out');
   child.kill('SIGKILL');
-  await exited;
+  await done;
   await waitFor(() => workers.every((p) => !processesMentioning('eval --worker').includes(p)), HANG_BOUND_MS, `workers ${workers.join(', ')} to end`);
   assert.equal(storeFiles(out).filter((f) => f.endsWith('.json')), [], 'no run was finished by an orphan');
 });
