@@ -1,9 +1,9 @@
 // A command whose standard output cannot be written (a closed pipe: EPIPE; a
 // full disk or /dev/full: ENOSPC) says so in one line on stderr and exits with
 // status 2, the status of an output that cannot be written, instead of dying
-// of an unhandled 'error' event with a stack. Installed by runCommand (and the
-// commands that do not run through it) for the whole process, once; the line
-// names the command that runs.
+// of an unhandled 'error' event with a stack. Installed by each bin's main()
+// (src/cli/salsify.ts, linkshell.ts, ccbench.ts) for the whole process, once;
+// the line names the command that runs.
 import { fileErrorReason } from './errors.ts';
 
 let program: string | undefined;
