@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
 import * as assert from 'uvu/assert';
 import { test } from 'uvu';
+import { effectiveCapabilities } from '../../src/netns/prerequisites.ts';
 import { makeDirectory, writeFileAtomically } from '../../src/results/writer.ts';
 import { HANG_BOUND_MS } from '../helpers/bounds.ts';
 import { requires } from '../helpers/requires.ts';
@@ -95,7 +96,9 @@ test('makeDirectory: parents made, an existing directory kept, a file in the way
 });
 
 const filesystems = join(dir, 'mounts');
-const asRoot = requires([], { root: process.getuid?.() === 0 ? undefined : 'not root: the full-disk case mounts a small tmpfs' });
+const CAP_SYS_ADMIN = 21;
+const canMount = ((effectiveCapabilities() ?? 0n) & (1n << BigInt(CAP_SYS_ADMIN))) !== 0n;
+const asRoot = requires([], { mount: canMount ? undefined : 'CAP_SYS_ADMIN missing: the full-disk case mounts a small tmpfs (run as root)' });
 
 asRoot('a full disk: linkshell graph --out, gen-trace -o and writeFileAtomically keep the previous file whole and leave no temporary file', async () => {
   mkdirSync(filesystems);
