@@ -4,7 +4,7 @@
 // native addon), `npm test`, `npm run demo` and `npm run build`; `--force` rebuilds anyway.
 // The new tree is compiled beside dist/ and swapped in whole, so a file deleted or moved in src/
 // leaves nothing behind and a failed build leaves the previous dist/ in place.
-import { execFileSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -33,9 +33,21 @@ const started = process.hrtime.bigint();
 const fingerprint = sourceFingerprint(root);
 const staging = join(root, `.dist-staging-${process.pid}`);
 const retired = join(root, `.dist-retired-${process.pid}`);
-try {
-  execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json'), '--outDir', staging], { cwd: root, stdio: 'inherit' });
-} catch {
+// The compiler runs as a child that ends with this build: a SIGTERM or SIGINT (a test's time bound, a
+// Ctrl-C) ends it and removes the half-written staging tree, instead of leaving it writing there.
+const compiler = spawn(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json'), '--outDir', staging], { cwd: root, stdio: 'inherit' });
+const stop = (signal) => {
+  compiler.kill('SIGKILL');
+  compiler.once('close', () => {
+    rmSync(staging, { recursive: true, force: true });
+    console.error(`build: stopped by ${signal}; dist/ is unchanged`);
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  });
+};
+process.once('SIGTERM', stop).once('SIGINT', stop);
+const compiled = await new Promise((resolve) => compiler.once('close', (code) => resolve(code === 0)));
+process.off('SIGTERM', stop).off('SIGINT', stop);
+if (!compiled) {
   rmSync(staging, { recursive: true, force: true });
   fail('compiling src/ to dist/ failed (see the compiler output above); dist/ is unchanged');
 }

@@ -8,6 +8,7 @@ import { CASE_ALIASES, CASE_IDS, type CaseId } from '../cc/rfc8867/cases.ts';
 import { DEFAULT_THRESHOLDS } from '../cc/rfc8867/thresholds.ts';
 import { writeStdout } from './files.ts';
 import { wrapWords } from './help-names.ts';
+import { exitOnStandardStreamErrors } from '../common/standard-streams.ts';
 
 const HELP_REF = 'ccbench rfc8867 --help';
 /** `--strict`'s status when a case fails: not 1 (an internal error) nor 2 (bad input). */
@@ -137,6 +138,7 @@ Commands:
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  exitOnStandardStreamErrors(command === 'rfc8867' ? 'ccbench rfc8867' : 'ccbench');
   if (command === 'rfc8867') return runCommand('ccbench rfc8867', () => runRfc8867(rest));
   if (command === '-h' || command === '--help' || command === 'help') {
     process.stdout.write(CCBENCH_COMMANDS);

@@ -17,8 +17,8 @@ import { runPool } from '../eval/pool.ts';
 import { createProgress } from '../eval/progress.ts';
 import { finishProvenance, startProvenance, type ProvenanceStart } from '../eval/provenance.ts';
 import { writeReport } from '../eval/report.ts';
-import { ALL_SCENARIOS, ALL_SCHEMES, buildRunList, type EvalPlan, type EvalRun } from '../eval/run-list.ts';
-import { emitSlurm, readRunList } from '../eval/slurm.ts';
+import { ALL_SCENARIOS, ALL_SCHEMES, buildRunList, shellWord, type EvalPlan, type EvalRun } from '../eval/run-list.ts';
+import { emitSlurm, readRunList, SLURM_MEM, SLURM_PARTITION, SLURM_TIME, type SlurmRequest } from '../eval/slurm.ts';
 import { makeStore, readStored, storeDir, writeStored } from '../eval/store.ts';
 import { serveWorker } from '../eval/worker.ts';
 import { makeResultsDirectory } from '../results/writer.ts';
@@ -57,6 +57,10 @@ the results beside the paper's.`,
     ['--include DIR', "add a salsify webrtc run's results (DIR/summary.json)\nto the table and its scenario's plot, beside the\npaper's WebRTC row; repeatable"],
     ['--wide', "print every column, and with --seeds every seed's row\n(default: the table fits 100 columns)"],
     ['--emit slurm DIR', 'write the run list and a Slurm job-array script\n(DIR/eval.sbatch) instead of running; needs sbatch'],
+    ['--time T', "with --emit slurm: each task's time limit (Slurm's\nforms: MINUTES, HH:MM:SS, D-HH:MM:SS); many sites\nrefuse a job without one"],
+    ['--mem M', 'with --emit slurm: memory per task (e.g. 2G)'],
+    ['--partition P', 'with --emit slurm: the partition to run in'],
+    ['--array-throttle N', 'with --emit slurm: at most N tasks at once'],
     ['--collect DIR', 'build the outputs in DIR from its store (after the\nSlurm array is done)'],
     ['-h, --help', 'this text'],
   ],
@@ -76,6 +80,8 @@ interface EvalArgs {
   readonly jobs: number;
   readonly out: string;
   readonly emit?: string;
+  /** With --emit slurm: what the job asks Slurm for. */
+  readonly slurm?: SlurmRequest;
   readonly collect?: string;
   /** Directories of salsify webrtc runs whose summary.json joins the table and plots. */
   readonly include?: readonly string[];
@@ -88,6 +94,17 @@ function listOrAll(name: string, text: string | undefined, all: readonly string[
   return nameListValue(name, text, all);
 }
 
+const SLURM_OPTIONS = ['time', 'mem', 'partition', 'array-throttle'] as const;
+
+function slurmValue(name: string, text: string, form: RegExp, expected: string): string {
+  if (!form.test(text)) throw usageError(`--${name} must be ${expected}, got ${JSON.stringify(text)}`);
+  return text;
+}
+
+function optionalEntry<K extends string, T>(key: K, text: string | undefined, parse: (t: string) => T): { [k in K]?: T } {
+  return text === undefined ? {} : ({ [key]: parse(text) } as { [k in K]?: T });
+}
+
 export function parseEvalArgs(argv: string[]): EvalArgs {
   const { values, positionals } = parseCommandLine(HELP_REF, {
     args: argv,
@@ -95,6 +112,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
       scenarios: { type: 'string' }, schemes: { type: 'string' }, codec: { type: 'string' }, video: { type: 'string' },
       'encode-timing': { type: 'string' }, 'measure-for': { type: 'string' }, seeds: { type: 'string' }, jobs: { type: 'string' },
       out: { type: 'string' }, include: { type: 'string', multiple: true }, emit: { type: 'string' }, collect: { type: 'string' }, wide: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+      time: { type: 'string' }, mem: { type: 'string' }, partition: { type: 'string' }, 'array-throttle': { type: 'string' },
     },
     allowPositionals: true,
     strict: true,
@@ -116,6 +134,8 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     if (values.out !== undefined || values.jobs !== undefined) throw usageError(`--emit slurm DIR writes into DIR and runs nothing here: --out and --jobs do not apply (see ${HELP_REF})`);
   } else {
     noPositionals(positionals, HELP_REF);
+    const slurmOnly = SLURM_OPTIONS.find((o) => values[o] !== undefined);
+    if (slurmOnly !== undefined) throw usageError(`--${slurmOnly} goes with --emit slurm DIR (see ${HELP_REF})`);
   }
   const plan: EvalPlan = {
     scenarios: listOrAll('scenarios', values.scenarios, ALL_SCENARIOS),
@@ -126,7 +146,22 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     ...(values['encode-timing'] === undefined ? {} : { encodeTiming: nameValue('encode-timing', values['encode-timing'], ENCODE_TIMINGS) }),
     ...(values['measure-for'] === undefined ? {} : { measureForS: durationMsValue('measure-for', values['measure-for'], { unit: 's', minExclusive: true, maxMs: 1000 * (LIMITS.maxRunS - PAPER_WARMUP_S) }) / 1000 }),
   };
-  return { help: false, plan, jobs, out, wide, emit, include: (values.include ?? []).map((t) => pathValue('include', t)) };
+  const slurm: SlurmRequest = {
+    ...optionalEntry('time', values.time, (t) => slurmValue('time', t, SLURM_TIME, 'MINUTES, HH:MM:SS or D-HH:MM:SS (Slurm\'s forms)')),
+    ...optionalEntry('mem', values.mem, (t) => slurmValue('mem', t, SLURM_MEM, 'megabytes, or a number with K, M, G or T (e.g. 4G)')),
+    ...optionalEntry('partition', values.partition, (t) => slurmValue('partition', t, SLURM_PARTITION, 'a partition name, or several joined by commas')),
+    ...optionalEntry('arrayThrottle', values['array-throttle'], (t) => integerValue('array-throttle', t, { min: 1, max: 1_000_000 })),
+  };
+  return { help: false, plan, jobs, out, wide, emit, slurm, include: (values.include ?? []).map((t) => pathValue('include', t)) };
+}
+
+const warned = new Set<string>();
+
+/** A corrupt store entry: one warning line (once per entry), and the run is computed again. */
+function warnCorrupt(message: string): void {
+  if (warned.has(message)) return;
+  warned.add(message);
+  process.stderr.write(`salsify eval: warning: ${message}\n`);
 }
 
 /** The stored results of every run, in the list's order; an error naming how many are missing. */
@@ -134,7 +169,7 @@ function collectStored(dir: string, runs: readonly EvalRun[]): Finished[] {
   const finished: Finished[] = [];
   const missing: EvalRun[] = [];
   for (const run of runs) {
-    const stored = readStored(dir, run.hash);
+    const stored = readStored(dir, run.hash, warnCorrupt);
     if (stored === undefined) missing.push(run);
     else finished.push({ run, stored });
   }
@@ -161,7 +196,7 @@ async function runLocal(plan: EvalPlan, dir: string, jobs: number, included: rea
   const runs = buildRunList(plan);
   makeResultsDirectory(dir, '--out');
   makeStore(dir);
-  const pending = runs.filter((r) => readStored(dir, r.hash) === undefined);
+  const pending = runs.filter((r) => readStored(dir, r.hash, warnCorrupt) === undefined);
   const progress = createProgress();
   progress.begin(pending, runs.length - pending.length, jobs);
   const stop = new AbortController();
@@ -170,7 +205,10 @@ async function runLocal(plan: EvalPlan, dir: string, jobs: number, included: rea
   process.on('SIGTERM', onSignal);
   let outcome: 'complete' | 'interrupted';
   try {
-    outcome = await runPool(pending, { dir, jobs, events: progress, signal: stop.signal });
+    outcome = await runPool(pending, {
+      dir, jobs, events: progress, signal: stop.signal,
+      onReused: (run) => process.stderr.write(`salsify eval: ${run.id} was stored meanwhile by another eval on ${dir}; not run here\n`),
+    });
   } catch (error) {
     progress.finish('failed');
     throw error;
@@ -180,7 +218,7 @@ async function runLocal(plan: EvalPlan, dir: string, jobs: number, included: rea
   }
   progress.finish(outcome);
   if (outcome === 'interrupted') {
-    const done = runs.filter((r) => readStored(dir, r.hash) !== undefined).length;
+    const done = runs.filter((r) => readStored(dir, r.hash, warnCorrupt) !== undefined).length;
     process.stderr.write(`salsify eval: interrupted; ${done} of ${runs.length} runs are stored in ${storeDir(dir)} (only complete ones); run the same command again to resume\n`);
     return 130;
   }
@@ -192,7 +230,7 @@ async function runTask(dir: string, indexText: string | undefined): Promise<numb
   const { runs } = readRunList(dir);
   const index = integerValue('run-task', indexText ?? '', { min: 0, max: Math.max(0, runs.length - 1) });
   const run = runs[index]!;
-  if (readStored(dir, run.hash) !== undefined) {
+  if (readStored(dir, run.hash, warnCorrupt) !== undefined) {
     process.stderr.write(`salsify eval: ${run.id} is already stored (${run.hash})\n`);
     return 0;
   }
@@ -221,8 +259,8 @@ export async function runEval(argv: string[]): Promise<number> {
   if (args.emit !== undefined) {
     const runs = buildRunList(plan);
     if (included.length > 0) throw usageError(`--include goes with the run or with --collect, not with --emit slurm (see ${HELP_REF})`);
-    const { script, runList } = emitSlurm(args.emit, plan, runs);
-    await writeStdout(`wrote ${runList} (${runs.length} runs) and ${script}\nsubmit: sbatch ${script}\nthen:   salsify eval --collect ${args.emit}\n`);
+    const { script, runList } = emitSlurm(args.emit, plan, runs, args.slurm);
+    await writeStdout(`wrote ${runList} (${runs.length} runs) and ${script}\nsubmit: sbatch ${shellWord(script)}\nthen:   salsify eval --collect ${shellWord(args.emit)}\n`);
     return 0;
   }
   return runLocal(plan, args.out, args.jobs, included, args.wide);

@@ -1,6 +1,5 @@
 // `linkshell gen-trace KIND [options] [-o FILE]`: writes a trace made by one
 // of the seeded generators of trace-generators.ts.
-import { writeFileSync } from 'node:fs';
 import { errorCodeOf, exitStatusOf, oneLine, unwritableFile, usageError } from '../common/errors.ts';
 import { durationMsValue, formatHelp, integerValue, LIMITS, nameValue, numberValue, parseCommandLine, rateValue, seedValue } from '../common/validate.ts';
 import { formatTrace } from '../link-emu/trace-format.ts';
@@ -12,6 +11,7 @@ import {
   poissonTrace,
 } from '../link-emu/trace-generators.ts';
 import { traceMeanRateMbps, type Trace } from '../link-emu/trace.ts';
+import { writeFileAtomically } from '../results/writer.ts';
 
 export const TRACE_GEN_USAGE = formatHelp({
   usage: ['linkshell gen-trace KIND [options] [-o FILE]'],
@@ -197,7 +197,7 @@ export async function runTraceGenCli(argv: string[], io: TraceGenIo = processIo)
     const where = values.output ?? 'standard output';
     try {
       if (values.output === undefined) await io.stdout(text);
-      else writeFileSync(values.output, text);
+      else writeFileAtomically(values.output, text);
     } catch (error) {
       throw unwritableFile(where, error);
     }

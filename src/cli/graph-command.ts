@@ -1,7 +1,6 @@
 // linkshell graph: Mahimahi's mm-throughput-graph and mm-delay-graph as one
 // command, for logs written by linkshell or by Mahimahi, drops included.
 
-import { writeFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import { parseLinkLog } from '../link-emu/link-log.ts';
 import type { LinkLogStats } from '../link-emu/log-stats.ts';
@@ -10,6 +9,7 @@ import { formatHelp, integerValue, optional, outputFileValue, parseCommandLine }
 import { linkDirectionSeries, linkGraphSpec, type LinkDirectionSeries } from '../plots/link-graph.ts';
 import { escapeHtml, renderHtml, renderSvg } from '../plots/render.ts';
 import { readInputFile, writeStdout } from './files.ts';
+import { writeFileAtomically } from '../results/writer.ts';
 
 const HELP_REF = 'linkshell graph --help';
 export const DEFAULT_BIN_MS = 500;
@@ -72,7 +72,7 @@ export async function runGraph(argv: string[]): Promise<number> {
     ? await renderSvg(spec)
     : await renderHtml(`linkshell graph: ${positionals.map((p) => basename(p)).join(', ')}`, [{ title: 'Throughput and delay', spec }], `<pre>${escapeHtml(figures)}</pre>`);
   try {
-    writeFileSync(out, document);
+    writeFileAtomically(out, document);
   } catch (error) {
     throw unwritableFile(out, error);
   }

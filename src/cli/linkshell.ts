@@ -4,9 +4,11 @@
 import { runReplay } from './replay-command.ts';
 import { runStats } from './stats-command.ts';
 import { runCommand } from '../common/errors.ts';
+import { exitOnStandardStreamErrors } from '../common/standard-streams.ts';
 
 export async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
+  exitOnStandardStreamErrors(['replay', 'stats', 'graph', 'gen-trace'].includes(first ?? '') ? `linkshell ${first}` : 'linkshell');
   switch (first) {
     case 'replay':
       return runCommand('linkshell replay', () => runReplay(rest));

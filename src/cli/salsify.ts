@@ -25,6 +25,9 @@ import { ENCODE_TIMINGS } from '../salsify/timing-model.ts';
 import { writeStdout } from './files.ts';
 import { queueOption } from './queue-option.ts';
 import { codecNames, DEFAULT_CODEC, DEFAULT_SCHEME, schemeNames, wrapWords } from './help-names.ts';
+import { exitOnStandardStreamErrors } from '../common/standard-streams.ts';
+
+const COMMANDS = new Set(['sim', 'send', 'receive', 'analyze', 'eval', 'webrtc']);
 
 export const SALSIFY_HELP = formatHelp({
   usage: ['salsify sim --downlink TRACE --uplink TRACE [options]', 'salsify sim --preset NAME [options]'],
@@ -240,6 +243,7 @@ Commands:
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  exitOnStandardStreamErrors(COMMANDS.has(command ?? '') ? `salsify ${command}` : 'salsify');
   if (command === 'sim') return runCommand('salsify sim', () => runSim(rest));
   if (command === 'send') return runCommand('salsify send', async () => (await import('./salsify-send.ts')).runSendCommand(rest));
   if (command === 'receive') return runCommand('salsify receive', async () => (await import('./salsify-receive.ts')).runReceiveCommand(rest));

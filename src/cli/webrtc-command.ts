@@ -1,6 +1,6 @@
 // `salsify webrtc`: a real WebRTC call between two headless Chromium browsers
 // over coturn and linkshell, measured frame by frame (src/webrtc/).
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fileErrorReason, inContext, toolkitError, usageError } from '../common/errors.ts';
@@ -24,9 +24,10 @@ import { findPrerequisites } from '../webrtc/prerequisites.ts';
 import { CALL_PATHS, pathUsesNetns } from '../webrtc/paths.ts';
 import { netnsUnavailable } from '../netns/prerequisites.ts';
 import { runSalsifyEndpoint, type SalsifyEndpointOptions } from '../webrtc/salsify-endpoint.ts';
-import { CODECS as SALSIFY_CODECS } from '../salsify/open-inputs.ts';
+import { CODECS as SALSIFY_CODECS, openVideo } from '../salsify/open-inputs.ts';
 import { SCHEMES } from '../salsify/sender.ts';
 import { schemeNames, wrapWords } from './help-names.ts';
+import { makeDirectory, writeFileAtomically } from '../results/writer.ts';
 
 const DEFAULT_CLIP = fileURLToPath(new URL('../../../shared/video/FourPeople_1280x720_60.ivf', import.meta.url));
 const HELP_REF = 'salsify webrtc --help';
@@ -111,7 +112,7 @@ function traceValue(name: string, text: string | undefined, dir: string, startMs
   })();
   const out = join(dir, `${name}-from-${startMs / 1000}s.trace`);
   try {
-    writeFileSync(out, formatTrace(rotated));
+    writeFileAtomically(out, formatTrace(rotated));
   } catch (error) {
     throw toolkitError('ERR_UNWRITABLE_FILE', `cannot write ${out}: ${fileErrorReason(error, { writing: true })}`);
   }
@@ -131,7 +132,7 @@ function traceFile(name: string, text: string | undefined, dir: string): string 
     })();
     const path = join(dir, `${name}-const-${m[1]}mbps.trace`);
     try {
-      writeFileSync(path, formatTrace(trace));
+      writeFileAtomically(path, formatTrace(trace));
     } catch (error) {
       throw toolkitError('ERR_UNWRITABLE_FILE', `cannot write ${path}: ${fileErrorReason(error, { writing: true })}`);
     }
@@ -223,18 +224,20 @@ export function parseWebrtcArgs(argv: string[]): WebrtcArgs {
     if (!existsSync(video)) throw toolkitError('ERR_UNREADABLE_FILE', `--video ${video}: no such file`);
     video = resolve(video);
   }
+  const downlink = required('downlink', values.downlink ?? preset?.downlink, 'TRACE', HELP_REF);
+  const uplink = required('uplink', values.uplink ?? preset?.uplink, 'TRACE', HELP_REF);
   // Before anything is written: a missing chromium or coturn is one line naming the apt command.
   const programs = salsifyEndpoint
     ? undefined
     : findPrerequisites({ chromium: process.env.SALSIFY_CHROMIUM || undefined, turnserver: process.env.SALSIFY_TURNSERVER || undefined, ffmpeg: process.env.SALSIFY_FFMPEG || undefined }, { ffmpeg: codec !== 'vp8' });
   const out = resolve(pathValue('out', values.out ?? 'webrtc-out'));
   try {
-    mkdirSync(out, { recursive: true });
+    makeDirectory(out);
   } catch (error) {
     throw toolkitError('ERR_UNWRITABLE_FILE', `--out: cannot create ${out}: ${fileErrorReason(error, { writing: true })}`);
   }
-  const videoTrace = traceValue('downlink', values.downlink ?? preset?.downlink, out, traceStartMs);
-  const feedbackTrace = traceValue('uplink', values.uplink ?? preset?.uplink, out, traceStartMs);
+  const videoTrace = traceValue('downlink', downlink, out, traceStartMs);
+  const feedbackTrace = traceValue('uplink', uplink, out, traceStartMs);
   // The scenario's downlink (the video) is linkshell's uplink: what the sending browser sends.
   const extra = ['--uplink-queue', queue, '--downlink-queue', queue];
   if (queueArgs !== '') extra.push('--uplink-queue-args', queueArgs, '--downlink-queue-args', queueArgs);
@@ -290,6 +293,21 @@ function callProgress(durationS: number): { log: (line: string) => void; finish:
   return { log, finish };
 }
 
+/** A corrupt --video file is one line naming it (exit 2) before anything starts: its header, every VP8 frame tag of an IVF, its first picture. */
+async function checkVideo(video: string): Promise<void> {
+  if (video === 'synthetic') return;
+  const source = await openVideo(video).catch((error: unknown) => {
+    throw inContext('--video', error);
+  });
+  try {
+    await source.frame(0).catch((error: unknown) => {
+      throw inContext('--video', error);
+    });
+  } finally {
+    await source.close();
+  }
+}
+
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 const SIGNAL_STATUS: Record<(typeof SIGNALS)[number], number> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
 
@@ -299,6 +317,7 @@ export async function runWebrtc(argv: string[]): Promise<number> {
     process.stdout.write(WEBRTC_HELP);
     return 0;
   }
+  await checkVideo(args.call?.video ?? args.salsify!.video);
   const controller = new AbortController();
   let caught: (typeof SIGNALS)[number] | undefined;
   const onSignal = (signal: (typeof SIGNALS)[number]) => {

@@ -40,19 +40,54 @@ export function onPath(name: string, path = process.env.PATH ?? ''): string | un
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 
+/** What the job asks Slurm for, beyond one CPU per task (each absent: the site's default). */
+export interface SlurmRequest {
+  /** Wall-clock limit per task, in Slurm's forms: MINUTES, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS. */
+  readonly time?: string;
+  /** Memory per node (per task here): a number of megabytes, or with a unit suffix K, M, G or T. */
+  readonly mem?: string;
+  /** The partition (or several, joined by commas). */
+  readonly partition?: string;
+  /** At most this many array tasks run at once (--array=0-N%T). */
+  readonly arrayThrottle?: number;
+}
+
+export const SLURM_TIME = /^(\d+|\d+:\d{1,2}|\d+:\d{1,2}:\d{1,2}|\d+-\d{1,2}|\d+-\d{1,2}:\d{1,2}|\d+-\d{1,2}:\d{1,2}:\d{1,2})$/;
+export const SLURM_MEM = /^\d+[KMGT]?$/;
+export const SLURM_PARTITION = /^[A-Za-z0-9_.-]+(,[A-Za-z0-9_.-]+)*$/;
+
+/**
+ * A value on an #SBATCH line, as sbatch reads it (src/sbatch/opt.c, _get_argument): double quotes
+ * group, a backslash escapes the next character; so every value is quoted and " and \ escaped.
+ */
+export function sbatchWord(text: string): string {
+  return `"${text.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+}
+
+/** A directory in a Slurm filename pattern (--output): "%" is literal only when doubled. */
+function literalInPattern(path: string): string {
+  return path.replace(/%/g, '%%');
+}
+
 /** The job-array script: one task per run; paths absolute, so it can be submitted from anywhere on the shared filesystem. */
-export function sbatchScript(dir: string, count: number, env: Record<string, string | undefined> = process.env): string {
+export function sbatchScript(dir: string, count: number, request: SlurmRequest = {}, env: Record<string, string | undefined> = process.env): string {
   const abs = resolve(dir);
   const traces = env.LINKSHELL_TRACES ? `export LINKSHELL_TRACES=${shellWord(resolve(env.LINKSHELL_TRACES))}\n` : '';
+  const throttle = request.arrayThrottle === undefined ? '' : `%${request.arrayThrottle}`;
+  const asked = [
+    request.time === undefined ? '' : `#SBATCH --time=${sbatchWord(request.time)}\n`,
+    request.mem === undefined ? '' : `#SBATCH --mem=${sbatchWord(request.mem)}\n`,
+    request.partition === undefined ? '' : `#SBATCH --partition=${sbatchWord(request.partition)}\n`,
+  ].join('');
   return `#!/bin/bash
 # salsify eval: ${count} runs, one array task each (written by salsify eval --emit slurm).
 # Submit with: sbatch ${shellWord(join(abs, SBATCH_FILE))}   then, when the array is done:
 #   salsify eval --collect ${shellWord(abs)}
 #SBATCH --job-name=salsify-eval
-#SBATCH --array=0-${count - 1}
+#SBATCH --array=0-${count - 1}${throttle}
 #SBATCH --ntasks=1
 #SBATCH --cpus-per-task=1
-#SBATCH --output=${join(abs, 'logs', '%A_%a.out')}
+${asked}#SBATCH --output=${sbatchWord(join(literalInPattern(abs), 'logs', '%A_%a.out'))}
 set -euo pipefail
 ${traces}cd ${shellWord(REPO)}
 exec ${shellWord(process.execPath)} ${shellWord(join(REPO, 'bin', 'salsify.js'))} eval --run-task ${shellWord(abs)} "$SLURM_ARRAY_TASK_ID"
@@ -60,7 +95,7 @@ exec ${shellWord(process.execPath)} ${shellWord(join(REPO, 'bin', 'salsify.js'))
 }
 
 /** Writes DIR/runs.json, DIR/eval.sbatch and the store and log directories; refuses (exit 2) without sbatch on PATH. */
-export function emitSlurm(dir: string, plan: EvalPlan, runs: readonly EvalRun[]): { script: string; runList: string } {
+export function emitSlurm(dir: string, plan: EvalPlan, runs: readonly EvalRun[], request: SlurmRequest = {}): { script: string; runList: string } {
   if (onPath('sbatch') === undefined) {
     throw toolkitError('ERR_BAD_ARGUMENT', '--emit slurm: sbatch is not on PATH, so this machine cannot submit to Slurm; run it on a Slurm login node, or run the eval here without --emit');
   }
@@ -70,7 +105,7 @@ export function emitSlurm(dir: string, plan: EvalPlan, runs: readonly EvalRun[])
   const runList = join(dir, RUN_LIST_FILE);
   const script = join(dir, SBATCH_FILE);
   writeResultsFile(runList, jsonText({ plan, runs } satisfies RunListFile));
-  writeResultsFile(script, sbatchScript(dir, runs.length));
+  writeResultsFile(script, sbatchScript(dir, runs.length, request));
   return { script, runList };
 }
 

@@ -3,12 +3,13 @@
 // to a temporary name beside it and renamed into place, so a reader (a rerun,
 // `--collect`, another Slurm task) sees a whole result or none, whatever
 // interrupted the writer. Only names of the form HASH.json are results.
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { toolkitError, unreadableFile, unwritableFile } from '../common/errors.ts';
+import { unreadableFile, unwritableFile } from '../common/errors.ts';
 import type { Summary } from '../results/summary.ts';
 import type { RunKey } from './config-hash.ts';
 import type { SeriesBin } from './series.ts';
+import { makeDirectory } from '../results/writer.ts';
 
 /** What the store keeps of a run: its key, its results (the pipeline's JSON) and its time series. */
 export interface StoredRun {
@@ -32,7 +33,7 @@ export function storePath(dir: string, hash: string): string {
 
 export function makeStore(dir: string): void {
   try {
-    mkdirSync(storeDir(dir), { recursive: true });
+    makeDirectory(storeDir(dir));
   } catch (error) {
     throw unwritableFile(storeDir(dir), error);
   }
@@ -49,15 +50,23 @@ export function readStoredText(dir: string, hash: string): string | undefined {
   }
 }
 
-export function readStored(dir: string, hash: string): StoredRun | undefined {
+/**
+ * The stored run `hash`, or undefined if it is not done. An entry that is not
+ * a stored run (corrupted: truncated, edited, another run's) is not done
+ * either: `onCorrupt` is told why (one line naming the file) and the run is
+ * computed again, its result written over it.
+ */
+export function readStored(dir: string, hash: string, onCorrupt: (message: string) => void): StoredRun | undefined {
   const text = readStoredText(dir, hash);
   if (text === undefined) return undefined;
   try {
     const run = JSON.parse(text) as StoredRun;
-    if (run.hash !== hash) throw new Error(`its hash field is ${JSON.stringify(run.hash)}`);
+    if (run?.hash !== hash) throw new Error(`its hash field is ${JSON.stringify(run?.hash)}`);
+    if (typeof run.result?.summary !== 'object' || !Array.isArray(run.series)) throw new Error('its result or series is missing');
     return run;
   } catch (error) {
-    throw toolkitError('ERR_BAD_INPUT', `${storePath(dir, hash)}: not a stored run (${(error as Error).message}); delete it to run it again`);
+    onCorrupt(`${storePath(dir, hash)}: not a stored run (${(error as Error).message}); running it again`);
+    return undefined;
   }
 }
 

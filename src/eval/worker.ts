@@ -1,7 +1,9 @@
 // A worker process of the eval's pool (`salsify eval --worker`, forked by
 // pool.ts): it takes runs over its IPC channel one at a time, simulates each
 // (execute.ts), writes the result into the store itself (atomically), and
-// reports progress and completion. It ends when the channel closes.
+// reports progress and completion. It ends when the channel closes (at once if
+// a run is in progress: the parent is gone), and on Linux with its parent
+// (pool.ts starts it with a parent-death signal).
 import { errorCodeOf, oneLine } from '../common/errors.ts';
 import { executeRun } from './execute.ts';
 import type { EvalRun } from './run-list.ts';
@@ -23,8 +25,15 @@ export async function serveWorker(): Promise<number> {
   process.on('SIGINT', () => {});
   const tell = (m: FromWorker) => new Promise<void>((resolve) => send(m, undefined, {}, () => resolve()));
   let queue = Promise.resolve();
+  let busy = false;
+  // The parent closes the channel only when it has nothing more to give an idle worker: closed
+  // mid-run, the parent is gone (killed), and the run is nobody's any more.
+  process.once('disconnect', () => {
+    if (busy) process.exit(1);
+  });
   process.on('message', (message: ToWorker) => {
     if (message?.type !== 'run') return;
+    busy = true;
     queue = queue.then(async () => {
       const { run, dir } = message;
       try {
@@ -33,6 +42,8 @@ export async function serveWorker(): Promise<number> {
         await tell({ type: 'done', index: run.index });
       } catch (error) {
         await tell({ type: 'failed', index: run.index, message: oneLine(error), code: errorCodeOf(error) });
+      } finally {
+        busy = false;
       }
     });
   });

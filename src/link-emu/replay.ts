@@ -73,6 +73,7 @@ export function parseArrivalList(text: string, source: string): Arrivals {
     times.push(t);
     sizes.push(Number(m[2]));
   }
+  if (times.length === 0) throw new Error(`${source}: no arrivals (the file is empty or has only comments)`);
   return { time: Float64Array.from(times), size: Float64Array.from(sizes) };
 }
 

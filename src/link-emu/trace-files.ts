@@ -1,12 +1,13 @@
 // Trace files: reading, writing, and finding a trace from the name given on a
 // command line.
-import { readFileSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { readFileSync, statSync, type Stats } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { fileErrorReason, fileKind, toolkitError, type ToolkitError } from '../common/errors.ts';
 import { formatTrace } from './trace-format.ts';
 import { parseTrace } from './trace-parse.ts';
 import type { Trace } from './trace.ts';
+import { writeFileAtomically } from '../results/writer.ts';
 
 /** Where Mahimahi installs its traces: a package's place, and a source build's (make install, prefix /usr/local). */
 export const MAHIMAHI_TRACE_DIR = '/usr/share/mahimahi/traces';
@@ -76,7 +77,7 @@ export async function loadTraceAsync(path: string): Promise<Trace> {
 export function writeTrace(path: string, trace: Trace): void {
   const text = formatTrace(trace);
   try {
-    writeFileSync(path, text);
+    writeFileAtomically(path, text);
   } catch (error) {
     throw toolkitError('ERR_UNWRITABLE_FILE', `cannot write trace file ${path}: ${fileErrorReason(error)}`, error);
   }

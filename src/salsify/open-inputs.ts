@@ -58,6 +58,9 @@ export interface OpenVideoOptions {
 export async function openVideo(spec: string, seed: string | number = 1, { fps }: OpenVideoOptions = {}): Promise<VideoSource> {
   try {
     if (!spec.toLowerCase().endsWith('.ivf')) return asInputSource(await openVideoSource(spec, { seed, fps }));
+    // Every frame's VP8 frame tag, before the run starts: the model codec never decodes the clip.
+    const { checkVp8IvfFile } = await import('../codec-bridge/video/vp8-frame-check.ts');
+    await checkVp8IvfFile(spec);
     const { createStreamDecoder } = await import('../codec-bridge/stream-decoder.ts');
     const decoder = createStreamDecoder();
     return asInputSource(await openVideoSource(spec, { decode: (frame) => decoder.decode(frame), fps }));

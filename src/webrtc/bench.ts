@@ -15,7 +15,7 @@
 //   path.json             the media's path (--path), its namespace's kernel counters before and after
 //
 // Times in the records are ms since the call connected. Fates: records.ts.
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Y4mFile } from '../codec-bridge/video/y4m-file.ts';
 import { parseLinkLog } from '../link-emu/link-log.ts';
@@ -32,6 +32,7 @@ export type { WebrtcFate, WebrtcFrameRecord } from './records.ts';
 import { summarizeStats, type StatsSummary } from './stats-summary.ts';
 import { judgeRealtimeRun, type Validity } from '../results/validity.ts';
 import { callFacts } from './call-validity.ts';
+import { writeFileAtomically } from '../results/writer.ts';
 
 export interface WebrtcResult {
   readonly label: string;
@@ -342,17 +343,17 @@ export async function runWebrtcBench(options: CallOptions): Promise<WebrtcResult
   const data = await runCall(options);
   try {
     const result = await analyzeCall(data, options);
-    writeFileSync(join(options.out, 'frames.csv'), framesToCsv(result.run.frames));
-    writeFileSync(join(options.out, 'linkshell.txt'), data.linkshellOutput);
+    writeFileAtomically(join(options.out, 'frames.csv'), framesToCsv(result.run.frames));
+    writeFileAtomically(join(options.out, 'linkshell.txt'), data.linkshellOutput);
     // The media's path, and the kernel counters of the sender's namespace (netns paths): TCP retransmissions, UDP sent.
-    writeFileSync(join(options.out, 'path.json'), JSON.stringify({ path: data.path, udpBlockedBy: data.udpBlockedBy ?? null, kernelCounters: data.kernelCounters ?? null }, null, 2) + '\n');
+    writeFileAtomically(join(options.out, 'path.json'), JSON.stringify({ path: data.path, udpBlockedBy: data.udpBlockedBy ?? null, kernelCounters: data.kernelCounters ?? null }, null, 2) + '\n');
     // The pages' raw records, with the clocks that relate them (monotonic ms = page time + origin).
     const origins = { senderOriginMs: data.senderOriginMs, receiverOriginMs: data.receiverOriginMs, connectedMs: data.connectedMs, measuredUntilMs: data.measuredUntilMs, stoppedMs: data.stoppedMs, clipFrames: data.clip.frameCount };
-    writeFileSync(join(options.out, 'camera.jsonl'), [JSON.stringify(origins), ...data.sender.map((r) => JSON.stringify(r))].join('\n') + '\n');
-    writeFileSync(join(options.out, 'display.jsonl'), [JSON.stringify(origins), ...data.receiver.map((r) => JSON.stringify(r))].join('\n') + '\n');
+    writeFileAtomically(join(options.out, 'camera.jsonl'), [JSON.stringify(origins), ...data.sender.map((r) => JSON.stringify(r))].join('\n') + '\n');
+    writeFileAtomically(join(options.out, 'display.jsonl'), [JSON.stringify(origins), ...data.receiver.map((r) => JSON.stringify(r))].join('\n') + '\n');
     const extra = { validity: result.validity, browser: result.browser, delayKnownFraction: result.delayKnownFraction, stats: result.stats, videoLink: result.link.video, linkshellStatus: result.link.linkshellStatus };
     const json = JSON.stringify(runToJson(result.run, result.summary, { extra }), (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2) + '\n';
-    writeFileSync(join(options.out, 'summary.json'), json);
+    writeFileAtomically(join(options.out, 'summary.json'), json);
     return result;
   } finally {
     data.dispose();

@@ -55,7 +55,7 @@ export function linkUseFromLog(path: string, epochOfCallZero: number, fromMs: nu
   const meter = new LinkUseMeter(fromMs, toMs);
   for (let i = 0; i < log.count; i++) {
     if (log.kind[i] === LogEventKind.Opportunity) meter.opportunity(log.time[i] + shift, log.a[i]);
-    else if (log.kind[i] === LogEventKind.Departure) meter.departure(log.time[i] + shift, log.a[i]);
+    else if (log.kind[i] === LogEventKind.Departure) meter.departure(log.time[i] + shift, log.a[i], log.b[i]);
   }
   return meter.result();
 }

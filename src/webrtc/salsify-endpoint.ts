@@ -13,7 +13,7 @@
 // written through src/results into `out`: summary.json (with endpoint and
 // scheme), frames.csv, the linkshell logs and summary. Everything started
 // ends with it, on success, error or abort.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +28,7 @@ import { ownedTempPrefix } from './stale-temp.ts';
 import { firstArrivalTraceTime, traceAt } from './records.ts';
 import { startLinkshellChild } from './linkshell-child.ts';
 import { startNodeChild, waitForOutput, type NodeChild } from './node-child.ts';
+import { writeFileAtomically } from '../results/writer.ts';
 
 const SALSIFY_BIN = fileURLToPath(new URL('../../bin/salsify.js', import.meta.url));
 /** The receiver is stopped (SIGINT, its clean stop) this long after the sender ended. */
@@ -150,11 +151,11 @@ export async function runSalsifyEndpoint(options: SalsifyEndpointOptions): Promi
     if (receiveStatus !== 0) throw new Error(`salsify receive failed (status ${receiveStatus}): ${lastLine(receiver)}`);
     const linkshellStatus = await linkshell.stop();
     const linkshellOutput = linkshell.output();
-    writeFileSync(join(options.out, 'linkshell.txt'), linkshellOutput);
+    writeFileAtomically(join(options.out, 'linkshell.txt'), linkshellOutput);
     const analysis = await analyzeLiveRun(options.out, { linkLog: join(options.out, 'video-link.log') });
     const known = analysis.frames.filter((f) => f.displayMs !== undefined).length;
     const delayKnownFraction = analysis.frames.length > 0 ? known / analysis.frames.length : 0;
-    writeFileSync(join(options.out, 'frames.csv'), framesToCsv(analysis.frames));
+    writeFileAtomically(join(options.out, 'frames.csv'), framesToCsv(analysis.frames));
     const extra = {
       endpoint: `salsify (${options.scheme})`,
       scheme: options.scheme,
@@ -172,7 +173,7 @@ export async function runSalsifyEndpoint(options: SalsifyEndpointOptions): Promi
       notes: analysis.notes,
       linkshellStatus,
     };
-    writeFileSync(join(options.out, 'summary.json'), jsonText(runToJson(analysis, analysis.summary, { extra })));
+    writeFileAtomically(join(options.out, 'summary.json'), jsonText(runToJson(analysis, analysis.summary, { extra })));
     return { analysis, delayKnownFraction, linkshellStatus, linkshellOutput, processes, tempDir };
   } finally {
     await cleanup.run();

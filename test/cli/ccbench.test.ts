@@ -7,12 +7,13 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../../src/cli/ccbench.ts';
+import { HANG_BOUND_MS } from '../helpers/bounds.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const dir = mkdtempSync(join(tmpdir(), 'ccbench-'));
 
 function ccbench(args: string[]): { status: number; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [join(root, 'bin', 'ccbench.js'), ...args], { cwd: dir, encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync(process.execPath, [join(root, 'bin', 'ccbench.js'), ...args], { cwd: dir, encoding: 'utf8', timeout: HANG_BOUND_MS });
   return { status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -15,6 +15,8 @@ import { errorCodeOf } from '../../src/common/errors.ts';
 import { parseSimArgs } from '../../src/cli/salsify.ts';
 import { parseSendArgs } from '../../src/cli/salsify-send.ts';
 import { readSenderRecords } from '../../src/salsify/live/records.ts';
+import { requires } from '../helpers/requires.ts';
+import { HANG_BOUND_MS } from '../helpers/bounds.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = join(root, 'bin', 'salsify.js');
@@ -51,14 +53,13 @@ test('--fps: a frame rate > 0 and at most 1000, or absent (the video\'s own rate
 });
 
 test('--fps contradicting a synthetic:WxH@FPS spec: one line, exit 2', () => {
-  const r = spawnSync(process.execPath, [bin, 'sim', ...LINKS, '--video', 'synthetic:64x64@30', '--fps', '25', '--duration', '0.2'], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(process.execPath, [bin, 'sim', ...LINKS, '--video', 'synthetic:64x64@30', '--fps', '25', '--duration', '0.2'], { cwd: root, encoding: 'utf8', timeout: HANG_BOUND_MS });
   assert.is(r.status, 2, r.stderr);
   assert.match(r.stderr, /^salsify sim: --video: .*fps is 30 in "synthetic:64x64@30" but 25/);
   assert.is(r.stderr.trim().split('\n').length, 1, r.stderr);
 });
 
-const haveFfmpeg = spawnSync('ffmpeg', ['-version'], { stdio: 'ignore' }).status === 0;
-if (!haveFfmpeg) console.log('SKIPPED: --fps with an IVF file written by ffmpeg: ffmpeg is not installed (apt-get install ffmpeg)');
+const withFfmpeg = requires(['ffmpeg']);
 
 /** A 1 s VP8 clip at 25 fps as ffmpeg writes it from WebM: time base 1/1000, timestamps in ms. */
 function ffmpegIvf(): string {
@@ -68,17 +69,17 @@ function ffmpegIvf(): string {
     ['-f', 'lavfi', '-i', 'testsrc=size=160x120:rate=25', '-t', '1', '-c:v', 'libvpx', webm],
     ['-i', webm, '-c', 'copy', ivf],
   ]) {
-    const r = spawnSync('ffmpeg', ['-v', 'error', '-nostdin', '-y', ...args], { encoding: 'utf8', timeout: 120_000 });
+    const r = spawnSync('ffmpeg', ['-v', 'error', '-nostdin', '-y', ...args], { encoding: 'utf8', timeout: HANG_BOUND_MS });
     if (r.status !== 0) throw new Error(`ffmpeg ${args.join(' ')} failed: ${r.stderr || r.error?.message}`);
   }
   return ivf;
 }
 
 function salsify(...args: string[]) {
-  return spawnSync(process.execPath, [bin, ...args], { cwd: root, encoding: 'utf8', timeout: 120_000, env: { ...process.env, LINKSHELL_ADDR: '' } });
+  return spawnSync(process.execPath, [bin, ...args], { cwd: root, encoding: 'utf8', timeout: HANG_BOUND_MS, env: { ...process.env, LINKSHELL_ADDR: '' } });
 }
 
-(haveFfmpeg ? test : test.skip)('salsify sim and salsify send on an ffmpeg IVF (time base 1/1000): 25 fps from its timestamps, or --fps', async () => {
+withFfmpeg('salsify sim and salsify send on an ffmpeg IVF (time base 1/1000): 25 fps from its timestamps, or --fps', async () => {
   const ivf = ffmpegIvf();
   for (const [extra, fps] of [[[], 25], [['--fps', '50'], 50]] as const) {
     const json = join(dir, `sim-${fps}.json`);

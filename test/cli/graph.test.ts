@@ -7,13 +7,14 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { XMLValidator } from 'fast-xml-parser';
+import { HANG_BOUND_MS } from '../helpers/bounds.ts';
 
 const root = join(import.meta.dirname, '../..');
 const conformance = join(root, '../shared/conformance');
 const work = mkdtempSync(join(tmpdir(), 'linkshell-graph-'));
 
 function linkshell(...args: string[]) {
-  const result = spawnSync(process.execPath, [join(root, 'bin/linkshell.js'), ...args], { cwd: root, encoding: 'utf8', timeout: 120_000, maxBuffer: 64 << 20 });
+  const result = spawnSync(process.execPath, [join(root, 'bin/linkshell.js'), ...args], { cwd: root, encoding: 'utf8', timeout: HANG_BOUND_MS, maxBuffer: 64 << 20 });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 

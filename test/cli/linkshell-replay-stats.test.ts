@@ -4,13 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { HANG_BOUND_MS } from '../helpers/bounds.ts';
 
 const root = join(import.meta.dirname, '../..');
 const shared = join(root, '../shared');
 const work = mkdtempSync(join(tmpdir(), 'linkshell-cli-'));
 
 function linkshell(...args: string[]) {
-  const result = spawnSync(process.execPath, [join(root, 'bin/linkshell.js'), ...args], { cwd: root, encoding: 'utf8', timeout: 120_000 });
+  const result = spawnSync(process.execPath, [join(root, 'bin/linkshell.js'), ...args], { cwd: root, encoding: 'utf8', timeout: HANG_BOUND_MS });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -18,7 +19,7 @@ function linkshell(...args: string[]) {
 function linkshellToFile(path: string, ...args: string[]) {
   const fd = openSync(path, 'w');
   try {
-    const result = spawnSync(process.execPath, [join(root, 'bin/linkshell.js'), ...args], { cwd: root, encoding: 'utf8', timeout: 120_000, stdio: ['ignore', fd, 'pipe'] });
+    const result = spawnSync(process.execPath, [join(root, 'bin/linkshell.js'), ...args], { cwd: root, encoding: 'utf8', timeout: HANG_BOUND_MS, stdio: ['ignore', fd, 'pipe'] });
     return { code: result.status, stderr: result.stderr };
   } finally {
     closeSync(fd);
@@ -79,6 +80,18 @@ test('stats refuses a log whose times decrease, and an empty or comments-only lo
     assert.is(e.code, 2, e.stderr);
     assert.is(e.stdout, '');
     assert.is(e.stderr, `linkshell stats: ${path}: no events (the log is empty or has only comments)\n`);
+  }
+});
+
+test('replay refuses an empty or comments-only --log-in (a log or a TIME SIZE list), naming the file', () => {
+  const plainComments = join(work, 'plain-comments.txt');
+  writeFileSync(plainComments, '# TIME SIZE\n\n');
+  const trace = join(shared, 'traces/12mbps.up');
+  for (const [path, why] of [[empty, 'no arrivals (the file is empty or has only comments)'], [plainComments, 'no arrivals (the file is empty or has only comments)'], [commentsOnly, 'no events (the log is empty or has only comments)']]) {
+    const r = linkshell('replay', '--log-in', path!, '--trace', trace);
+    assert.is(r.code, 2, `${path}: ${r.stdout}`);
+    assert.is(r.stdout, '', 'no header-only log');
+    assert.is(r.stderr, `linkshell replay: ${path}: ${why}\n`);
   }
 });
 

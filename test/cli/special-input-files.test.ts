@@ -7,6 +7,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { HANG_BOUND_MS } from '../helpers/bounds.ts';
 
 const root = join(import.meta.dirname, '../..');
 const work = mkdtempSync(join(tmpdir(), 'special-inputs-'));
@@ -19,7 +20,7 @@ writeFileSync(trace, '1\n');
 
 function run(bin: 'linkshell' | 'salsify', ...args: string[]) {
   // Bounded: before the check, a FIFO blocked the read until killed.
-  const r = spawnSync(process.execPath, [join(root, 'bin', `${bin}.js`), ...args], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(process.execPath, [join(root, 'bin', `${bin}.js`), ...args], { cwd: root, encoding: 'utf8', timeout: HANG_BOUND_MS });
   return { status: r.status, stderr: r.stderr, signal: r.signal };
 }
 

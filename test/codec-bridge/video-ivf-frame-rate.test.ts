@@ -14,6 +14,8 @@ import { createIvfWriter } from '../../src/codec-bridge/video/ivf.ts';
 import { openVideoSource } from '../../src/codec-bridge/video/open-video-source.ts';
 import { formatY4mHeader } from '../../src/codec-bridge/video/y4m.ts';
 import { rejects } from '../helpers/rejects.ts';
+import { onPath, requires } from '../helpers/requires.ts';
+import { HANG_BOUND_MS } from '../helpers/bounds.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'video-ivf-frame-rate-test-'));
 const MS = { rate: 1000, scale: 1 };
@@ -85,23 +87,22 @@ test('the fps option overrides an IVF file\'s derived rate and a Y4M file\'s F f
   }
 });
 
-const haveFfmpeg = spawnSync('ffmpeg', ['-version'], { stdio: 'ignore' }).status === 0;
-const haveFfprobe = spawnSync('ffprobe', ['-version'], { stdio: 'ignore' }).status === 0;
-if (!haveFfmpeg) console.log('SKIPPED: IVF files written by ffmpeg: ffmpeg is not installed (apt-get install ffmpeg)');
+const withFfmpeg = requires(['ffmpeg']);
+const haveFfprobe = onPath('ffprobe');
 
 function ffmpeg(...args: string[]): void {
-  const r = spawnSync('ffmpeg', ['-v', 'error', '-nostdin', '-y', ...args], { encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync('ffmpeg', ['-v', 'error', '-nostdin', '-y', ...args], { encoding: 'utf8', timeout: HANG_BOUND_MS });
   if (r.status !== 0) throw new Error(`ffmpeg ${args.join(' ')} failed: ${r.stderr || r.error?.message}`);
 }
 
 /** ffprobe's r_frame_rate of the file, as a number. */
 function ffprobeRate(path: string): number {
-  const r = spawnSync('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=r_frame_rate', '-of', 'csv=p=0', path], { encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=r_frame_rate', '-of', 'csv=p=0', path], { encoding: 'utf8', timeout: HANG_BOUND_MS });
   const [num, den] = r.stdout.trim().split('/').map(Number);
   return num / den;
 }
 
-(haveFfmpeg ? test : test.skip)('IVF files written by ffmpeg at 25 and 30 fps, with time base 1/fps or 1/1000 (from WebM), are read at 25 and 30 fps', async () => {
+withFfmpeg('IVF files written by ffmpeg at 25 and 30 fps, with time base 1/fps or 1/1000 (from WebM), are read at 25 and 30 fps', async () => {
   for (const rate of [25, 30]) {
     const direct = join(dir, `direct-${rate}.ivf`);
     const webm = join(dir, `clip-${rate}.webm`);

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { HANG_BOUND_MS } from '../helpers/bounds.ts';
 
 const PROGRAM = `
 #include <stdio.h>
@@ -29,9 +30,9 @@ test('the system libvpx VP8 decoder has no error concealment (vpx_codec_get_caps
   const dir = mkdtempSync(join(tmpdir(), 'vpx-caps-'));
   try {
     writeFileSync(join(dir, 'caps.c'), PROGRAM);
-    const cc = spawnSync('cc', ['-o', join(dir, 'caps'), join(dir, 'caps.c'), '-lvpx'], { encoding: 'utf8', timeout: 60_000 });
+    const cc = spawnSync('cc', ['-o', join(dir, 'caps'), join(dir, 'caps.c'), '-lvpx'], { encoding: 'utf8', timeout: HANG_BOUND_MS });
     assert.is(cc.status, 0, `cc failed: ${cc.stderr}`);
-    const [version, line] = execFileSync(join(dir, 'caps'), { encoding: 'utf8', timeout: 10_000 }).trim().split('\n');
+    const [version, line] = execFileSync(join(dir, 'caps'), { encoding: 'utf8', timeout: HANG_BOUND_MS }).trim().split('\n');
     const [caps, concealment] = line.split(' ').map(Number);
     assert.match(version, /^v?1\.\d+/);
     assert.ok(caps > 0, `caps ${caps}`);

@@ -10,6 +10,7 @@ import * as assert from 'uvu/assert';
 import { createVP8Codec, ssim } from '../../src/codec-bridge/index.ts';
 import type { Picture } from '../../src/codec-bridge/types.ts';
 import { clipPictures, crop, ivfFile } from './vp8-fixtures.ts';
+import { requires } from '../helpers/requires.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'vp8-tools-'));
 
@@ -17,7 +18,7 @@ function concat(pictures: Picture[]): Buffer {
   return Buffer.concat(pictures.map((p) => Buffer.from(p.data.buffer, p.data.byteOffset, p.data.length)));
 }
 
-test('a linear chain decodes identically with vpxdec, ffmpeg and our decoder', async () => {
+requires(['vpxdec', 'ffmpeg'])('a linear chain decodes identically with vpxdec, ffmpeg and our decoder', async () => {
   const source = await clipPictures(8);
   const width = 402;
   const height = 298;
@@ -45,7 +46,7 @@ test('a linear chain decodes identically with vpxdec, ffmpeg and our decoder', a
   assert.ok(readFileSync(join(dir, 'ffmpeg.yuv')).equals(ours), 'ffmpeg differs');
 });
 
-test('SSIM agrees with ffmpeg -lavfi ssim within 0.001 on the test clip', async () => {
+requires(['ffmpeg'])('SSIM agrees with ffmpeg -lavfi ssim within 0.001 on the test clip', async () => {
   const source = await clipPictures(4);
   const codec = createVP8Codec({ encoders: 1 });
   const degraded: Picture[] = [];

@@ -44,7 +44,7 @@ for (const [args, pattern] of [
 test('a trace that cannot be found: one line naming it, exit 2, nothing run', async () => {
   const out = join(dir, 'no-traces');
   // From a directory with no traces beside it (the checkout has ../shared/traces, which trace names fall back on).
-  const r = await runEval(['--scenarios', 'att-lte', '--schemes', 'salsify-1', '--out', out], 60_000, { LINKSHELL_TRACES: join(dir, 'empty') }, dir);
+  const r = await runEval(['--scenarios', 'att-lte', '--schemes', 'salsify-1', '--out', out], undefined, { LINKSHELL_TRACES: join(dir, 'empty') }, dir);
   assert.is(r.code, 2, r.stderr);
   oneLine(r.stderr, /^salsify eval: trace "ATT-LTE-driving\.down" not found; tried: /);
   assert.not.ok(existsSync(out));

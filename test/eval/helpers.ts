@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { HANG_BOUND_MS } from '../helpers/bounds.ts';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const SALSIFY = join(ROOT, 'bin', 'salsify.js');
@@ -32,8 +33,8 @@ export function startEval(args: readonly string[], env: Record<string, string | 
   return { child, done, stderr: () => stderr };
 }
 
-/** Runs `salsify eval ARGS`; kills it and fails after `timeoutMs`. */
-export async function runEval(args: readonly string[], timeoutMs = 120_000, env: Record<string, string | undefined> = {}, cwd = ROOT): Promise<Ran> {
+/** Runs `salsify eval ARGS`; kills it and fails after `timeoutMs` (a bound against a hang, tests/helpers/bounds.ts). */
+export async function runEval(args: readonly string[], timeoutMs = HANG_BOUND_MS, env: Record<string, string | undefined> = {}, cwd = ROOT): Promise<Ran> {
   const { child, done } = startEval(args, env, false, cwd);
   const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
   const r = await done;

@@ -12,6 +12,8 @@ import * as assert from 'uvu/assert';
 import { readPaperResults } from '../../src/eval/paper-reference.ts';
 import type { StoredRun } from '../../src/eval/store.ts';
 import { runEval } from './helpers.ts';
+import { requires } from '../helpers/requires.ts';
+import { HANG_BOUND_MS } from '../helpers/bounds.ts';
 
 const CHROMIUM = process.env.SALSIFY_CHROMIUM ?? '/usr/lib/chromium/chromium';
 const dir = mkdtempSync(join(tmpdir(), 'eval-report-'));
@@ -19,7 +21,7 @@ const out = join(dir, 'out');
 
 test.after(() => rmSync(dir, { recursive: true, force: true }));
 
-test('salsify eval writes a report whose every chart renders in Chromium with the expected marks', async () => {
+requires(['chromium'])('salsify eval writes a report whose every chart renders in Chromium with the expected marks', async () => {
   const r = await runEval(['--scenarios', 'wifi', '--schemes', 'salsify-1,conventional-1s,oracle', '--measure-for', '2', '--jobs', '2', '--out', out]);
   assert.is(r.code, 0, r.stderr);
   assert.match(r.stdout, /wifi Salsify-1 \(paper\)/);
@@ -45,12 +47,12 @@ test('salsify eval writes a report whose every chart renders in Chromium with th
   const browser = await puppeteer.launch({
     executablePath: CHROMIUM, headless: true, pipe: true, ignoreDefaultArgs: true,
     args: [...(process.getuid?.() === 0 ? ['--no-sandbox'] : []), '--headless', '--disable-gpu', '--no-first-run', '--remote-debugging-pipe', `--user-data-dir=${join(dir, 'profile')}`],
-    handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false, timeout: 60_000, protocolTimeout: 60_000,
+    handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false, timeout: HANG_BOUND_MS, protocolTimeout: HANG_BOUND_MS,
   });
   try {
     const page = await browser.newPage();
     await page.setViewport({ width: 1200, height: 900 });
-    await page.goto(`file://${join(out, 'report.html')}`, { waitUntil: 'load', timeout: 30_000 });
+    await page.goto(`file://${join(out, 'report.html')}`, { waitUntil: 'load', timeout: HANG_BOUND_MS });
     const charts = await page.$$eval('section.chart', (sections) => sections.map((s) => ({
       title: s.querySelector('h2')?.textContent ?? '',
       svg: s.querySelector('svg') !== null,

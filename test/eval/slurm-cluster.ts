@@ -10,6 +10,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync 
 import { createServer } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { HANG_BOUND_MS } from '../helpers/bounds.ts';
 
 export interface SlurmCluster {
   readonly dir: string;
@@ -94,7 +95,7 @@ export async function startSlurm(): Promise<SlurmCluster> {
       }
     }).join('\n');
   const run = (command: string, args: readonly string[]) => {
-    const r = spawnSync(command, args, { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 30_000 });
+    const r = spawnSync(command, args, { env: { ...process.env, ...env }, encoding: 'utf8', timeout: HANG_BOUND_MS });
     return { status: r.status, stdout: r.stdout ?? '', stderr: r.stderr ?? '' };
   };
   const stop = async () => {
@@ -111,10 +112,10 @@ export async function startSlurm(): Promise<SlurmCluster> {
   };
   try {
     started.push(daemon('munged', ['-F', '-f', `--socket=${socket}`, `--key-file=${key}`, `--pid-file=${join(dir, 'munged.pid')}`, `--log-file=${join(dir, 'munged.log')}`, `--seed-file=${join(dir, 'munged.seed')}`], dir, 'munged'));
-    await until(() => spawnSync('test', ['-S', socket]).status === 0, 20_000, 'munged', logs);
+    await until(() => spawnSync('test', ['-S', socket]).status === 0, HANG_BOUND_MS, 'munged', logs);
     started.push(daemon('slurmctld', ['-D', '-i', '-f', conf], dir, 'slurmctld'));
     started.push(daemon('slurmd', ['-D', '-N', 'evalnode', '-f', conf], dir, 'slurmd'));
-    await until(() => /^idle/.test(run('sinfo', ['-h', '-N', '-o', '%T']).stdout.trim()), 60_000, 'slurmd to register (sinfo: idle)', logs);
+    await until(() => /^idle/.test(run('sinfo', ['-h', '-N', '-o', '%T']).stdout.trim()), HANG_BOUND_MS, 'slurmd to register (sinfo: idle)', logs);
   } catch (error) {
     await stop();
     throw error;

@@ -14,11 +14,12 @@ import { formatAddress } from '../../src/net/address.ts';
 import { createUdpEndpoint } from '../../src/net/udp-endpoint.ts';
 import { startLinkshell } from '../../src/linkshell/session.ts';
 import { config, echoPeer, root, sleep, TRACE_3MBPS, waitFor, work } from './helpers.ts';
+import { HANG_BOUND_MS } from '../helpers/bounds.ts';
 
 const QUEUE_ARGS = 'packets=400,qdelay_ref=15,max_burst=150';
 
 function replay(...args: string[]) {
-  const r = spawnSync(process.execPath, [join(root, 'bin/linkshell.js'), 'replay', ...args], { cwd: root, encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync(process.execPath, [join(root, 'bin/linkshell.js'), 'replay', ...args], { cwd: root, encoding: 'utf8', timeout: HANG_BOUND_MS });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -38,7 +39,7 @@ test('a live PIE run replays line for line from its log, with the seed the log r
       for (let i = 0; i < 10; i++) client.send(new Uint8Array(968));
       await sleep(10);
     }
-    await waitFor(() => session.report().directions[0].stats.queuePackets === 0, 30_000, 'the uplink queue to drain');
+    await waitFor(() => session.report().directions[0].stats.queuePackets === 0, HANG_BOUND_MS, 'the uplink queue to drain');
   } finally {
     await session.stop();
     await client.close();

@@ -2,17 +2,18 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ThreadAlarm } from '../../src/net/thread-alarm.ts';
 import { createMonotonicClock } from '../../src/net/wall-clock.ts';
+import { HANG_BOUND_MS } from '../helpers/bounds.ts';
 
 // Generous bounds: the machine may be loaded; these check which alarm fires, not how punctually.
 
 /** Alarms of the running test, closed when it ends (an armed alarm keeps the process alive). */
 const open: ThreadAlarm[] = [];
 
-/** Runs `body` with a 20 s bound (a referenced timer, which also keeps the process alive while the unreferenced worker starts). */
+/** Runs `body` with a bound (HANG_BOUND_MS) (a referenced timer, which also keeps the process alive while the unreferenced worker starts). */
 function bounded(body: () => Promise<void>): () => Promise<void> {
   return async () => {
     let timer: NodeJS.Timeout | undefined;
-    const limit = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('timed out after 20 s')), 20_000)));
+    const limit = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${HANG_BOUND_MS / 1000} s`)), HANG_BOUND_MS)));
     try {
       await Promise.race([body(), limit]);
     } finally {

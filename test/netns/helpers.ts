@@ -8,6 +8,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { netnsUnavailable } from '../../src/netns/prerequisites.ts';
+import { requires } from '../helpers/requires.ts';
+import { HANG_BOUND_MS } from '../helpers/bounds.ts';
 
 export const root = join(import.meta.dirname, '../..');
 export const bin = join(root, 'bin/linkshell.js');
@@ -18,10 +20,8 @@ export const TRACE_12MBPS = join(work, '12mbps.trace');
 writeFileSync(TRACE_12MBPS, '1\n');
 export const CAPACITY_BPS = 1504 * 8 * 1000;
 
-const iperf3Missing = spawnSync('iperf3', ['--version'], { stdio: 'ignore' }).error !== undefined;
-
-/** Why these tests cannot run here (not root, no /dev/net/tun, no iperf3), or undefined. */
-export const cannotRun = netnsUnavailable() ?? (iperf3Missing ? 'iperf3 is not installed (apt-get install iperf3)' : undefined);
+/** The test of the end-to-end runs: skipped where namespaces cannot be made (not root, no /dev/net/tun) or iperf3 is missing. */
+export const netnsTest = requires(['iperf3'], { netns: netnsUnavailable() });
 
 export interface Run {
   child: ChildProcess;
@@ -67,7 +67,7 @@ export async function iperf3Server(port: number): Promise<{ stop: () => void }> 
   // (Its "Server listening" line is not flushed into a pipe: wait for the socket instead.)
   const start = Date.now();
   while (!isListening(port)) {
-    if (ended || Date.now() - start > 10_000) throw new Error(`iperf3 -s -p ${port} did not start listening`);
+    if (ended || Date.now() - start > HANG_BOUND_MS) throw new Error(`iperf3 -s -p ${port} did not start listening`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   return { stop: () => server.kill('SIGKILL') };

@@ -13,11 +13,11 @@ import * as assert from 'uvu/assert';
 import { LogEventKind, parseLinkLog } from '../../src/link-emu/link-log.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 import {
-  CAPACITY_BPS, cannotRun, freePort, iperf3Server, leftovers, linkshell, namespaceOf, namespacePids, runLinkshell, TRACE_12MBPS, work,
+  CAPACITY_BPS, freePort, netnsTest, iperf3Server, leftovers, linkshell, namespaceOf, namespacePids, runLinkshell, TRACE_12MBPS, work,
 } from './helpers.ts';
+import { HANG_BOUND_MS } from '../helpers/bounds.ts';
 
-const maybe = cannotRun === undefined ? test : test.skip;
-if (cannotRun !== undefined) process.stderr.write(`test/netns/transparent: skipped: ${cannotRun}\n`);
+const maybe = netnsTest;
 
 interface Iperf3Result {
   end: {
@@ -39,7 +39,7 @@ maybe('iperf3 over TCP through 12 Mbit/s reaches 90 % of the capacity, and links
   try {
     const r = await runLinkshell(
       ['--netns', TRACE_12MBPS, TRACE_12MBPS, '--uplink-log', upLog, '--', 'sh', '-c', `exec iperf3 -c "$MAHIMAHI_BASE" -p ${port} -t 6 -J`],
-      60_000,
+      HANG_BOUND_MS,
     );
     assert.is(r.code, 0, r.stderr);
     const result = iperf3Json(r.stdout);
@@ -65,7 +65,7 @@ maybe('iperf3 over UDP works, its TCP control connection included, with no forwa
   const port = await freePort();
   const server = await iperf3Server(port);
   try {
-    const r = await runLinkshell(['--netns', '--trace', TRACE_12MBPS, '--', 'sh', '-c', `exec iperf3 -u -b 8M -c "$MAHIMAHI_BASE" -p ${port} -t 4 -J`], 60_000);
+    const r = await runLinkshell(['--netns', '--trace', TRACE_12MBPS, '--', 'sh', '-c', `exec iperf3 -u -b 8M -c "$MAHIMAHI_BASE" -p ${port} -t 4 -J`], HANG_BOUND_MS);
     assert.is(r.code, 0, r.stderr);
     const sum = iperf3Json(r.stdout).end.sum!;
     assert.ok(sum.bits_per_second > 7.5e6 && sum.bits_per_second < 8.5e6, `UDP at ${sum.bits_per_second} bit/s`);
@@ -91,7 +91,7 @@ maybe('a TCP connection\'s round-trip time is 2 x --delay', async () => {
       ping();
     });`;
   try {
-    const r = await runLinkshell(['--netns', '--trace', TRACE_12MBPS, '--delay', '40', '--', process.execPath, '-e', script], 60_000);
+    const r = await runLinkshell(['--netns', '--trace', TRACE_12MBPS, '--delay', '40', '--', process.execPath, '-e', script], HANG_BOUND_MS);
     assert.is(r.code, 0, r.stderr);
     const { connectMs, min } = JSON.parse(r.stdout) as { connectMs: number; min: number };
     assert.ok(min >= 80, `smallest round trip ${min} ms, under 2 x 40 ms`);
@@ -132,7 +132,7 @@ maybe('an application sending to $MAHIMAHI_BASE on several ports is emulated on 
       if (++n === 20) { clearInterval(timer); setTimeout(() => { console.log(JSON.stringify(result)); s.close(); }, 500); }
     }, 10);`;
   try {
-    const r = await runLinkshell(['--netns', '--trace', TRACE_12MBPS, '--delay', '25', '--uplink-log', upLog, '--', process.execPath, '-e', script], 60_000);
+    const r = await runLinkshell(['--netns', '--trace', TRACE_12MBPS, '--delay', '25', '--uplink-log', upLog, '--', process.execPath, '-e', script], HANG_BOUND_MS);
     assert.is(r.code, 0, r.stderr);
     const result = JSON.parse(r.stdout) as Record<string, { echoes: number; minRtt: number }>;
     for (const port of ports) {
@@ -162,7 +162,7 @@ maybe('--uplink-onoff: what the application sends while the uplink is off is los
     const s = require('dgram').createSocket('udp4'); let n = 0;
     const timer = setInterval(() => { s.send('x'.repeat(100), ${port}, process.env.MAHIMAHI_BASE); if (++n === 300) { clearInterval(timer); setTimeout(() => s.close(), 300); } }, 5);`;
   try {
-    const r = await runLinkshell(['--netns', '--trace', TRACE_12MBPS, '--uplink-onoff', '100,100', '--seed', '7', '--', process.execPath, '-e', script], 60_000);
+    const r = await runLinkshell(['--netns', '--trace', TRACE_12MBPS, '--uplink-onoff', '100,100', '--seed', '7', '--', process.execPath, '-e', script], HANG_BOUND_MS);
     assert.is(r.code, 0, r.stderr);
     const onOffDrops = Number(/drops: on\/off\s*│\s*(\d+)/.exec(r.stderr)?.[1]);
     assert.ok(onOffDrops > 30 && onOffDrops < 270, `${onOffDrops} of 300 dropped while off:\n${r.stderr}`);
@@ -176,7 +176,7 @@ maybe('DNS inside: the forwarder at $MAHIMAHI_BASE answers from the host, throug
   const script = `
     const t0 = performance.now();
     require('dns').promises.resolve4('localhost').then((a) => console.log(JSON.stringify({ a, ms: performance.now() - t0 })));`;
-  const r = await runLinkshell(['--netns', '--trace', TRACE_12MBPS, '--delay', '30', '--', process.execPath, '-e', script], 60_000);
+  const r = await runLinkshell(['--netns', '--trace', TRACE_12MBPS, '--delay', '30', '--', process.execPath, '-e', script], HANG_BOUND_MS);
   assert.is(r.code, 0, r.stderr);
   const { a, ms } = JSON.parse(r.stdout) as { a: string[]; ms: number };
   assert.equal(a, ['127.0.0.1']);
@@ -187,7 +187,7 @@ maybe('DNS inside: the forwarder at $MAHIMAHI_BASE answers from the host, throug
 
 maybe('two runs side by side get their own namespaces, devices and addresses', async () => {
   const script = 'echo "$MAHIMAHI_BASE"; sleep 1';
-  const [a, b] = await Promise.all([0, 1].map(() => runLinkshell(['--netns', '--trace', TRACE_12MBPS, '--', 'sh', '-c', script], 30_000)));
+  const [a, b] = await Promise.all([0, 1].map(() => runLinkshell(['--netns', '--trace', TRACE_12MBPS, '--', 'sh', '-c', script], HANG_BOUND_MS)));
   assert.is(a.code, 0, a.stderr);
   assert.is(b.code, 0, b.stderr);
   assert.is.not(namespaceOf(a.stderr), namespaceOf(b.stderr));
@@ -200,14 +200,14 @@ for (const signal of ['SIGINT', 'SIGKILL'] as const) {
     const upLog = join(work, `${signal}-up.log`);
     const run = linkshell(['--netns', '--trace', TRACE_12MBPS, '--uplink-log', upLog, '--', 'sh', '-c', 'sleep 300 & sleep 300 & wait']);
     let namespace: string | undefined;
-    await waitFor(() => (namespace = namespaceOf(run.stderr())) !== undefined, 30_000, 'linkshell to start');
+    await waitFor(() => (namespace = namespaceOf(run.stderr())) !== undefined, HANG_BOUND_MS, 'linkshell to start');
     let pids: number[] = [];
-    await waitFor(() => (pids = namespacePids(namespace!)).length >= 3, 30_000, 'the command and its two sleeps');
+    await waitFor(() => (pids = namespacePids(namespace!)).length >= 3, HANG_BOUND_MS, 'the command and its two sleeps');
     run.child.kill(signal);
     const { code } = await run.exited;
     // linkshell ends at once on SIGKILL; its watchdog then ends the command's processes and removes the namespace.
     try {
-      await waitFor(() => leftovers(namespace!, pids).length === 0, 20_000, 'the run to be cleaned up');
+      await waitFor(() => leftovers(namespace!, pids).length === 0, HANG_BOUND_MS, 'the run to be cleaned up');
     } catch {
       assert.unreachable(`left behind: ${leftovers(namespace!, pids).join(', ')}`);
     }
@@ -225,7 +225,7 @@ maybe('without root, --netns says what is missing, that the relay mode needs non
   const noCaps = ['--securebits', '+noroot,+noroot_locked,+no_setuid_fixup,+no_setuid_fixup_locked', '--bounding-set', '-all', '--inh-caps', '-all'];
   const r = spawnSync('setpriv', [...noCaps, process.execPath, join(import.meta.dirname, '../../bin/linkshell.js'), '--netns', '--trace', TRACE_12MBPS, '--', 'true'], {
     encoding: 'utf8',
-    timeout: 30_000,
+    timeout: HANG_BOUND_MS,
   });
   if (r.error) return; // no setpriv here
   // What the machine lacks is the environment's fault, not linkshell's: the project's rule, one line and status 2.

@@ -5,9 +5,10 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { nativeTun, TunDevice } from '../../src/netns/tun.ts';
 import { netnsUnavailable } from '../../src/netns/prerequisites.ts';
+import { requires } from '../helpers/requires.ts';
 
 const tun = nativeTun();
-const privileged = netnsUnavailable() === undefined ? test : test.skip;
+const privileged = requires([], { netns: netnsUnavailable() });
 
 function throwsKind(f: () => unknown, kind: ErrorConstructor, pattern: RegExp): void {
   try {

@@ -13,6 +13,10 @@ import { distribution, percentile } from '../../src/results/statistics.ts';
 import { summarize } from '../../src/results/summary.ts';
 import { formatResultsTable } from '../../src/results/table.ts';
 import { checkRun } from '../../src/results/validate.ts';
+import { createRng } from '../../src/common/random.ts';
+import { TraceLink } from '../../src/link-emu/link.ts';
+import { createQueue } from '../../src/link-emu/queue-factory.ts';
+import { parseTrace } from '../../src/link-emu/trace-parse.ts';
 
 test('percentiles interpolate between ranks', () => {
   const s = Float64Array.from([10, 20, 30, 40, 50]);
@@ -71,6 +75,22 @@ test('a frame never caught up counts until the end of the run, and is counted as
   assert.is(s.framesNotCaughtUp, 2);
   assert.is(s.signalDelayMs.mean, 70);
   assert.ok(Number.isNaN(s.linkUtilization), 'no link: utilisation unknown');
+});
+
+test('link use of a saturated link is at most 100 % in any window: a packet begun before the window counts only its bytes inside it', () => {
+  // One 1504-byte opportunity per ms; 1000-byte packets always queued: most opportunities deliver a
+  // packet and begin the next, which completes at the next opportunity.
+  for (const [fromMs, toMs] of [[2, 3], [5, 17], [3, 1000], [1, 2000]] as const) {
+    const meter = new LinkUseMeter(fromMs, toMs);
+    const link = new TraceLink<null>({ trace: parseTrace('1\n', 't'), queue: createQueue<null>('infinite', '', createRng(1)), baseTimestamp: 0, events: meter });
+    for (let t = 0; t < 2100; t++) for (let k = 0; k < 2; k++) link.arrive(t, 1000, null, () => {});
+    link.advanceTo(2100, () => {});
+    const use = meter.result();
+    assert.is(use.capacityBytes, 1504 * (toMs - fromMs));
+    // Saturated: every byte of every opportunity in the window carried a packet's byte.
+    assert.is(use.departedBytes, use.capacityBytes, `[${fromMs}, ${toMs}): ${use.departedBytes} of ${use.capacityBytes}`);
+    assert.is(utilization(use), 1);
+  }
 });
 
 test('link use: departed over opportunity bytes inside [from, to) only', () => {

@@ -7,6 +7,7 @@ import { pathStages } from '../../src/link-emu/path.ts';
 import { constantRateTrace } from '../../src/link-emu/trace-generators.ts';
 import { expandPreset, PRESET_NAMES, simPreset } from '../../src/salsify/presets.ts';
 import { resolveSimConfig, runSalsifySim } from '../../src/salsify/sim-runner.ts';
+import { HANG_BOUND_MS } from '../helpers/bounds.ts';
 
 const TRACES = new URL('../../../shared/traces/', import.meta.url).pathname;
 process.env.LINKSHELL_TRACES = TRACES;
@@ -102,13 +103,13 @@ test('salsify sim --preset prints what it ran, the stand-in and the window', asy
   const { fileURLToPath } = await import('node:url');
   const root = fileURLToPath(new URL('../..', import.meta.url));
   const r = spawnSync(process.execPath, ['bin/salsify.js', 'sim', '--preset', 'buffer-64', '--duration', '2', '--measure-from', '0.5', '--encode-timing', 'paper'], {
-    cwd: root, encoding: 'utf8', env: { ...process.env, LINKSHELL_TRACES: TRACES }, timeout: 120_000,
+    cwd: root, encoding: 'utf8', env: { ...process.env, LINKSHELL_TRACES: TRACES }, timeout: HANG_BOUND_MS,
   });
   assert.is(r.status, 0, r.stderr);
   assert.match(r.stdout, /preset buffer-64: Verizon-LTE-driving droptail 64 \(stand-in: Verizon-LTE-short\)/);
   assert.match(r.stdout, /measured over the source frames captured in \[0\.5, 2\) s/);
   assert.match(r.stdout, /queue droptail \[packets=64\], delay 20 ms, .*encode timing paper/);
-  const bad = spawnSync(process.execPath, ['bin/salsify.js', 'sim', '--preset', 'att-lte', '--encode-timing', 'fast'], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+  const bad = spawnSync(process.execPath, ['bin/salsify.js', 'sim', '--preset', 'att-lte', '--encode-timing', 'fast'], { cwd: root, encoding: 'utf8', timeout: HANG_BOUND_MS });
   assert.is(bad.status, 2);
   assert.match(bad.stderr, /--encode-timing must be one of libvpx, paper, got "fast"/);
 });

@@ -9,6 +9,7 @@ import { Deframer, frameDatagram, MAX_FRAMED_BYTES } from '../../src/salsify/liv
 import { createTcpEndpoint } from '../../src/salsify/live/tcp-endpoint.ts';
 import { startTcpRelay } from '../../src/salsify/live/tcp-relay.ts';
 import { createRng } from '../../src/common/random.ts';
+import { HANG_BOUND_MS } from '../helpers/bounds.ts';
 
 test('framing: every datagram comes out whole and in order, however the stream is cut', () => {
   const rng = createRng(7);
@@ -51,7 +52,7 @@ test('the TCP endpoint through the relay reaches a UDP receiver, and its answers
   try {
     for (let i = 0; i < 50; i++) endpoint.send(Buffer.from(`datagram ${i}`));
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([done, new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`only ${acks.length} answers in 10 s`)), 10_000)))]);
+    await Promise.race([done, new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`only ${acks.length} answers in ${HANG_BOUND_MS / 1000} s`)), HANG_BOUND_MS)))]);
     clearTimeout(timer);
     assert.equal(got, Array.from({ length: 50 }, (_, i) => `datagram ${i}`));
     assert.equal(acks, Array.from({ length: 50 }, (_, i) => `ack datagram ${i}`));

@@ -10,14 +10,15 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { WebrtcResult } from '../../src/webrtc/bench.ts';
 import { runShortCall } from './short-call.ts';
 import { longestAbove } from '../../src/webrtc/stats-summary.ts';
 import { processesMentioning } from '../helpers/processes.ts';
+import { requires } from '../helpers/requires.ts';
 
 const LIMIT_MS = 300_000;
+const test = requires(['chromium', 'coturn']);
 
 function alive(pid: number | undefined): boolean {
   if (pid === undefined) return false;

@@ -13,6 +13,8 @@ import * as assert from 'uvu/assert';
 import { main } from '../../src/cli/salsify.ts';
 import { findPrerequisites } from '../../src/webrtc/prerequisites.ts';
 import { processesMentioning } from '../helpers/processes.ts';
+import { requires } from '../helpers/requires.ts';
+import { makeBadInputs } from '../cli/bad-inputs.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'webrtc-command-test-'));
@@ -45,11 +47,14 @@ async function salsify(args: string[], env: Record<string, string> = {}): Promis
   }
 }
 
+// Each case names the one program missing: the others point at a program that exists (Node), so that
+// the case holds on a machine without Chromium or coturn as well.
+const PRESENT = process.execPath;
 const CALL = ['webrtc', '--downlink', 'const:2', '--uplink', 'const:2', '--video', 'synthetic'];
 
 test('a missing chromium: one line with the apt command, exit 2, nothing written', async () => {
   const out = join(dir, 'no-chromium');
-  const r = await salsify([...CALL, '--out', out], { SALSIFY_CHROMIUM: join(dir, 'no-such-chromium') });
+  const r = await salsify([...CALL, '--out', out], { SALSIFY_CHROMIUM: join(dir, 'no-such-chromium'), SALSIFY_TURNSERVER: PRESENT });
   assert.is(r.status, 2);
   assert.is(r.stderr.trim().split('\n').length, 1, r.stderr);
   assert.match(r.stderr, /^salsify webrtc: .*chromium .*not installed; install with: apt-get install -y chromium\n$/);
@@ -57,17 +62,27 @@ test('a missing chromium: one line with the apt command, exit 2, nothing written
 });
 
 test('a missing coturn, or both: the line names each package', async () => {
-  const r = await salsify([...CALL, '--out', join(dir, 'x')], { SALSIFY_TURNSERVER: join(dir, 'no-turnserver') });
+  const r = await salsify([...CALL, '--out', join(dir, 'x')], { SALSIFY_TURNSERVER: join(dir, 'no-turnserver'), SALSIFY_CHROMIUM: PRESENT });
   assert.is(r.status, 2);
   assert.match(r.stderr, /^salsify webrtc: .*coturn .*install with: apt-get install -y coturn\n$/);
   const both = await salsify([...CALL, '--out', join(dir, 'x')], { SALSIFY_CHROMIUM: '/nonexistent/chromium', SALSIFY_TURNSERVER: '/nonexistent/turnserver' });
   assert.is(both.status, 2);
   assert.match(both.stderr, /apt-get install -y chromium coturn\n$/);
   assert.throws(() => findPrerequisites({ chromium: dir }), /chromium/, 'a directory is not a program');
-  const vp9 = await salsify([...CALL, '--codec', 'vp9', '--out', join(dir, 'x')], { SALSIFY_FFMPEG: join(dir, 'no-ffmpeg') });
+  const vp9 = await salsify([...CALL, '--codec', 'vp9', '--out', join(dir, 'x')], { SALSIFY_FFMPEG: join(dir, 'no-ffmpeg'), SALSIFY_CHROMIUM: PRESENT, SALSIFY_TURNSERVER: PRESENT });
   assert.is(vp9.status, 2);
   assert.match(vp9.stderr, /^salsify webrtc: .*ffmpeg .*install with: apt-get install -y ffmpeg\n$/);
-  assert.ok(findPrerequisites({ ffmpeg: join(dir, 'no-ffmpeg') }).ffmpeg === undefined, 'VP8 needs no ffmpeg');
+  assert.ok(findPrerequisites({ ffmpeg: join(dir, 'no-ffmpeg'), chromium: PRESENT, turnserver: PRESENT }).ffmpeg === undefined, 'VP8 needs no ffmpeg');
+});
+
+test('a corrupt --video file (every bad IVF and Y4M of the bad-input table): one line naming it, exit 2, nothing started', async () => {
+  const failures: string[] = [];
+  for (const input of makeBadInputs().filter((i) => i.kind !== 'trace')) {
+    const r = await salsify([...CALL, '--video', input.path, '--out', join(dir, 'corrupt')], { SALSIFY_CHROMIUM: PRESENT, SALSIFY_TURNSERVER: PRESENT });
+    const ok = r.status === 2 && /^salsify webrtc: [^\n]*\n$/.test(r.stderr) && r.stderr.includes(input.path);
+    if (!ok) failures.push(`${input.label}: status ${r.status}, stderr ${JSON.stringify(r.stderr)}`);
+  }
+  assert.equal(failures, [], failures.join('\n'));
 });
 
 test('bad arguments: one line each, exit 2', async () => {
@@ -98,7 +113,7 @@ test('bad arguments: one line each, exit 2', async () => {
   assert.match(help.stdout, /^Usage:\s+salsify webrtc /);
 });
 
-test('SIGINT during the call: everything started ends, nothing is left, exit 130', async () => {
+requires(['chromium', 'coturn'])('SIGINT during the call: everything started ends, nothing is left, exit 130', async () => {
   const out = join(dir, 'signal');
   const child = spawn(process.execPath, ['bin/salsify.js', ...CALL, '--duration', '60', '--out', out], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';

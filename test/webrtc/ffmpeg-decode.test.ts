@@ -16,7 +16,9 @@ import { Y4mFile } from '../../src/codec-bridge/video/y4m-file.ts';
 import { prepareClip } from '../../src/webrtc/clip.ts';
 import { ffmpegDecode, parseShowinfoLine } from '../../src/webrtc/ffmpeg-decode.ts';
 import { lumaHash } from '../../src/webrtc/luma-hash.ts';
+import { requires } from '../helpers/requires.ts';
 import { layeredDecodeOrder, measureQuality, parseEncodedFrames, type EncodedFrame } from '../../src/webrtc/quality.ts';
+import { HANG_BOUND_MS } from '../helpers/bounds.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'ffmpeg-decode-test-'));
 const W = 640;
@@ -41,7 +43,7 @@ function ivfFrames(path: string): { data: Uint8Array; timestamp: number }[] {
 /** Source frames [from, from + count) of the clip encoded by ffmpeg at `size`: the frames as the receiver would have got them. */
 function encode(encoder: string[], from: number, count: number, size: string, name: string): Uint8Array[] {
   const out = join(dir, name);
-  const r = spawnSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-i', clipPath, '-vf', `trim=start_frame=${from}:end_frame=${from + count},setpts=PTS-STARTPTS,scale=${size}`, ...encoder, '-y', out], { encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-i', clipPath, '-vf', `trim=start_frame=${from}:end_frame=${from + count},setpts=PTS-STARTPTS,scale=${size}`, ...encoder, '-y', out], { encoding: 'utf8', timeout: HANG_BOUND_MS });
   assert.is(r.status, 0, r.stderr);
   return ivfFrames(out).map((f) => f.data);
 }
@@ -79,11 +81,11 @@ test.before(async () => {
   await prepareClip(clipPath, { video: 'synthetic', width: W, height: H, fps: 30, syntheticFrames: N });
 });
 
-test('VP9 (libvpx, as Chromium): every frame decoded, matched, measured; identical to ffmpeg\'s own vp9 decoder', async () => {
+requires(['ffmpeg'])('VP9 (libvpx, as Chromium): every frame decoded, matched, measured; identical to ffmpeg\'s own vp9 decoder', async () => {
   await check('vp9', ['-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '1M', '-f', 'ivf'], 'vp9');
 });
 
-test('AV1 (dav1d, as Chromium): every frame decoded, matched, measured; identical to libaom', async () => {
+requires(['ffmpeg'])('AV1 (dav1d, as Chromium): every frame decoded, matched, measured; identical to libaom', async () => {
   await check('av1', ['-c:v', 'libaom-av1', '-usage', 'realtime', '-cpu-used', '8', '-b:v', '1M', '-f', 'ivf'], 'libaom-av1');
 });
 

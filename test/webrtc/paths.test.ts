@@ -16,21 +16,13 @@ import { exitStatusOf } from '../../src/common/errors.ts';
 import { netnsUnavailable } from '../../src/netns/prerequisites.ts';
 import { coturnConfigText } from '../../src/webrtc/coturn.ts';
 import { counterDelta, parseProcNetCounters, startNetnsSender } from '../../src/webrtc/netns-sender.ts';
-import { findPrerequisites } from '../../src/webrtc/prerequisites.ts';
 import { runWebrtcBench } from '../../src/webrtc/bench.ts';
 import { processesMentioning } from '../helpers/processes.ts';
+import { requires } from '../helpers/requires.ts';
+import { HANG_BOUND_MS } from '../helpers/bounds.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'webrtc-paths-test-'));
-const haveBrowsers = (() => {
-  try {
-    findPrerequisites();
-    return true;
-  } catch {
-    return false;
-  }
-})();
-const withBrowsers = haveBrowsers ? test : test.skip;
-const privileged = netnsUnavailable() === undefined ? test : test.skip;
+const privileged = requires(['iptables'], { netns: netnsUnavailable() });
 
 const SNMP = `Ip: Forwarding DefaultTTL
 Ip: 1 64
@@ -56,7 +48,7 @@ test("coturn listens on the namespace's host address too, when asked", () => {
   assert.equal(coturnConfigText({ ...config, extraListeningIps: ['100.64.0.1'] }, '/x.log').split('\n').filter((l) => l.startsWith('listening-ip=')), ['listening-ip=127.0.0.1', 'listening-ip=100.64.0.1']);
 });
 
-withBrowsers('--path: turn-udp by default, turn-tcp and p2p; --loss sets both directions and excludes the per-direction options', () => {
+requires(['chromium', 'coturn'])('--path: turn-udp by default, turn-tcp and p2p; --loss sets both directions and excludes the per-direction options', () => {
   const base = ['--downlink', 'const:2', '--uplink', 'const:2', '--video', 'synthetic', '--out', join(dir, 'parse')];
   assert.is(parseWebrtcArgs(base).call?.path, 'turn-udp');
   if (netnsUnavailable() === undefined) {
@@ -104,7 +96,7 @@ privileged('the netns sender: the host page server reached from inside at 127.0.
     // Asynchronously: the bridge's host end runs in this process.
     const inside = (code: string) =>
       new Promise<{ stdout: string; stderr: string }>((resolve) => {
-        const child = spawn('ip', ['netns', 'exec', sender.namespace, process.execPath, '-e', code], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 20_000 });
+        const child = spawn('ip', ['netns', 'exec', sender.namespace, process.execPath, '-e', code], { stdio: ['ignore', 'pipe', 'pipe'], timeout: HANG_BOUND_MS });
         let stdout = '';
         let stderr = '';
         child.stdout.on('data', (d) => (stdout += d));
@@ -134,7 +126,7 @@ privileged('the netns sender: the host page server reached from inside at 127.0.
   }
 });
 
-const calls = haveBrowsers && netnsUnavailable() === undefined ? test : test.skip;
+const calls = requires(['chromium', 'coturn', 'iptables'], { netns: netnsUnavailable() });
 
 calls('a 4 s call over TURN over TCP: connected, only TCP on the link (no UDP left the namespace), the counters in path.json, nothing left', async () => {
   const out = join(dir, 'turn-tcp');

@@ -8,12 +8,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { WebrtcResult } from '../../src/webrtc/bench.ts';
 import { runShortCall } from './short-call.ts';
+import { requires } from '../helpers/requires.ts';
 
 const LIMIT_MS = 240_000;
+const test = requires(['chromium', 'coturn', 'ffmpeg']);
 const dir = mkdtempSync(join(tmpdir(), 'webrtc-vp9-test-'));
 let result: WebrtcResult;
 

@@ -12,7 +12,6 @@
 // Ends after --idle-timeout seconds without a datagram (once a run started),
 // on SIGINT/SIGTERM/SIGHUP, or on an error; its records always end with an
 // end record.
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FunctionalCodec } from '../../codec-bridge/types.ts';
 import { usageError } from '../../common/errors.ts';
@@ -26,6 +25,7 @@ import { RECEIVER_RECORDS, RECORDS_VERSION, type ReceiverHeader } from './record
 import { SavedOutput } from './saved-output.ts';
 import { sharedClockNow, sharedClockOffset } from './shared-clock.ts';
 import { watchStopSignals, type StopSignals } from './stop-signals.ts';
+import { makeDirectory } from '../../results/writer.ts';
 
 /** What `salsify receive` runs with (its command line is parsed by src/cli/salsify-receive.ts). */
 export interface ReceiveArgs {
@@ -43,7 +43,7 @@ export async function runReceive(args: ReceiveArgs): Promise<number> {
   const stop = watchStopSignals('salsify receive');
   try {
     try {
-      mkdirSync(args.out, { recursive: true });
+      makeDirectory(args.out);
     } catch (error) {
       throw usageError(`cannot create --out ${args.out}: ${(error as Error).message}`);
     }

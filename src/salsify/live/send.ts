@@ -7,7 +7,6 @@
 // ends after --duration (then waits up to --drain for the last frames to be
 // acknowledged), on SIGINT/SIGTERM/SIGHUP, or on an error; its records always
 // end with an end record.
-import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { FunctionalCodec } from '../../codec-bridge/types.ts';
 import type { VideoSource } from '../../codec-bridge/video/video-source.ts';
@@ -29,6 +28,7 @@ import { withModelledWorkTime } from './modelled-work.ts';
 import { RecordsFile } from './records-file.ts';
 import { watchStopSignals, type StopSignals } from './stop-signals.ts';
 import { waitUntil } from './wait-until.ts';
+import { makeDirectory } from '../../results/writer.ts';
 
 /** What `salsify send` runs with (its command line is parsed by src/cli/salsify-send.ts). */
 export interface SendArgs {
@@ -89,7 +89,7 @@ async function openSendInputs(args: SendArgs): Promise<SendInputs> {
   const peer = await resolvePeer(args.to);
   if (peer.port === 0) throw usageError(`--to: port 0 is not a receiver's port (${args.to})`);
   try {
-    mkdirSync(args.out, { recursive: true });
+    makeDirectory(args.out);
   } catch (error) {
     throw usageError(`cannot create --out ${args.out}: ${(error as Error).message}`);
   }
