@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { requires, type ToolName } from '../helpers/requires.ts';
 import { allRunnableBlocks, docFiles, type DocBlock } from './doc-blocks.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -41,8 +42,10 @@ function freshCopy(files: readonly string[]): { top: string; main: string } {
   return { top, main };
 }
 
-function missingNeeds(block: DocBlock): string[] {
-  return block.needs.filter((need) => (need === 'root' ? process.getuid?.() !== 0 : spawnSync('sh', ['-c', `command -v ${need}`]).status !== 0));
+/** The test of a block: uvu's, or one that skips and records what is missing (test/helpers/requires.ts). */
+function testFor(block: DocBlock): typeof test {
+  const tools = block.needs.filter((need): need is ToolName => need !== 'root');
+  return requires(tools, { root: block.needs.includes('root') && process.getuid?.() !== 0 ? 'needs root' : undefined });
 }
 
 function run(block: DocBlock, cwd: string, home: string): Promise<{ status: number | null; output: string }> {
@@ -89,9 +92,7 @@ test('the docs hold runnable blocks, and the files that long ones name exist', (
 });
 
 for (const block of blocks.filter((b) => b.long === undefined)) {
-  const missing = missingNeeds(block);
-  if (missing.length > 0) process.stderr.write(`test/docs/commands: ${block.where} skipped: it needs ${missing.join(', ')}\n`);
-  (missing.length > 0 ? test.skip : test)(`${block.where} runs verbatim from a fresh copy and changes nothing tracked`, async () => {
+  testFor(block)(`${block.where} runs verbatim from a fresh copy and changes nothing tracked`, async () => {
     const started = Date.now();
     const { status, output } = await run(block, copy.main, join(copy.top, "home"));
     if (process.env.DOCS_TEST_TIMES) process.stderr.write(`${block.where}: ${((Date.now() - started) / 1000).toFixed(1)} s\n`);

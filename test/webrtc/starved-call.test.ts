@@ -6,10 +6,11 @@ import { availableParallelism } from 'node:os';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test } from 'uvu';
+import { requires } from '../helpers/requires.ts';
 import * as assert from 'uvu/assert';
 import { runShortCall } from './short-call.ts';
 
+const test = requires(['chromium', 'coturn']);
 const dir = mkdtempSync(join(tmpdir(), 'webrtc-starved-test-'));
 const hogs: ChildProcess[] = [];
 test.after(() => {
