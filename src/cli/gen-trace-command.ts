@@ -207,7 +207,7 @@ export async function runTraceGenCli(argv: string[], io: TraceGenIo = processIo)
     // One line, whatever went wrong; bad arguments point at the help.
     const message = oneLine(error);
     const hint = errorCodeOf(error) === 'ERR_BAD_ARGUMENT' && !message.endsWith(`(see ${GEN_TRACE_HELP_REF})`) ? ` (see ${GEN_TRACE_HELP_REF})` : '';
-    await io.stderr(`gen-trace: ${message}${hint}\n`);
+    await io.stderr(`linkshell gen-trace: ${message}${hint}\n`);
     return exitStatusOf(error);
   }
 }

@@ -9,7 +9,8 @@ import { DEFAULT_MTU } from '../link-emu/link.ts';
 import { LOSS_PLACES } from '../link-emu/path.ts';
 import { queueOption } from './queue-option.ts';
 import { DEFAULT_MAX_FLOWS, DEFAULT_MEMORY_CAP_MIB, NETNS_OVERHEAD_BYTES, type LinkshellConfig, type NetnsConfig } from '../linkshell/config.ts';
-import { MAX_ONOFF_MS, onOffValue, rejectMeterFlags, splitCommandLine } from './mahimahi-flags.ts';
+import { MAX_ONOFF_MS, onOffValue, rejectMeterFlags } from './mahimahi-flags.ts';
+import { tokenize } from '../common/command-line.ts';
 import { DEFAULT_OVERHEAD_BYTES } from '../net/sim-network.ts';
 import { DEFAULT_SPIN_MS, TIMER_KINDS } from '../net/wall-clock.ts';
 
@@ -45,8 +46,8 @@ the peer's answers cross the downlink (delay, loss, link) back to the sender.`,
     ['--uplink-onoff ON,OFF', `intermittent link (as mm-onoff): on and off periods\nexponentially distributed with these means, in ms (> 0\nand at most ${MAX_ONOFF_MS}; mm-onoff's are in seconds);\nwhat arrives while off is lost`],
     ['--downlink-onoff ON,OFF', ''],
     ['--seed N', 'seed of every random draw (loss, PIE): an integer from\n0 to 2^53-1 (default 1)'],
-    ['--uplink-log FILE', 'mm-link log of the uplink'],
-    ['--downlink-log FILE', 'mm-link log of the downlink'],
+    ['-u, --uplink-log FILE', 'mm-link log of the uplink'],
+    ['-d, --downlink-log FILE', 'mm-link log of the downlink'],
     ['--overhead N', `link bytes a datagram takes beyond its payload, 0 to 4096\n(default ${DEFAULT_OVERHEAD_BYTES}: IPv4 + UDP headers and the TUN header\nMahimahi counts; with --netns ${NETNS_OVERHEAD_BYTES}, the TUN header: a\npacket is a whole IP packet there)`],
     ['--memory-cap MIB', `datagram bytes held per direction before arrivals are\ndropped, whatever the queue, 1 to ${1 << 20} (default ${DEFAULT_MEMORY_CAP_MIB})`],
     ['--max-sources N', `inside sources (address and port) served at once, 1 to\n65535 (default ${DEFAULT_MAX_FLOWS}); when full, a new one replaces\none idle for a minute`],
@@ -54,8 +55,12 @@ the peer's answers cross the downlink (delay, loss, link) back to the sender.`,
     ['--spin MS', `with --timer timeout, poll the last MS (0 to 100) before\neach departure instead of sleeping: more punctual,\nmore CPU (default ${DEFAULT_SPIN_MS})`],
     ['-h, --help', 'this text'],
   ],
-  notes: `As with Mahimahi, the command may also follow the traces without "--": the
-first argument that is not an option, an option's value or a trace starts it.
+  notes: `Options are read as mm-link's getopt reads them: anywhere before "--" (also
+after the traces and the COMMAND: "linkshell UP DOWN true --once" runs "true"
+with --once), abbreviated to any unambiguous prefix (--uplink-l=FILE), and a
+value may start with "-" (--delay -1 gets the range message). So a COMMAND
+with options of its own goes after "--": linkshell UP DOWN -- ping -c 1 HOST.
+"--" with nothing after it is no COMMAND ($SHELL with --netns).
 Bare trace names are looked up in ./traces, $LINKSHELL_TRACES,
 /usr/local/share/mahimahi/traces and /usr/share/mahimahi/traces.
 mm-link's --meter-* flags are refused: log the direction and plot the log with
@@ -119,12 +124,10 @@ export function parseLinkshellArgs(argv: readonly string[]): ParsedCommandLine {
 
 /** Parses linkshell's arguments (without the program name), either mode; throws a bad-argument error (usageError). */
 export function parseLinkshellCommandLine(argv: readonly string[]): ParsedModeCommandLine {
-  const { head, command } = splitCommandLine(argv, VALUE_OPTIONS);
-  rejectMeterFlags(head);
-  const { values, positionals } = parseOptions(head);
+  const { values, operands, traceOption } = parseOptions(argv);
   if (values.help) return { help: true };
   const netns = values.netns ?? false;
-  const traces = traceArguments(values.trace, positionals);
+  const { traces, command } = tracesAndCommand(values.trace, operands, traceOption);
   const addresses = netns ? netnsRefusesRelayOptions(values) : addressOptions(values);
   const link = linkOptions(values, netns);
   const timing = timingOptions(values);
@@ -135,7 +138,7 @@ export function parseLinkshellCommandLine(argv: readonly string[]): ParsedModeCo
     ...timing,
     ...logs,
     seed: String(seedValue('seed', values.seed ?? '1')),
-    command: commandAfterDashes(command),
+    command,
   };
   if (addresses === undefined) return { help: false, mode: 'netns', config: path };
   const maxSources = optional(values['max-sources'], (t) => integerValue('max-sources', t, { min: 1, max: 65535 })) ?? DEFAULT_MAX_FLOWS;
@@ -158,8 +161,8 @@ const OPTIONS = {
   'uplink-loss-at': { type: 'string' },
   'downlink-loss-at': { type: 'string' },
   seed: { type: 'string' },
-  'uplink-log': { type: 'string' },
-  'downlink-log': { type: 'string' },
+  'uplink-log': { type: 'string', short: 'u' },
+  'downlink-log': { type: 'string', short: 'd' },
   overhead: { type: 'string' },
   'memory-cap': { type: 'string' },
   'max-sources': { type: 'string' },
@@ -171,31 +174,52 @@ const OPTIONS = {
   'downlink-onoff': { type: 'string' },
 } as const;
 
-/** The options that take a value, for telling a command given without "--" from an option's value. */
-const VALUE_OPTIONS: ReadonlySet<string> = new Set(Object.entries(OPTIONS).filter(([, o]) => o.type === 'string').map(([name]) => name));
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; strict: true }>>['values'];
 
-type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true; strict: true }>>['values'];
+const COMMAND_HINT = 'a COMMAND\'s own options go after "--": linkshell UP DOWN [options] -- COMMAND ARGS...';
 
-function parseOptions(head: string[]): { values: Values; positionals: string[] } {
-  return parseCommandLine('linkshell --help', { args: head, options: OPTIONS, allowPositionals: true, strict: true });
+/**
+ * mm-link's getopt_long reading (src/common/command-line.ts): options anywhere
+ * before "--" are linkshell's, abbreviations included; the operands, then
+ * what follows "--", are the traces and the COMMAND. `traceOption`: --trace
+ * was given after the first operand.
+ */
+function parseOptions(argv: readonly string[]): { values: Values; operands: string[]; traceOption: 'none' | 'first' | 'late' } {
+  const dashes = argv.indexOf('--');
+  rejectMeterFlags(dashes < 0 ? argv : argv.slice(0, dashes));
+  const tokens = tokenize(argv, OPTIONS, { help: 'linkshell --help', alsoKnown: ['version'], unknownHint: (before) => (before >= 1 ? COMMAND_HINT : undefined) });
+  const { values } = parseCommandLine('linkshell --help', { args: tokens.options, options: OPTIONS, strict: true });
+  const traceIndex = tokens.options.findIndex((o) => o.startsWith('--trace='));
+  const traceOption = traceIndex < 0 ? 'none' : traceIndex < tokens.optionsBeforeFirstOperand ? 'first' : 'late';
+  return { values, operands: [...tokens.operands, ...(tokens.afterDashes ?? [])], traceOption };
 }
 
-/** UPLINK_TRACE DOWNLINK_TRACE, or --trace TRACE for both. */
-function traceArguments(trace: string | undefined, positionals: string[]): Pick<LinkshellConfig, 'uplinkTrace' | 'downlinkTrace'> {
+/**
+ * UPLINK_TRACE DOWNLINK_TRACE (or --trace TRACE for both), then the COMMAND:
+ * the operands after the traces, as mm-link takes them. Nothing after the
+ * traces, "--" included, is no COMMAND ($SHELL with --netns, as mm-link).
+ */
+function tracesAndCommand(
+  trace: string | undefined,
+  operands: string[],
+  traceOption: 'none' | 'first' | 'late',
+): { traces: Pick<LinkshellConfig, 'uplinkTrace' | 'downlinkTrace'>; command: string[] | undefined } {
   let uplinkTrace: string;
   let downlinkTrace: string;
+  let rest: string[];
   if (trace !== undefined) {
-    if (positionals.length > 0) throw usageError(`--trace replaces the two trace arguments, but ${JSON.stringify(positionals[0])} was given too ${SEE_HELP}`);
+    if (traceOption === 'late') throw usageError(`--trace replaces the two trace arguments, but ${JSON.stringify(operands[0])} was given too ${SEE_HELP}`);
     uplinkTrace = downlinkTrace = trace;
-  } else if (positionals.length === 2) {
-    [uplinkTrace, downlinkTrace] = positionals as [string, string];
-  } else if (positionals.length < 2) {
-    throw usageError(`missing ${positionals.length === 0 ? 'UPLINK_TRACE and DOWNLINK_TRACE' : 'DOWNLINK_TRACE'} (or --trace TRACE) ${SEE_HELP}`);
+    rest = operands;
+  } else if (operands.length >= 2) {
+    [uplinkTrace, downlinkTrace] = operands as [string, string];
+    rest = operands.slice(2);
   } else {
-    throw usageError(`unexpected argument ${JSON.stringify(positionals[2])}; a command goes after "--" ${SEE_HELP}`);
+    throw usageError(`missing ${operands.length === 0 ? 'UPLINK_TRACE and DOWNLINK_TRACE' : 'DOWNLINK_TRACE'} (or --trace TRACE) ${SEE_HELP}`);
   }
   if (uplinkTrace === '' || downlinkTrace === '') throw usageError('empty trace name');
-  return { uplinkTrace, downlinkTrace };
+  if (rest.length > 0 && rest[0] === '') throw usageError('empty COMMAND');
+  return { traces: { uplinkTrace, downlinkTrace }, command: rest.length > 0 ? rest : undefined };
 }
 
 function addressOptions(values: Values): Pick<LinkshellConfig, 'listen' | 'connect'> {
@@ -266,12 +290,6 @@ function logOptions(values: Values): Pick<LinkshellConfig, 'uplinkLog' | 'downli
     throw usageError(`--uplink-log and --downlink-log name the same file ${JSON.stringify(uplinkLog)}`);
   }
   return { uplinkLog, downlinkLog };
-}
-
-function commandAfterDashes(command: string[] | undefined): string[] | undefined {
-  if (command !== undefined && command.length === 0) throw usageError(`"--" must be followed by a COMMAND ${SEE_HELP}`);
-  if (command !== undefined && command[0] === '') throw usageError('empty COMMAND after "--"');
-  return command;
 }
 
 function checkQueue(direction: string, kind: string, args: string): void {

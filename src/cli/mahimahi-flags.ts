@@ -1,6 +1,6 @@
-// Mahimahi's command-line habits that linkshell follows in both modes: a
-// command given after the traces without "--" (mm-link UP DOWN COMMAND...),
-// mm-onoff as an option of its own, and mm-link's --meter-* flags refused
+// Mahimahi's command-line habits that linkshell follows in both modes
+// (getopt's reading of the options is src/common/command-line.ts's): mm-onoff
+// as an option of its own, and mm-link's --meter-* flags refused
 // with a pointer to what replaces them.
 
 import { usageError } from '../common/errors.ts';
@@ -23,34 +23,6 @@ export function rejectMeterFlags(args: readonly string[]): void {
       `--${name}: linkshell draws no live graph; log the direction (--${direction}-log FILE) and plot the log with \`linkshell graph FILE\``,
     );
   }
-}
-
-/**
- * linkshell's own arguments and the COMMAND: everything after the first
- * "--", or, as Mahimahi takes it, everything from the first argument that is
- * neither an option (nor an option's value) nor one of the trace arguments
- * (two, none with --trace). `valueOptions` are the long options that take a
- * value (given as --name VALUE or --name=VALUE).
- */
-export function splitCommandLine(argv: readonly string[], valueOptions: ReadonlySet<string>): { head: string[]; command: string[] | undefined } {
-  let traceArguments = 0;
-  let withTraceOption = false;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === '--') return { head: argv.slice(0, i), command: argv.slice(i + 1) };
-    if (arg.startsWith('-') && arg !== '-') {
-      const name = /^--([^=]+)$/.exec(arg)?.[1];
-      if (name === 'trace' || arg.startsWith('--trace=')) withTraceOption = true;
-      if (name !== undefined && valueOptions.has(name)) i++;
-      continue;
-    }
-    if (traceArguments < (withTraceOption ? 0 : 2)) {
-      traceArguments++;
-      continue;
-    }
-    return { head: argv.slice(0, i), command: argv.slice(i) };
-  }
-  return { head: [...argv], command: undefined };
 }
 
 /** --uplink-onoff ON_MS,OFF_MS: mm-onoff's mean on and off times (which mm-onoff takes in seconds), in milliseconds here. */

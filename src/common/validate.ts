@@ -5,6 +5,7 @@
 import { statSync, type Stats } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { normalizedArgs, tokenize, type OptionShape, type TokenizeContext } from './command-line.ts';
 import { fileKind, toolkitError, usageError } from './errors.ts';
 import { parseHostPort, type HostPort } from './host-port.ts';
 
@@ -43,13 +44,16 @@ export interface IntegerBounds {
 }
 
 /**
- * node:util parseArgs with its errors (unknown option, missing value, ...) as
- * one-line bad arguments that point at the command's help (`help`, e.g.
- * "salsify sim --help").
+ * A command's options read as getopt_long reads them (src/common/command-line.ts:
+ * abbreviations, a value that starts with "-", options after operands, an
+ * unknown option named with the closest one), then node:util parseArgs on
+ * that unambiguous spelling; every error is one bad-argument line that points
+ * at the command's help (`help`, e.g. "salsify sim --help").
  */
-export function parseCommandLine<T extends ParseArgsConfig>(help: string, config: T): ReturnType<typeof parseArgs<T>> {
+export function parseCommandLine<T extends ParseArgsConfig>(help: string, config: T, context: Partial<TokenizeContext> = {}): ReturnType<typeof parseArgs<T>> {
+  const tokens = tokenize(config.args ?? [], (config.options ?? {}) as Record<string, OptionShape>, { help, alsoKnown: ['version', 'help'], ...context });
   try {
-    return parseArgs(config);
+    return parseArgs({ ...config, args: normalizedArgs(tokens) }) as ReturnType<typeof parseArgs<T>>;
   } catch (error) {
     const message = (error as Error).message.split('\n')[0]!.trim();
     throw usageError(`${message} (see ${help})`);

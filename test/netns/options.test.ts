@@ -5,7 +5,6 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { isToolkitError } from '../../src/common/errors.ts';
 import { parseLinkshellCommandLine } from '../../src/cli/linkshell-options.ts';
-import { splitCommandLine } from '../../src/cli/mahimahi-flags.ts';
 import { NETNS_OVERHEAD_BYTES } from '../../src/linkshell/config.ts';
 
 function parse(argv: string[]) {
@@ -33,12 +32,14 @@ test('--netns: no relay addresses; 4 bytes of TUN header per packet by default; 
   assert.is(a.config.delayMs, 10);
   assert.equal(a.config.command, ['iperf3', '-c', 'x']);
   assert.not.ok('connect' in a.config);
-  const b = parse(['up.trace', 'down.trace', '--netns', '--uplink-log=u.log', 'iperf3', '-c', 'x', '--', 'y']);
+  // As mm-link's getopt: options after the traces are linkshell's; the operands, then what follows "--", are the command.
+  const b = parse(['up.trace', 'down.trace', '--netns', '--uplink-log=u.log', 'iperf3', '--', '-c', 'x', '--', 'y']);
   assert.is(b.mode, 'netns');
   assert.equal(b.config.command, ['iperf3', '-c', 'x', '--', 'y']);
   assert.is(b.config.uplinkLog, 'u.log');
   assert.is(parse(['--netns', '--trace', 't', '--overhead', '0', 'sh']).config.overheadBytes, 0);
-  assert.equal(parse(['--netns', '--trace', 't', 'sh', '-c', 'echo']).config.command, ['sh', '-c', 'echo']);
+  assert.equal(parse(['--netns', '--trace', 't', '--', 'sh', '-c', 'echo']).config.command, ['sh', '-c', 'echo']);
+  assert.match(usageMessage(['--netns', '--trace', 't', 'sh', '-c', 'echo']), /^unknown option -c \(a COMMAND's own options go after "--": linkshell UP DOWN \[options\] -- COMMAND ARGS\.\.\.\)/);
   assert.is(parse(['--netns', '--trace', 't']).config.command, undefined);
 });
 
@@ -50,15 +51,16 @@ test('--netns refuses the relay\'s options, and an MTU that leaves no room for a
   assert.match(usageMessage(['--trace', 't']), /--connect HOST:PORT \(the outside peer\) is required \(or --netns\)/);
 });
 
-test('the relay mode takes a command without "--" too, and a value that looks like a trace stays a value', () => {
-  const a = parse(['up', 'down', '--connect', '127.0.0.1:9', '--uplink-log', 'u.log', 'app', '--connect', 'z']);
+test('the relay mode takes a command without "--" too; an option after it is linkshell\'s, as mm-link\'s getopt takes it', () => {
+  const a = parse(['up', 'down', '--connect', '127.0.0.1:9', '--uplink-log', 'u.log', 'app', 'arg', '--delay', '5']);
   assert.is(a.mode, 'relay');
-  assert.equal(a.config.command, ['app', '--connect', 'z']);
+  assert.equal(a.config.command, ['app', 'arg']);
+  assert.is(a.config.delayMs, 5);
   assert.is(a.config.uplinkLog, 'u.log');
-  assert.equal(splitCommandLine(['--seed', '5', 'a', 'b', 'c'], new Set(['seed'])), { head: ['--seed', '5', 'a', 'b'], command: ['c'] });
-  assert.equal(splitCommandLine(['--seed=5', 'a', 'b'], new Set(['seed'])), { head: ['--seed=5', 'a', 'b'], command: undefined });
-  assert.equal(splitCommandLine(['--trace', 't', 'c', 'd'], new Set(['trace'])), { head: ['--trace', 't'], command: ['c', 'd'] });
-  assert.equal(splitCommandLine(['--once', 'a', 'b', '--', '--x'], new Set()), { head: ['--once', 'a', 'b'], command: ['--x'] });
+  assert.equal(parse(['--seed', '5', 'a', 'b', 'c', '--connect', '127.0.0.1:9']).config.command, ['c']);
+  assert.equal(parse(['--trace', 't', 'c', 'd', '--connect', '127.0.0.1:9']).config.command, ['c', 'd']);
+  assert.equal(parse(['--once', 'a', 'b', '--connect', '127.0.0.1:9', '--', '--x']).config.command, ['--x']);
+  assert.equal(parse(['--netns', '--', 'a', 'b', 'c', '--connect', '127.0.0.1:9']).config.command, ['c', '--connect', '127.0.0.1:9']);
 });
 
 test('--uplink-onoff / --downlink-onoff ON_MS,OFF_MS (mm-onoff\'s mean times), in both modes', () => {
