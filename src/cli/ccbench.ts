@@ -3,6 +3,7 @@
 // for one or more controllers and writes RFC 8868's metrics, the pass/fail
 // of each case, plots and mm-link logs.
 import { formatHelp, noPositionals, nameListValue, optional, parseCommandLine, pathValue, seedValue } from '../common/validate.ts';
+import { asksForVersion } from '../common/command-line.ts';
 import { runCommand, usageError } from '../common/errors.ts';
 import { CASE_IDS, type CaseId } from '../cc/rfc8867/cases.ts';
 import { DEFAULT_THRESHOLDS } from '../cc/rfc8867/thresholds.ts';
@@ -108,9 +109,11 @@ export const CCBENCH_COMMANDS = `Usage: ccbench COMMAND [options]
 
 Commands:
   ccbench rfc8867 [--case LIST] [--controller LIST] [...]   RFC 8867's test cases (see ccbench rfc8867 --help)
+  ccbench --version                                         the versions of ccbench and Node
 `;
 
 export async function main(argv: string[]): Promise<number> {
+  if (asksForVersion(argv)) return (await import('./version.ts')).printVersion('ccbench');
   const [command, ...rest] = argv;
   if (command === 'rfc8867') return runCommand('ccbench rfc8867', () => runRfc8867(rest));
   if (command === '-h' || command === '--help' || command === 'help') {

@@ -54,6 +54,7 @@ the peer's answers cross the downlink (delay, loss, link) back to the sender.`,
     ['--timer timeout|thread', "how departures are timed: setTimeout (default;\nmillisecond precision, as mm-link's own poll, at\n1.4x to 1.8x mm-link's CPU per datagram) or a worker\nthread's alarm (sub-millisecond departures, 1.2x to\n1.5x the CPU: a second wake-up per departure)"],
     ['--spin MS', `with --timer timeout, poll the last MS (0 to 100) before\neach departure instead of sleeping: more punctual,\nmore CPU (default ${DEFAULT_SPIN_MS})`],
     ['-h, --help', 'this text'],
+    ['--version', 'the versions of linkshell and Node'],
   ],
   notes: `Options are read as mm-link's getopt reads them: anywhere before "--" (also
 after the traces and the COMMAND: "linkshell UP DOWN true --once" runs "true"

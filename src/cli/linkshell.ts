@@ -3,9 +3,11 @@
 
 import { runReplay } from './replay-command.ts';
 import { runStats } from './stats-command.ts';
+import { asksForVersion } from '../common/command-line.ts';
 import { runCommand } from '../common/errors.ts';
 
 export async function main(argv: string[]): Promise<number> {
+  if (asksForVersion(argv)) return (await import('./version.ts')).printVersion('linkshell');
   const [first, ...rest] = argv;
   switch (first) {
     case 'replay':

@@ -2,6 +2,7 @@
 // baseline) in the deterministic simulator over emulated links and prints a
 // results table; per-frame records and JSON results go where asked.
 import { join } from 'node:path';
+import { asksForVersion } from '../common/command-line.ts';
 import { duringSetup, inContext, runCommand, usageError } from '../common/errors.ts';
 import {
   durationMsValue, formatHelp, frameRateValue, LIMITS, nameListValue, nameValue, noPositionals, optional, outputFileValue, parseCommandLine, pathValue, probabilityValue, rateValue, required, seedValue,
@@ -221,9 +222,11 @@ Commands:
   salsify analyze DIR [--json OUT] [...]             figures of a live run (see salsify analyze --help)
   salsify webrtc --downlink TRACE --uplink TRACE [...]  a Chromium WebRTC call over linkshell (see salsify webrtc --help)
   salsify eval [--scenarios LIST] [--schemes LIST] [...]  the whole evaluation, in parallel and cached (see salsify eval --help)
+  salsify --version                                  the versions of salsify, Node, libvpx and Chromium in use
 `;
 
 export async function main(argv: string[]): Promise<number> {
+  if (asksForVersion(argv)) return (await import('./version.ts')).printVersion('salsify', { libvpx: true, chromium: true });
   const [command, ...rest] = argv;
   if (command === 'sim') return runCommand('salsify sim', () => runSim(rest));
   if (command === 'send') return runCommand('salsify send', async () => (await import('./salsify-send.ts')).runSendCommand(rest));
