@@ -2,7 +2,9 @@
 // simulator. `ccbench rfc8867` runs RFC 8867's test cases (src/cc/rfc8867)
 // for one or more controllers and writes RFC 8868's metrics, the pass/fail
 // of each case, plots and mm-link logs.
-import { formatHelp, noPositionals, nameListValue, optional, parseCommandLine, pathValue, seedValue } from '../common/validate.ts';
+import { join } from 'node:path';
+import { formatHelp, noPositionals, nameListValue, optional, parseCommandLine, pathValue, refuseOutputsOverInputs, seedValue } from '../common/validate.ts';
+import { safeName } from '../cc/rfc8867/file-names.ts';
 import { asksForVersion } from '../common/command-line.ts';
 import { runCommand, usageError } from '../common/errors.ts';
 import { CASE_IDS, type CaseId } from '../cc/rfc8867/cases.ts';
@@ -64,12 +66,17 @@ export function parseRfc8867Args(argv: string[]): CcbenchArgs {
     if (seen.has(c)) throw usageError(`--controller names ${JSON.stringify(c)} twice in ${JSON.stringify(values.controller)}`);
     seen.add(c);
   }
-  return {
-    help: false, cases, controllers,
-    seed: seedValue('seed', values.seed ?? '1'),
-    out: optional(values.out, (t) => pathValue('out', t)),
-    thresholds: optional(values.thresholds, (t) => pathValue('thresholds', t)),
-  };
+  const out = optional(values.out, (t) => pathValue('out', t));
+  const thresholds = optional(values.thresholds, (t) => pathValue('thresholds', t));
+  if (out !== undefined) {
+    // The files --out gets (report.ts): CASE.CONTROLLER.json and .svg, summary.csv; a module's own name is known once it is loaded.
+    const names = ['summary.csv', ...cases.flatMap((id) => controllers.flatMap((c) => [`${id}.${safeName(c)}.json`, `${id}.${safeName(c)}.svg`]))];
+    refuseOutputsOverInputs(
+      names.map((name) => ({ role: '--out', path: join(out, name) })),
+      [thresholds === undefined ? undefined : { role: '--thresholds', path: thresholds }, ...controllers.filter((c) => /[/.]/.test(c)).map((path) => ({ role: '--controller', path }))],
+    );
+  }
+  return { help: false, cases, controllers, seed: seedValue('seed', values.seed ?? '1'), out, thresholds };
 }
 
 export async function runRfc8867(argv: string[]): Promise<number> {

@@ -8,7 +8,7 @@
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { toolkitError, usageError } from '../common/errors.ts';
-import { formatHelp, integerValue, durationMsValue, LIMITS, nameListValue, nameValue, noPositionals, optional, parseCommandLine, pathValue } from '../common/validate.ts';
+import { formatHelp, integerValue, durationMsValue, LIMITS, nameListValue, nameValue, noPositionals, optional, parseCommandLine, pathValue, refuseOutputsOverInputs } from '../common/validate.ts';
 import { executeRun } from '../eval/execute.ts';
 import { resultsTable, type Finished } from '../eval/outputs.ts';
 import { readIncluded, type IncludedRun } from '../eval/include.ts';
@@ -17,7 +17,7 @@ import { runPool } from '../eval/pool.ts';
 import { createProgress } from '../eval/progress.ts';
 import { writeReport } from '../eval/report.ts';
 import { ALL_SCENARIOS, ALL_SCHEMES, buildRunList, type EvalPlan, type EvalRun } from '../eval/run-list.ts';
-import { emitSlurm, readRunList } from '../eval/slurm.ts';
+import { emitSlurm, readRunList, RUN_LIST_FILE, SBATCH_FILE } from '../eval/slurm.ts';
 import { makeStore, readStored, storeDir, writeStored } from '../eval/store.ts';
 import { serveWorker } from '../eval/worker.ts';
 import { makeResultsDirectory } from '../results/writer.ts';
@@ -121,7 +121,13 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     ...(values['encode-timing'] === undefined ? {} : { encodeTiming: nameValue('encode-timing', values['encode-timing'], ENCODE_TIMINGS) }),
     ...(values['measure-for'] === undefined ? {} : { measureForS: durationMsValue('measure-for', values['measure-for'], { unit: 's', minExclusive: true, maxMs: 1000 * (LIMITS.maxRunS - PAPER_WARMUP_S) }) / 1000 }),
   };
-  return { help: false, plan, jobs, out, emit, include: (values.include ?? []).map((t) => pathValue('include', t)) };
+  const include = (values.include ?? []).map((t) => pathValue('include', t));
+  const written = emit === undefined ? { role: '--out', dir: out, names: ['results.json', 'results.csv', 'report.html'] } : { role: '--emit slurm', dir: emit, names: [RUN_LIST_FILE, SBATCH_FILE] };
+  refuseOutputsOverInputs(
+    written.names.map((name) => ({ role: written.role, path: join(written.dir, name) })),
+    [plan.video.startsWith('synthetic') ? undefined : { role: '--video', path: plan.video }, ...include.map((dir) => ({ role: '--include', path: join(dir, 'summary.json') }))],
+  );
+  return { help: false, plan, jobs, out, emit, include };
 }
 
 /** The stored results of every run, in the list's order; an error naming how many are missing. */

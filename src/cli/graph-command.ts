@@ -6,7 +6,7 @@ import { basename, extname } from 'node:path';
 import { parseLinkLog } from '../link-emu/link-log.ts';
 import type { LinkLogStats } from '../link-emu/log-stats.ts';
 import { duringSetup, unwritableFile, usageError } from '../common/errors.ts';
-import { formatHelp, integerValue, optional, outputFileValue, parseCommandLine } from '../common/validate.ts';
+import { formatHelp, integerValue, optional, outputFileValue, parseCommandLine, refuseOutputsOverInputs } from '../common/validate.ts';
 import { linkDirectionSeries, linkGraphSpec, type LinkDirectionSeries } from '../plots/link-graph.ts';
 import { escapeHtml, renderHtml, renderSvg } from '../plots/render.ts';
 import { readInputFile, writeStdout } from './files.ts';
@@ -49,6 +49,7 @@ export async function runGraph(argv: string[]): Promise<number> {
   if (positionals.length === 0) throw usageError(`give at least one log file (see ${HELP_REF})`);
   const binMs = optional(values.bin, (t) => integerValue('bin', t, { min: 1, max: MAX_BIN_MS })) ?? DEFAULT_BIN_MS;
   const out = optional(values.out, (t) => outputFileValue('out', t));
+  refuseOutputsOverInputs([out === undefined ? undefined : { role: '--out', path: out }], positionals.map((path) => ({ role: 'LOG', path })));
   const format = out === undefined ? 'svg' : extname(out).toLowerCase();
   if (format !== 'svg' && format !== '.svg' && format !== '.html' && format !== '.htm') {
     throw usageError(`--out must name an .svg or .html file, got ${JSON.stringify(out)} (see ${HELP_REF})`);

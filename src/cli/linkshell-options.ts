@@ -3,7 +3,7 @@
 import type { parseArgs } from 'node:util';
 import { usageError } from '../common/errors.ts';
 import {
-  formatHelp, hostPortValue, integerValue, LIMITS, nameValue, numberValue, optional, parseCommandLine, pathValue, probabilityValue, seedValue,
+  formatHelp, hostPortValue, integerValue, LIMITS, nameValue, numberValue, optional, parseCommandLine, pathValue, probabilityValue, refuseOutputsOverInputs, seedValue, type NamedFile,
 } from '../common/validate.ts';
 import { DEFAULT_MTU } from '../link-emu/link.ts';
 import { LOSS_PLACES } from '../link-emu/path.ts';
@@ -11,6 +11,7 @@ import { queueOption } from './queue-option.ts';
 import { DEFAULT_MAX_FLOWS, DEFAULT_MEMORY_CAP_MIB, NETNS_OVERHEAD_BYTES, type LinkshellConfig, type NetnsConfig } from '../linkshell/config.ts';
 import { MAX_ONOFF_MS, onOffValue, rejectMeterFlags } from './mahimahi-flags.ts';
 import { tokenize } from '../common/command-line.ts';
+import { traceFile } from '../link-emu/trace-files.ts';
 import { DEFAULT_OVERHEAD_BYTES } from '../net/sim-network.ts';
 import { DEFAULT_SPIN_MS, TIMER_KINDS } from '../net/wall-clock.ts';
 
@@ -133,6 +134,10 @@ export function parseLinkshellCommandLine(argv: readonly string[]): ParsedModeCo
   const link = linkOptions(values, netns);
   const timing = timingOptions(values);
   const logs = logOptions(values);
+  refuseOutputsOverInputs(
+    [logs.uplinkLog === undefined ? undefined : { role: '--uplink-log', path: logs.uplinkLog }, logs.downlinkLog === undefined ? undefined : { role: '--downlink-log', path: logs.downlinkLog }],
+    traceInputs(values.trace !== undefined, traces),
+  );
   const path: NetnsConfig = {
     ...traces,
     ...link,
@@ -221,6 +226,14 @@ function tracesAndCommand(
   if (uplinkTrace === '' || downlinkTrace === '') throw usageError('empty trace name');
   if (rest.length > 0 && rest[0] === '') throw usageError('empty COMMAND');
   return { traces: { uplinkTrace, downlinkTrace }, command: rest.length > 0 ? rest : undefined };
+}
+
+/** The trace files the traces name (a name looked up as linkshell will look it up). */
+function traceInputs(option: boolean, traces: Pick<LinkshellConfig, 'uplinkTrace' | 'downlinkTrace'>): NamedFile[] {
+  const file = (name: string) => traceFile(name);
+  return option
+    ? [{ role: '--trace', path: file(traces.uplinkTrace) }]
+    : [{ role: 'UPLINK_TRACE', path: file(traces.uplinkTrace) }, { role: 'DOWNLINK_TRACE', path: file(traces.downlinkTrace) }];
 }
 
 function addressOptions(values: Values): Pick<LinkshellConfig, 'listen' | 'connect'> {

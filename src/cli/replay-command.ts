@@ -5,10 +5,10 @@ import { LinkLogWriter, parseLinkLog, requireEvents } from '../link-emu/link-log
 import { createQueue } from '../link-emu/queue-factory.ts';
 import { createRng } from '../common/random.ts';
 import { arrivalsFromLog, lastLogTime, parseArrivalList, replay } from '../link-emu/replay.ts';
-import { openTrace } from '../link-emu/trace-files.ts';
+import { openTrace, traceFile } from '../link-emu/trace-files.ts';
 import { duringSetup, toolkitError } from '../common/errors.ts';
 import {
-  formatHelp, integerValue, noPositionals, optional, parseCommandLine, pathValue, required, seedValue,
+  formatHelp, integerValue, noPositionals, optional, parseCommandLine, pathValue, refuseOutputsOverInputs, required, seedValue,
 } from '../common/validate.ts';
 import { LinkLogFile } from '../linkshell/log-file.ts';
 import { readInputFile, writeStdout } from './files.ts';
@@ -68,6 +68,7 @@ export async function runReplay(argv: string[]): Promise<number> {
   const base = optional(values['base-timestamp'], (t) => integerValue('base-timestamp', t, { min: 0, max: Number.MAX_SAFE_INTEGER }));
   const seed = optional(values.seed, (t) => String(seedValue('seed', t)));
   if (values.log !== undefined) pathValue('log', values.log);
+  refuseOutputsOverInputs([values.log === undefined ? undefined : { role: '--log', path: values.log }], [{ role: '--log-in', path: input }, { role: '--trace', path: traceFile(traceName) }]);
 
   const { trace, queue, log, arrivals, linkSeed } = duringSetup(() => {
     const trace = openTrace(traceName);

@@ -2,7 +2,9 @@
 // src/salsify/live/analyze.ts (analyzeLiveRun) and are written by src/results,
 // as salsify sim's are.
 import { usageError } from '../common/errors.ts';
-import { formatHelp, parseCommandLine } from '../common/validate.ts';
+import { join } from 'node:path';
+import { formatHelp, optional, outputFileValue, parseCommandLine, pathValue, refuseOutputsOverInputs } from '../common/validate.ts';
+import { RECEIVER_RECORDS, SENDER_RECORDS } from '../salsify/live/records.ts';
 import { framesToCsv } from '../results/csv.ts';
 import { jsonText, runToJson } from '../results/json.ts';
 import { formatResultsTable } from '../results/table.ts';
@@ -42,7 +44,18 @@ export function parseAnalyzeArgs(argv: string[]): { help: true } | { help: false
   });
   if (values.help) return { help: true };
   if (positionals.length !== 1) throw usageError(positionals.length === 0 ? 'the run directory DIR is required' : `one run directory expected, got ${positionals.length}: ${positionals.join(' ')}`);
-  return { help: false, args: { dir: positionals[0]!, json: values.json, csv: values.csv, linkLog: values['link-log'] } };
+  const dir = positionals[0]!;
+  const json = optional(values.json, (t) => outputFileValue('json', t));
+  const csv = optional(values.csv, (t) => outputFileValue('csv', t));
+  const linkLog = optional(values['link-log'], (t) => pathValue('link-log', t));
+  refuseOutputsOverInputs(
+    [json === undefined ? undefined : { role: '--json', path: json }, csv === undefined ? undefined : { role: '--csv', path: csv }],
+    [
+      ...[SENDER_RECORDS, RECEIVER_RECORDS, 'received.ivf', 'received.y4m'].map((name) => ({ role: `DIR/${name}`, path: join(dir, name) })),
+      linkLog === undefined ? undefined : { role: '--link-log', path: linkLog },
+    ],
+  );
+  return { help: false, args: { dir, json, csv, linkLog } };
 }
 
 /** `salsify analyze`: the figures of the run in DIR, printed as salsify sim's table and written where asked. */

@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { asksForVersion } from '../common/command-line.ts';
 import { duringSetup, inContext, runCommand, usageError } from '../common/errors.ts';
 import {
-  durationMsValue, formatHelp, frameRateValue, LIMITS, nameListValue, nameValue, noPositionals, optional, outputFileValue, parseCommandLine, pathValue, probabilityValue, rateValue, required, seedValue,
+  durationMsValue, formatHelp, frameRateValue, LIMITS, nameListValue, nameValue, noPositionals, optional, outputFileValue, parseCommandLine, pathValue, probabilityValue, rateValue, refuseOutputsOverInputs, required, seedValue, type NamedFile,
 } from '../common/validate.ts';
-import { openTrace } from '../link-emu/trace-files.ts';
+import { openTrace, traceFile } from '../link-emu/trace-files.ts';
 import { framesToCsv, summariesToCsv } from '../results/csv.ts';
 import { jsonText, runToJson } from '../results/json.ts';
 import { formatResultsTable } from '../results/table.ts';
@@ -142,12 +142,28 @@ export function parseSimArgs(argv: string[]): { configs: Partial<SalsifySimConfi
       throw usageError(`${(error as Error).message.replace(/^salsify sim config: measureFromS/, '--measure-from')} (see ${SIM_HELP_REF})`);
     }
   });
-  return {
-    configs,
-    json: optional(values.json, (t) => outputFileValue('json', t)),
-    logDir: optional(values['log-dir'], (t) => pathValue('log-dir', t)),
-    help: false,
-  };
+  const json = optional(values.json, (t) => outputFileValue('json', t));
+  const logDir = optional(values['log-dir'], (t) => pathValue('log-dir', t));
+  refuseOutputsOverInputs(simOutputs(json, logDir, schemes), simInputs(configs));
+  return { configs, json, logDir, help: false };
+}
+
+/** The files a run writes: --json, and --log-dir's per scheme and summary. */
+function simOutputs(json: string | undefined, logDir: string | undefined, schemes: readonly string[]): NamedFile[] {
+  const files: NamedFile[] = json === undefined ? [] : [{ role: '--json', path: json }];
+  if (logDir === undefined) return files;
+  const names = [...schemes.flatMap((s) => [`${s}.frames.csv`, `${s}.json`]), 'summary.csv'];
+  return [...files, ...names.map((name) => ({ role: '--log-dir', path: join(logDir, name) }))];
+}
+
+/** The files a run reads: its trace files and its video file. */
+function simInputs(configs: readonly Partial<SalsifySimConfig>[]): NamedFile[] {
+  const c = configs[0];
+  if (c === undefined) return [];
+  const files: NamedFile[] = [];
+  for (const [role, link] of [['--downlink', c.downlink], ['--uplink', c.uplink]] as const) if (typeof link === 'string') files.push({ role, path: traceFile(link) });
+  if (c.video !== undefined && !c.video.startsWith('synthetic')) files.push({ role: '--video', path: c.video });
+  return files;
 }
 
 function output(result: SalsifySimResult) {

@@ -2,8 +2,8 @@
 // taking the option's name and its text and returning the value or throwing
 // one bad-argument line that names the option and quotes the value, and one
 // help layout. A leaf module: it imports only src/common.
-import { statSync, type Stats } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { realpathSync, statSync, type Stats } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { normalizedArgs, tokenize, type OptionShape, type TokenizeContext } from './command-line.ts';
 import { fileKind, toolkitError, usageError } from './errors.ts';
@@ -268,4 +268,48 @@ export function formatHelp(help: HelpText): string {
   const about = help.about ? `\n${help.about.trimEnd()}\n` : '';
   const notes = help.notes ? `\n${help.notes.trimEnd()}\n` : '';
   return `${usage}${about}\nOptions:\n${rows}${notes}`;
+}
+
+// ---------------------------------------------------------------------------
+// An output never overwrites an input.
+
+/** A file a command reads or writes, and how its command line names it ("--uplink-log", "UPLINK_TRACE", "DIR/sender.jsonl"). */
+export interface NamedFile {
+  readonly role: string;
+  readonly path: string;
+}
+
+/** What identifies the file a path names: its device and inode when it exists, its real path (or the one it would have), its absolute path. */
+function fileIdentities(path: string): string[] {
+  const ids = [`path ${resolve(path)}`];
+  try {
+    const stats = statSync(path);
+    ids.push(`inode ${stats.dev}:${stats.ino}`, `path ${realpathSync(path)}`);
+  } catch {
+    try {
+      ids.push(`path ${resolve(realpathSync(dirname(resolve(path))), basename(path))}`);
+    } catch {
+      // Neither it nor its directory exists: its absolute path is all there is.
+    }
+  }
+  return ids;
+}
+
+/**
+ * The one check that an output does not name an input, for every command:
+ * the same file by real path or by inode (a symbolic or hard link to the
+ * input is the input). Standard input and output ("-") and absent names are
+ * skipped. Throws one bad-argument line naming both, exit status 2.
+ */
+export function refuseOutputsOverInputs(outputs: ReadonlyArray<NamedFile | undefined>, inputs: ReadonlyArray<NamedFile | undefined>): void {
+  const known = inputs.filter((i): i is NamedFile => i !== undefined && i.path !== '-' && i.path !== '');
+  const identities = known.map((input) => ({ input, ids: fileIdentities(input.path) }));
+  for (const output of outputs) {
+    if (output === undefined || output.path === '-' || output.path === '') continue;
+    const ids = fileIdentities(output.path);
+    const clash = identities.find((i) => i.ids.some((id) => ids.includes(id)));
+    if (clash === undefined) continue;
+    const input = clash.input.path === output.path ? `the input ${clash.input.role}` : `the input ${clash.input.role} ${quote(clash.input.path)}`;
+    throw usageError(`${output.role} ${quote(output.path)} is ${input}: an output never overwrites an input`);
+  }
 }
