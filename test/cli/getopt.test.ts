@@ -161,7 +161,9 @@ test('linkshell as mm-link\'s getopt reads it: -u/-d FILE, abbreviations, option
   const b = linkshellConfig(['C', 'C', 'true', '--once', '--connect', '127.0.0.1:9']);
   assert.is(b.once, true);
   assert.equal(b.command, ['true']);
-  assert.equal(linkshellConfig(['--uplink-l=F', 'C', 'C', '--connect', '127.0.0.1:9']).uplinkLog, 'F');
+  assert.equal(linkshellConfig(['--onc', '--max-s=3', 'C', 'C', '--connect', '127.0.0.1:9']).maxSources, 3);
+  // mm-link's --uplink-l is ambiguous here: linkshell also has --uplink-loss and --uplink-loss-at.
+  assert.throws(() => linkshellConfig(['--uplink-l=F', 'C', 'C', '--connect', '127.0.0.1:9']), /^option --uplink-l is ambiguous: it could be --uplink-loss, --uplink-loss-at, --uplink-log/);
   // "C C --" with nothing after it: no COMMAND (--netns runs $SHELL, as mm-link).
   const c = parseLinkshellCommandLine(['--netns', 'C', 'C', '--']);
   assert.ok(!c.help && c.mode === 'netns' && c.config.command === undefined);
