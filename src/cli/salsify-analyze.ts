@@ -8,7 +8,7 @@ import { RECEIVER_RECORDS, SENDER_RECORDS } from '../salsify/live/records.ts';
 import { framesToCsv } from '../results/csv.ts';
 import { jsonText, runToJson } from '../results/json.ts';
 import { formatResultsTable } from '../results/table.ts';
-import { writeResultsFile } from '../results/writer.ts';
+import { STDIO, writeOutputFile, writeStderr, writeStdout } from './files.ts';
 import { analyzeLiveRun, type LiveAnalysis } from '../salsify/live/analyze.ts';
 
 export const ANALYZE_HELP = formatHelp({
@@ -18,8 +18,8 @@ DIR/sender.jsonl and DIR/receiver.jsonl, which must be records of the same run
 (the same run id): signal delay per source frame, SSIM per shown frame, frames
 shown and skipped, bytes sent; prints the same table as salsify sim.`,
   options: [
-    ['--json OUT.json', 'write {label, config, counters, bytesSent, link, endMs,\nsummary, ssimFrom, captureLatenessMs, notes}'],
-    ['--csv OUT.csv', 'write the per-frame records (one line per source frame:\nits fate, send, arrival and display times, size,\nquantizer, SSIM)'],
+    ['--json OUT.json', 'write {label, config, counters, bytesSent, link, endMs,\nsummary, ssimFrom, captureLatenessMs, notes}; -: to\nstandard output (the table then goes to standard error)'],
+    ['--csv OUT.csv', 'write the per-frame records (one line per source frame:\nits fate, send, arrival and display times, size,\nquantizer, SSIM); -: to standard output'],
     ['--link-log FILE', 'linkshell\'s log of the link the video crossed (its\n--uplink-log when the sender ran inside linkshell), for\nthe link utilisation while video was captured'],
     ['-h, --help', 'this text'],
   ],
@@ -48,6 +48,7 @@ export function parseAnalyzeArgs(argv: string[]): { help: true } | { help: false
   const json = optional(values.json, (t) => outputFileValue('json', t));
   const csv = optional(values.csv, (t) => outputFileValue('csv', t));
   const linkLog = optional(values['link-log'], (t) => pathValue('link-log', t));
+  if (json === STDIO && csv === STDIO) throw usageError('--json and --csv cannot both be "-": standard output takes one of them');
   refuseOutputsOverInputs(
     [json === undefined ? undefined : { role: '--json', path: json }, csv === undefined ? undefined : { role: '--csv', path: csv }],
     [
@@ -77,15 +78,17 @@ export async function runAnalyze(argv: string[]): Promise<number> {
   const s = analysis.summary;
   if (args.json !== undefined) {
     const extra = { ssimFrom: analysis.ssimFrom, captureLatenessMs: analysis.captureLatenessMs, notes: analysis.notes };
-    writeResultsFile(args.json, jsonText(runToJson(analysis, s, { extra })));
+    await writeOutputFile(args.json, jsonText(runToJson(analysis, s, { extra })));
   }
-  if (args.csv !== undefined) writeResultsFile(args.csv, framesToCsv(analysis.frames));
+  if (args.csv !== undefined) await writeOutputFile(args.csv, framesToCsv(analysis.frames));
+  // With --json - or --csv -, standard output carries that file: the table goes to standard error.
+  const say = args.json === STDIO || args.csv === STDIO ? writeStderr : writeStdout;
   const seconds = s.framesCaptured / c.fps;
-  process.stdout.write(
+  await say(
     `run ${c.runId}: ${c.scheme}, ${c.codec} codec, video ${c.video} (${c.width}x${c.height} at ${c.fps} fps), ${seconds.toFixed(1)} s captured, ` +
       `budget ${c.budgetMs} ms, seed ${c.seed}; SSIM from ${analysis.ssimFrom}${c.linkLog ? `; link log ${c.linkLog}` : ''}\n`,
   );
-  process.stdout.write(formatResultsTable([{ label: analysis.label, summary: s }]) + '\n');
-  for (const note of analysis.notes) process.stdout.write(`note: ${note}\n`);
+  await say(formatResultsTable([{ label: analysis.label, summary: s }]) + '\n');
+  for (const note of analysis.notes) await say(`note: ${note}\n`);
   return 0;
 }

@@ -19,7 +19,7 @@ import { LOSS_PLACES } from '../link-emu/path.ts';
 import { SCHEME_NOTES, SIM_SCHEME_NAMES, schemeRowLabel } from '../salsify/schemes/registry.ts';
 import { DEFAULT_SIM_CONFIG, resolveSimConfig, runSalsifySim, type SalsifySimConfig, type SalsifySimInput, type SalsifySimResult } from '../salsify/sim-runner.ts';
 import { ENCODE_TIMINGS } from '../salsify/timing-model.ts';
-import { writeStdout } from './files.ts';
+import { STDIO, writeOutputFile, writeStderr, writeStdout } from './files.ts';
 import { queueOption } from './queue-option.ts';
 import { codecNames, DEFAULT_CODEC, DEFAULT_SCHEME, schemeNames, wrapWords } from './help-names.ts';
 
@@ -53,7 +53,7 @@ signal delay, SSIM, frames shown/skipped, bytes sent and link utilisation.`,
     ['--no-grace', 'no grace period in the inter-arrival estimate'],
     ['--frame-clock NAME', "next-frame (the default, the reference's: an encode\ntakes the next camera frame, waiting for it) or\nnewest-frame (the newest frame already captured)"],
     ['--seed N', 'seed of every random draw: an integer from 0 to\n2^53-1 (default 1)'],
-    ['--json OUT.json', 'write {label, config, counters, bytesSent, link, endMs,\nsummary} (an array of them when several schemes run)'],
+    ['--json OUT.json', 'write {label, config, counters, bytesSent, link, endMs,\nsummary} (an array of them when several schemes run);\n-: to standard output (the table then goes to standard\nerror)'],
     ['--log-dir DIR', 'write DIR/SCHEME.frames.csv (one line per source frame:\nits fate, send, arrival and display times, size,\nquantizer, SSIM), DIR/SCHEME.json, and DIR/summary.csv\n(one line per scheme)'],
     ['-h, --help', 'this text'],
   ],
@@ -144,6 +144,7 @@ export function parseSimArgs(argv: string[]): { configs: Partial<SalsifySimConfi
   });
   const json = optional(values.json, (t) => outputFileValue('json', t));
   const logDir = optional(values['log-dir'], (t) => pathValue('log-dir', t));
+  if (logDir === STDIO) throw usageError('--log-dir names a directory; "-" (standard output) is not one');
   refuseOutputsOverInputs(simOutputs(json, logDir, schemes), simInputs(configs));
   return { configs, json, logDir, help: false };
 }
@@ -214,18 +215,20 @@ export async function runSim(argv: string[]): Promise<number> {
   if (args.logDir !== undefined) writeResultsFile(join(args.logDir, 'summary.csv'), summariesToCsv(rows));
   if (args.json !== undefined) {
     const body = runs.length === 1 ? output(runs[0].result) : runs.map((r) => output(r.result));
-    writeResultsFile(args.json, jsonText(body));
+    await writeOutputFile(args.json, jsonText(body));
   }
+  // With --json - the JSON is standard output's: the table goes to standard error.
+  const say = args.json === STDIO ? writeStderr : writeStdout;
   const first = runs[0].result.config;
   const describe = (l: SalsifySimConfig['downlink']) => (typeof l === 'string' ? l : `const:${l.constantMbps}`);
   const window = runs[0].result.window;
-  if (first.preset !== undefined) await writeStdout(`preset ${first.preset}: ${simPreset(first.preset).label}\n`);
-  if (window) await writeStdout(`measured over the source frames captured in [${window.fromMs / 1000}, ${window.toMs / 1000}) s\n`);
-  await writeStdout(
+  if (first.preset !== undefined) await say(`preset ${first.preset}: ${simPreset(first.preset).label}\n`);
+  if (window) await say(`measured over the source frames captured in [${window.fromMs / 1000}, ${window.toMs / 1000}) s\n`);
+  await say(
     `downlink ${describe(first.downlink)}, uplink ${describe(first.uplink)}, queue ${first.queue} [${first.queueArgs}], ` +
       `delay ${first.delayMs} ms, video ${first.video}, codec ${first.codec}, ${first.durationS} s, encode timing ${first.encodeTiming ?? 'libvpx'}, seed ${first.seed}\n`,
   );
-  await writeStdout(formatResultsTable(rows.map((r) => ({ ...r, label: schemeRowLabel(r.label) }))) + '\n');
+  await say(formatResultsTable(rows.map((r) => ({ ...r, label: schemeRowLabel(r.label) }))) + '\n');
   return 0;
 }
 

@@ -207,9 +207,11 @@ function statOf(path: string): Stats | undefined {
  * An output file to be written later: checked now, so that a long run does
  * not end in an error. Its directory must exist, and it must not be a
  * directory itself. (A full disk can still fail the write: writers report it.)
+ * "-" is standard output.
  */
 export function outputFileValue(name: string, text: string): string {
   pathValue(name, text);
+  if (text === '-') return text; // standard output
   const stats = statOf(text);
   if (stats?.isDirectory()) throw toolkitError('ERR_UNWRITABLE_FILE', `--${name}: cannot write ${text}: it is a directory`);
   const parent = statOf(dirname(resolve(text)));

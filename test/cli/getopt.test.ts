@@ -14,7 +14,7 @@ import { errorCodeOf, runCommand } from '../../src/common/errors.ts';
 import { main as ccbench } from '../../src/cli/ccbench.ts';
 import { runTraceGenCli } from '../../src/cli/gen-trace-command.ts';
 import { runGraph } from '../../src/cli/graph-command.ts';
-import { parseLinkshellCommandLine } from '../../src/cli/linkshell-options.ts';
+import { parseLinkshellArgs, parseLinkshellCommandLine } from '../../src/cli/linkshell-options.ts';
 import { runReplay } from '../../src/cli/replay-command.ts';
 import { main as salsify } from '../../src/cli/salsify.ts';
 import { runStats } from '../../src/cli/stats-command.ts';
@@ -146,7 +146,7 @@ test('abbreviations: any unambiguous prefix; an exact name wins; an ambiguous on
 });
 
 function linkshellConfig(argv: string[]) {
-  const parsed = parseLinkshellCommandLine(argv);
+  const parsed = parseLinkshellArgs(argv);
   if (parsed.help) throw new Error('help');
   return parsed.config;
 }

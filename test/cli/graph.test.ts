@@ -60,7 +60,7 @@ test('an HTML page: the picture and its specification', () => {
 });
 
 test('linkshell stats gives the same percentiles, by rank (whole ms), and rounded JSON figures', () => {
-  const r = linkshell('stats', '--json', DROPS);
+  const r = linkshell('stats', '--format', 'json', DROPS);
   assert.is(r.code, 0, r.stderr);
   const [{ stats }] = JSON.parse(r.stdout);
   assert.is(stats.delayMs.p95, 149);
