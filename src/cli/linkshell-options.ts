@@ -44,8 +44,10 @@ the peer's answers cross the downlink (delay, loss, link) back to the sender.`,
     ['--downlink-loss P', ''],
     ['--uplink-loss-at WHERE', "where the loss applies: entry (mm-loss's place, the\ndefault: before the downlink's queue, after the\nuplink's link) or delivery (right after the link: a\nlost datagram has used its delivery opportunity, as\nCellsim's loss)"],
     ['--downlink-loss-at WHERE', ''],
-    ['--uplink-onoff ON,OFF', `intermittent link (as mm-onoff): on and off periods\nexponentially distributed with these means, in ms (> 0\nand at most ${MAX_ONOFF_MS}; mm-onoff's are in seconds);\nwhat arrives while off is lost`],
+    ['--uplink-onoff ON,OFF', `intermittent link (as mm-onoff): on and off periods\nexponentially distributed with these means, in ms (0\nto ${MAX_ONOFF_MS}; mm-onoff's are in seconds); what\narrives while off is lost`],
     ['--downlink-onoff ON,OFF', ''],
+    ['--uplink-intermittent ON,OFF', 'intermittent link (as mm-intermittent): on for ON ms,\noff for OFF ms, in turn, starting on (mm-intermittent\'s\nare in seconds); what arrives while off is lost. For\nboth: one of ON and OFF may be 0 (0,1000: always off;\n1000,0: always on)'],
+    ['--downlink-intermittent ON,OFF', ''],
     ['--seed N', 'seed of every random draw (loss, PIE): an integer from\n0 to 2^53-1 (default 1)'],
     ['-u, --uplink-log FILE', 'mm-link log of the uplink'],
     ['-d, --downlink-log FILE', 'mm-link log of the downlink'],
@@ -178,6 +180,8 @@ const OPTIONS = {
   netns: { type: 'boolean' },
   'uplink-onoff': { type: 'string' },
   'downlink-onoff': { type: 'string' },
+  'uplink-intermittent': { type: 'string' },
+  'downlink-intermittent': { type: 'string' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; strict: true }>>['values'];
@@ -284,10 +288,18 @@ function linkOptions(values: Values, netns: boolean): Pick<LinkshellConfig, Link
     downlinkLoss: probabilityValue('downlink-loss', values['downlink-loss'] ?? '0'),
     uplinkLossAt: nameValue('uplink-loss-at', values['uplink-loss-at'] ?? 'entry', LOSS_PLACES),
     downlinkLossAt: nameValue('downlink-loss-at', values['downlink-loss-at'] ?? 'entry', LOSS_PLACES),
-    uplinkOnOff: onOffValue('uplink-onoff', values['uplink-onoff']),
-    downlinkOnOff: onOffValue('downlink-onoff', values['downlink-onoff']),
+    uplinkOnOff: onOffOrIntermittent(values, 'uplink'),
+    downlinkOnOff: onOffOrIntermittent(values, 'downlink'),
     memoryCapBytes: memoryCapMiB * 1024 * 1024,
   };
+}
+
+/** A direction's --DIR-onoff (mm-onoff) or --DIR-intermittent (mm-intermittent): one of them. */
+function onOffOrIntermittent(values: Values, direction: 'uplink' | 'downlink'): LinkshellConfig['uplinkOnOff'] {
+  const onOff = values[`${direction}-onoff`];
+  const intermittent = values[`${direction}-intermittent`];
+  if (onOff !== undefined && intermittent !== undefined) throw usageError(`--${direction}-onoff and --${direction}-intermittent both switch the ${direction}: give one`);
+  return intermittent !== undefined ? onOffValue(`${direction}-intermittent`, intermittent, { periodic: true }) : onOffValue(`${direction}-onoff`, onOff);
 }
 
 function timingOptions(values: Values): Pick<LinkshellConfig, 'timer' | 'spinMs'> {

@@ -25,13 +25,21 @@ export function rejectMeterFlags(args: readonly string[]): void {
   }
 }
 
-/** --uplink-onoff ON_MS,OFF_MS: mm-onoff's mean on and off times (which mm-onoff takes in seconds), in milliseconds here. */
-export function onOffValue(name: string, text: string | undefined): OnOffSpec | undefined {
+/**
+ * --uplink-onoff ON_MS,OFF_MS: mm-onoff's mean on and off times (which mm-onoff
+ * takes in seconds), in milliseconds here; with `periodic`, --uplink-intermittent:
+ * mm-intermittent's fixed times. As both tools, one of the two may be 0
+ * (0,1000: always off; 1000,0: always on), not both.
+ */
+export function onOffValue(name: string, text: string | undefined, { periodic = false } = {}): OnOffSpec | undefined {
   if (text === undefined) return undefined;
   const parts = text.split(',');
+  const tool = periodic ? 'mm-intermittent' : 'mm-onoff';
+  const what = periodic ? 'on and off times' : 'mean on and off times';
   if (parts.length !== 2) {
-    throw usageError(`--${name} must be ON_MS,OFF_MS (mean on and off times in ms, as mm-onoff's in seconds), got ${JSON.stringify(text)}`);
+    throw usageError(`--${name} must be ON_MS,OFF_MS (${what} in ms, as ${tool}'s in seconds), got ${JSON.stringify(text)}`);
   }
-  const [meanOnMs, meanOffMs] = parts.map((part, i) => numberValue(`${name} ${i === 0 ? 'ON_MS' : 'OFF_MS'}`, part, { min: 0, minExclusive: true, max: MAX_ONOFF_MS }, 'ms'));
-  return { meanOnMs, meanOffMs };
+  const [meanOnMs, meanOffMs] = parts.map((part, i) => numberValue(`${name} ${i === 0 ? 'ON_MS' : 'OFF_MS'}`, part, { min: 0, max: MAX_ONOFF_MS }, 'ms')) as [number, number];
+  if (meanOnMs === 0 && meanOffMs === 0) throw usageError(`--${name}: ON_MS and OFF_MS cannot both be 0 (as ${tool}), got ${JSON.stringify(text)}`);
+  return periodic ? { meanOnMs, meanOffMs, periodic: true } : { meanOnMs, meanOffMs };
 }

@@ -16,7 +16,7 @@ export type StageSpec =
   | { kind: 'delay'; ms: number }
   | { kind: 'loss'; rate: number }
   | ({ kind: 'gilbert-elliott' } & GilbertElliottParams)
-  | { kind: 'onoff'; meanOnMs: number; meanOffMs: number; startOn?: boolean }
+  | { kind: 'onoff'; meanOnMs: number; meanOffMs: number; startOn?: boolean; periodic?: boolean }
   | {
       kind: 'link';
       trace: Trace;
@@ -158,7 +158,7 @@ export class Chain<T> {
         };
       }
       case 'onoff': {
-        const process = new OnOffProcess(spec.meanOnMs, spec.meanOffMs, rng, scheduler.now(), spec.startOn ?? true);
+        const process = new OnOffProcess(spec.meanOnMs, spec.meanOffMs, rng, scheduler.now(), spec.startOn ?? true, spec.periodic ?? false);
         return (size, payload) => {
           if (process.isOn(scheduler.now())) next(size, payload);
           else this.drop('onoff', size, payload);

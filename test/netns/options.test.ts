@@ -71,10 +71,14 @@ test('--uplink-onoff / --downlink-onoff ON_MS,OFF_MS (mm-onoff\'s mean times), i
   assert.equal(b.config.downlinkOnOff, { meanOnMs: 100, meanOffMs: 100 });
   assert.match(usageMessage(['--netns', '--trace', 't', '--uplink-onoff', '100']), /--uplink-onoff must be ON_MS,OFF_MS \(mean on and off times in ms, as mm-onoff's in seconds\), got "100"/);
   assert.match(usageMessage(['--netns', '--trace', 't', '--uplink-onoff', '1,2,3']), /--uplink-onoff must be ON_MS,OFF_MS/);
-  assert.match(usageMessage(['--netns', '--trace', 't', '--uplink-onoff', '1,-1']), /--uplink-onoff OFF_MS must be a number > 0 and at most 3600000 ms, got "-1"/);
-  assert.match(usageMessage(['--netns', '--trace', 't', '--downlink-onoff', '0,10']), /--downlink-onoff ON_MS must be a number > 0 and at most 3600000 ms, got "0"/);
+  assert.match(usageMessage(['--netns', '--trace', 't', '--uplink-onoff', '1,-1']), /--uplink-onoff OFF_MS must be a number from 0 to 3600000 ms, got "-1"/);
+  assert.match(usageMessage(['--netns', '--trace', 't', '--downlink-onoff', '0,0']), /--downlink-onoff: ON_MS and OFF_MS cannot both be 0 \(as mm-onoff\)/);
   assert.match(usageMessage(['--netns', '--trace', 't', '--downlink-onoff', 'x,10']), /--downlink-onoff ON_MS must be a number/);
-  assert.match(usageMessage(['--netns', '--trace', 't', '--downlink-onoff', '10,3600001']), /--downlink-onoff OFF_MS must be a number > 0 and at most 3600000 ms/);
+  assert.match(usageMessage(['--netns', '--trace', 't', '--downlink-onoff', '10,3600001']), /--downlink-onoff OFF_MS must be a number from 0 to 3600000 ms/);
+  // As mm-onoff accepts them: 0,1000 is always off, 1000,0 always on.
+  assert.equal(parse(['--netns', '--trace', 't', '--downlink-onoff', '0,1000']).config.downlinkOnOff, { meanOnMs: 0, meanOffMs: 1000 });
+  assert.equal(parse(['--netns', '--trace', 't', '--uplink-intermittent', '1000,0']).config.uplinkOnOff, { meanOnMs: 1000, meanOffMs: 0, periodic: true });
+  assert.match(usageMessage(['--netns', '--trace', 't', '--uplink-intermittent', '1,1', '--uplink-onoff', '1,1']), /--uplink-onoff and --uplink-intermittent both switch the uplink: give one/);
 });
 
 test('--meter-* flags are refused with a pointer to a log and linkshell graph', () => {
