@@ -6,7 +6,8 @@
 // one, 0 when stopped by a signal without a command, 2 when a log file cannot
 // be written (a full disk: the run stops), 1 on an internal error.
 
-import { errorCodeOf, exitStatusOf, oneLine } from '../common/errors.ts';
+import { errorCodeOf, exitStatusOf, oneLine, toolkitError } from '../common/errors.ts';
+import { asInvokingUser, invokingUser, shellEnvironment, shellPrefix } from './mahimahi-shell.ts';
 import { formatAddress } from '../net/address.ts';
 import { cannotRun, startChild, type ChildCommand } from '../linkshell/child.ts';
 import { startNetnsSession } from '../linkshell/netns-session.ts';
@@ -103,6 +104,12 @@ async function run(argv: string[]): Promise<number> {
   return code;
 }
 
+/** The session's own variables but MAHIMAHI_BASE, which shellEnvironment sets only when the caller has none (nested shells). */
+function withoutBase(env: Record<string, string>): Record<string, string> {
+  const { MAHIMAHI_BASE: _base, ...rest } = env;
+  return rest;
+}
+
 /** The session of the mode asked for, what to say when it runs, and how to start its command. */
 async function start(
   parsed: Exclude<ParsedModeCommandLine, { help: true }>,
@@ -112,12 +119,16 @@ async function start(
   const sessionOptions = { warn: stderr, commandLine: ['linkshell', ...argv] };
   if (parsed.mode === 'netns') {
     const command = parsed.config.command ?? [process.env.SHELL || '/bin/sh'];
+    const user = invokingUser(process.env);
+    if (user !== undefined && cannotRun('setpriv', process.env.PATH) !== undefined) {
+      throw toolkitError('ERR_UNAVAILABLE', `setpriv (util-linux) is needed to run COMMAND as the user who ran sudo (SUDO_UID ${user.uid}); install util-linux, or run linkshell as root without sudo`);
+    }
     const session = await startNetnsSession(parsed.config, sessionOptions);
-    const env = { ...process.env, ...session.environment() };
     const { namespace, hostAddress } = session.layout;
+    const env = shellEnvironment({ ...process.env, ...withoutBase(session.environment()) }, hostAddress, shellPrefix(parsed.config), user);
     return {
       session,
-      banner: `${JSON.stringify(command[0])} runs in network namespace ${namespace}; the host is MAHIMAHI_BASE=${hostAddress}`,
+      banner: `${JSON.stringify(command[0])} runs in network namespace ${namespace}${user ? ` as uid ${user.uid}` : ''}; the host is ${hostAddress}, MAHIMAHI_BASE=${env.MAHIMAHI_BASE}${env.MAHIMAHI_BASE === hostAddress ? '' : ' (the outermost shell\'s host)'}`,
       launch: () => {
         // Checked here, so that a missing command gets linkshell's own message and status (not ip netns exec's).
         const problem = cannotRun(command[0], env.PATH);
@@ -125,7 +136,7 @@ async function start(
           stderr(`cannot start ${JSON.stringify(command[0])}: ${problem === 127 ? 'command not found' : 'permission denied'}`);
           return { pid: undefined, exited: Promise.resolve(problem), running: () => false, signal: () => {} };
         }
-        return startChild(session.commandLine(command), env, stderr);
+        return startChild(session.commandLine(asInvokingUser(command, user)), env, stderr);
       },
     };
   }
