@@ -14,6 +14,7 @@ import { startNetnsSession } from '../linkshell/netns-session.ts';
 import { LINKSHELL_HELP, parseLinkshellCommandLine, type ParsedModeCommandLine } from './linkshell-options.ts';
 import { startLinkshell, type RunningLink } from '../linkshell/session.ts';
 import { formatSummary, StatusLine } from '../linkshell/summary.ts';
+import { openTrace } from '../link-emu/trace-files.ts';
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 /** After this many stop signals the command is killed outright. */
@@ -36,12 +37,14 @@ async function run(argv: string[]): Promise<number> {
   let session: RunningLink;
   let banner: string;
   let launch: (() => ChildCommand) | undefined;
+  let traceEndMs = Infinity;
   try {
     const parsed = parseLinkshellCommandLine(argv);
     if (parsed.help) {
       process.stdout.write(LINKSHELL_HELP);
       return 0;
     }
+    if (parsed.config.once) traceEndMs = Math.min(openTrace(parsed.config.uplinkTrace).period, openTrace(parsed.config.downlinkTrace).period);
     ({ session, banner, launch } = await start(parsed, argv, stderr));
   } catch (error) {
     stderr(oneLine(error));
@@ -66,6 +69,14 @@ async function run(argv: string[]): Promise<number> {
     void child.exited.then(finish);
   }
 
+  // --once: the run ends when a trace does, as mm-link's shell does (its link delivers nothing after).
+  const onceTimer = Number.isFinite(traceEndMs)
+    ? setTimeout(() => {
+        stderr(`the trace ended (--once) after ${traceEndMs} ms: stopping`);
+        finish(0);
+      }, Math.max(0, traceEndMs - session.now()))
+    : undefined;
+
   let fatal: Error | undefined;
   session.onFatal((error) => {
     fatal = error;
@@ -78,10 +89,11 @@ async function run(argv: string[]): Promise<number> {
     : undefined;
 
   let code = await ended;
+  if (onceTimer) clearTimeout(onceTimer);
   if (statusTimer) clearInterval(statusTimer);
   if (status) process.stdout.write('\r\x1b[K');
   if (child?.running()) {
-    // The run ends before the command (an internal error): end the command too.
+    // The run ends before the command (a --once trace's end, an internal error): end the command too.
     child.signal('SIGTERM');
     const killTimer = setTimeout(() => child!.signal('SIGKILL'), 5000);
     await child.exited;
