@@ -140,7 +140,11 @@ async function start(
     const env = shellEnvironment({ ...process.env, ...withoutBase(session.environment()) }, hostAddress, shellPrefix(parsed.config), user);
     return {
       session,
-      banner: `${JSON.stringify(command[0])} runs in network namespace ${namespace}${user ? ` as uid ${user.uid}` : ''}; the host is ${hostAddress}, MAHIMAHI_BASE=${env.MAHIMAHI_BASE}${env.MAHIMAHI_BASE === hostAddress ? '' : ' (the outermost shell\'s host)'}`,
+      // The first part is read by src/webrtc/netns-sender.ts: keep its form.
+      banner:
+        `${JSON.stringify(command[0])} runs in network namespace ${namespace}; the host is MAHIMAHI_BASE=${hostAddress}` +
+        (env.MAHIMAHI_BASE === hostAddress ? '' : `; inside, MAHIMAHI_BASE=${env.MAHIMAHI_BASE} (the outermost shell's host)`) +
+        (user ? `; COMMAND runs as uid ${user.uid} (SUDO_UID)` : ''),
       launch: () => {
         // Checked here, so that a missing command gets linkshell's own message and status (not ip netns exec's).
         const problem = cannotRun(command[0], env.PATH);

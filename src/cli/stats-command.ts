@@ -36,14 +36,15 @@ export async function runStats(argv: string[]): Promise<number> {
   if (positionals.length === 0) throw usageError('give at least one log file (see linkshell stats --help)');
   if (values.json && values.format !== undefined) throw usageError('--json is the deprecated spelling of --format json: give --format alone');
   const format = values.json ? 'json' : nameValue('format', values.format ?? 'table', ['table', 'json'] as const);
-  // One meaning of --json in every command: "write JSON to FILE" (salsify sim, salsify analyze). Here it still prints, for now, and says so.
-  if (values.json) process.stderr.write('linkshell stats: --json is deprecated: write --format json (--json means "write JSON to FILE" in the other commands)\n');
   refuseStdinTwice(positionals);
   const results: Array<{ log: string; stats: LinkLogStats }> = positionals.map((path) => ({
     log: inputName(path),
     // A malformed or empty log is the caller's to fix: one line naming the file (and line, field, value), exit 2.
     stats: duringSetup(() => linkLogStats(parseLinkLog(readInputFile(path), inputName(path)))),
   }));
+  // One meaning of --json in every command: "write JSON to FILE" (salsify sim, salsify analyze). Here it still prints, for now,
+  // and says so (once the logs are read: an error stays the one line on stderr).
+  if (values.json) process.stderr.write('linkshell stats: --json is deprecated: write --format json (--json means "write JSON to FILE" in the other commands)\n');
   // A failed write (a full disk, `> /dev/full`) is one line and exit 2, not an unhandled stream error.
   if (format === 'json') await writeStdout(JSON.stringify(results.map(({ log, stats }) => ({ log, stats: roundedStats(stats) })), null, 2) + '\n');
   else await writeStdout(results.map(({ log, stats }) => `${log}\n${formatStatsTable(stats)}\n`).join(''));

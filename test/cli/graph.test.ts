@@ -102,7 +102,7 @@ for (const [args, message] of BAD) {
 test('--help', () => {
   const r = linkshell('graph', '--help');
   assert.is(r.code, 0);
-  assert.match(r.stdout, /^Usage: linkshell graph LOG\.\.\. \[--out FILE\.svg\|FILE\.html\] \[--bin MS\]\n/);
+  assert.match(r.stdout, /^Usage: linkshell graph LOG\.\.\. \[--out FILE\.svg\|FILE\.html\|-\] \[--bin MS\]\n/);
 });
 
 test.run();

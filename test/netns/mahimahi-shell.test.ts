@@ -71,10 +71,11 @@ maybe('a nested shell keeps the outer MAHIMAHI_BASE; the prompt prefixes nest in
   const show = 'echo "base=$MAHIMAHI_BASE"; echo "prefix=$MAHIMAHI_SHELL_PREFIX"';
   const r = await run(['--netns', TRACE_12MBPS, TRACE_12MBPS, '--delay', '10', '--', process.execPath, bin, '--netns', TRACE_12MBPS, TRACE_12MBPS, '--delay', '20', '--', 'sh', '-c', show], env);
   assert.is(r.code, 0, r.stderr);
-  const outer = /the host is (\S+), MAHIMAHI_BASE=\1\n/.exec(r.stderr)?.[1];
+  const outer = /; the host is MAHIMAHI_BASE=(\S+)\n/.exec(r.stderr)?.[1];
   assert.ok(outer !== undefined, r.stderr);
-  assert.match(r.stderr, new RegExp(`the host is (?!${outer.replace(/\./g, '\\.')},)\\S+, MAHIMAHI_BASE=${outer.replace(/\./g, '\\.')} \\(the outermost shell's host\\)`));
-  assert.match(r.stdout, new RegExp(`^base=${outer.replace(/\./g, '\\.')}\n`));
+  const escaped = outer.replace(/\./g, '\\.');
+  assert.match(r.stderr, new RegExp(`; the host is MAHIMAHI_BASE=(?!${escaped}\\b)\\S+; inside, MAHIMAHI_BASE=${escaped} \\(the outermost shell's host\\)\n`));
+  assert.match(r.stdout, new RegExp(`^base=${escaped}\n`));
   assert.match(r.stdout, /\nprefix=\[delay 10 ms\] \[link\] \[delay 20 ms\] \[link\] \n/);
 });
 
