@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { formatHelp, noPositionals, nameListValue, optional, parseCommandLine, pathValue, refuseOutputsOverInputs, seedValue } from '../common/validate.ts';
 import { safeName } from '../cc/rfc8867/file-names.ts';
-import { asksForVersion } from '../common/command-line.ts';
+import { asksForVersion, closestName } from '../common/command-line.ts';
 import { runCommand, usageError } from '../common/errors.ts';
 import { CASE_IDS, type CaseId } from '../cc/rfc8867/cases.ts';
 import { DEFAULT_THRESHOLDS } from '../cc/rfc8867/thresholds.ts';
@@ -127,7 +127,8 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(CCBENCH_COMMANDS);
     return 0;
   }
-  const problem = command === undefined ? 'a COMMAND is required' : `unknown command ${JSON.stringify(command)}`;
+  const closest = command === undefined ? undefined : closestName(command, ['rfc8867']);
+  const problem = command === undefined ? 'a COMMAND is required' : `unknown command ${JSON.stringify(command)}${closest ? `; did you mean ${closest}?` : ''}`;
   return runCommand('ccbench', () => {
     throw usageError(`${problem} (rfc8867; see ccbench --help)`);
   });

@@ -2,7 +2,7 @@
 // baseline) in the deterministic simulator over emulated links and prints a
 // results table; per-frame records and JSON results go where asked.
 import { join } from 'node:path';
-import { asksForVersion } from '../common/command-line.ts';
+import { asksForVersion, closestName } from '../common/command-line.ts';
 import { duringSetup, inContext, runCommand, usageError } from '../common/errors.ts';
 import {
   durationMsValue, formatHelp, frameRateValue, LIMITS, nameListValue, nameValue, noPositionals, optional, outputFileValue, parseCommandLine, pathValue, probabilityValue, rateValue, refuseOutputsOverInputs, required, seedValue, type NamedFile,
@@ -257,7 +257,8 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(SALSIFY_COMMANDS);
     return 0;
   }
-  const problem = command === undefined ? 'a COMMAND is required' : `unknown command ${JSON.stringify(command)}`;
+  const closest = command === undefined ? undefined : closestName(command, ['sim', 'send', 'receive', 'analyze', 'webrtc', 'eval']);
+  const problem = command === undefined ? 'a COMMAND is required' : `unknown command ${JSON.stringify(command)}${closest ? `; did you mean ${closest}?` : ''}`;
   return runCommand('salsify', () => {
     throw usageError(`${problem} (sim, send, receive, analyze, webrtc or eval; see salsify --help)`);
   });

@@ -118,6 +118,8 @@ const UNKNOWN: Array<[string, string[], RegExp]> = [
   ['salsify', ['webrtc', '--dration', '1'], /^salsify webrtc: unknown option --dration; did you mean --duration\?/],
   ['salsify', ['receive', '-x'], /^salsify receive: unknown option -x \(see salsify receive --help\)$/],
   ['ccbench', ['rfc8867', '--controler', 'gcc'], /^ccbench rfc8867: unknown option --controler; did you mean --controller\?/],
+  ['salsify', ['analyse', dir], /^salsify: unknown command "analyse"; did you mean analyze\? \(sim, send, receive, analyze, webrtc or eval; see salsify --help\)$/],
+  ['ccbench', ['rfc8868'], /^ccbench: unknown command "rfc8868"; did you mean rfc8867\?/],
 ];
 
 test('an unknown option is named with the closest option, never with advice to put it after "--"', async () => {
