@@ -9,7 +9,7 @@ import { asksForVersion, closestName } from '../common/command-line.ts';
 import { runCommand, usageError } from '../common/errors.ts';
 import { CASE_IDS, type CaseId } from '../cc/rfc8867/cases.ts';
 import { DEFAULT_THRESHOLDS } from '../cc/rfc8867/thresholds.ts';
-import { writeStdout } from './files.ts';
+import { readInputFile, writeStdout } from './files.ts';
 import { wrapWords } from './help-names.ts';
 
 const HELP_REF = 'ccbench rfc8867 --help';
@@ -28,7 +28,7 @@ byte-identical output files.`,
     ['--controller LIST', wrapWords('gcc (default), aimd, salsify-N (Salsify\'s own transport), cbr:MBPS (a constant-bitrate source), or a module PATH.ts exporting name and createController(options); several joined by commas')],
     ['--seed N', 'seed of every random draw: an integer from 0 to\n2^53-1 (default 1)'],
     ['--out DIR', wrapWords('write DIR/CASE.CONTROLLER.json (metrics and checks), DIR/CASE.CONTROLLER.svg (capacity, rates and queueing delay), the mm-link logs CONTROLLER.CASE.DIRECTION.log (the shared link) and CONTROLLER.CASE.DIRECTION.flow-N.log (flow N only), and DIR/summary.csv')],
-    ['--thresholds FILE', wrapWords(`JSON overriding pass/fail thresholds, for all cases or per case id: {"fairnessMin": 0.9, "5.1": {"convergenceMaxMs": 20000}}; defaults ${Object.entries(DEFAULT_THRESHOLDS).map(([k, v]) => `${k} ${v}`).join(', ')}`)],
+    ['--thresholds FILE', wrapWords(`JSON overriding pass/fail thresholds (- reads standard input), for all cases or per case id: {"fairnessMin": 0.9, "5.1": {"convergenceMaxMs": 20000}}; defaults ${Object.entries(DEFAULT_THRESHOLDS).map(([k, v]) => `${k} ${v}`).join(', ')}`)],
     ['-h, --help', 'this text'],
   ],
   notes: `Exit status: 0 when every case ran (passed or not: the table says which
@@ -85,12 +85,13 @@ export async function runRfc8867(argv: string[]): Promise<number> {
     await writeStdout(RFC8867_HELP);
     return 0;
   }
-  const { readThresholdsFile } = await import('../cc/rfc8867/thresholds.ts');
+  const { parseThresholds, readThresholdsFile } = await import('../cc/rfc8867/thresholds.ts');
   const { resolveController } = await import('../cc/rfc8867/resolve-controller.ts');
   const { runResolved } = await import('../cc/rfc8867/run-case.ts');
   const { rfc8867Case } = await import('../cc/rfc8867/cases.ts');
   const { formatSuiteTable, writeSuite } = await import('../cc/rfc8867/report.ts');
-  const thresholds = args.thresholds === undefined ? undefined : readThresholdsFile(args.thresholds);
+  // --thresholds - reads standard input.
+  const thresholds = args.thresholds === undefined ? undefined : args.thresholds === '-' ? parseThresholds(readInputFile('-'), 'standard input') : readThresholdsFile(args.thresholds);
   // Made before the runs, so that a bad --out is said at once, not after minutes of simulation.
   if (args.out !== undefined) {
     const { makeResultsDirectory } = await import('../results/writer.ts');

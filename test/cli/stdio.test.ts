@@ -61,6 +61,12 @@ test('linkshell replay --log-in - --log -, gen-trace -o -', () => {
   assert.not.ok(existsSync(join(dir, '-')));
 });
 
+test('ccbench rfc8867 --thresholds - reads standard input', () => {
+  const bad = bin('ccbench', ['rfc8867', '--case', '5.8', '--thresholds', '-'], 'not json');
+  assert.is(bad.status, 2, bad.stderr);
+  assert.match(bad.stderr, /^ccbench rfc8867: standard input: not JSON/);
+});
+
 test('--json has one meaning: linkshell stats prints JSON with --format json; --json still does, with a deprecation line', () => {
   const now = bin('linkshell', ['stats', '--format', 'json', LOG]);
   assert.is(now.status, 0, now.stderr);
