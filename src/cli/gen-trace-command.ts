@@ -38,7 +38,7 @@ Kinds and their options:
   options: [
     ['--bytes N', `bytes per opportunity when converting rates (default ${BYTES_PER_OPPORTUNITY},\nas Mahimahi's documentation counts; mm-link itself sends 1504)`],
     ['--seed S', 'seed of the random generators: an integer from 0 to 2^53-1\n(default 1)'],
-    ['-o, --output FILE', 'write the trace to FILE (default, or -: standard output)'],
+    ['-o, --output FILE', 'write the trace to FILE (default or -: stdout)'],
     ['-h, --help', 'show this text'],
   ],
   notes: `MBPS is in Mbit/s (e.g. 12, 0.5; at most ${LIMITS.maxRateMbps}). D is a duration: a number

@@ -61,8 +61,8 @@ the peer's answers cross the downlink (delay, loss, link) back to the sender.`,
   ],
   notes: `Options are read as mm-link's getopt reads them: anywhere before "--" (also
 after the traces and the COMMAND: "linkshell UP DOWN true --once" runs "true"
-with --once), abbreviated to any unambiguous prefix (--uplink-l=FILE), and a
-value may start with "-" (--delay -1 gets the range message). So a COMMAND
+with --once), abbreviated to any unambiguous prefix (--uplink-queue-a=ARGS),
+and a value may start with "-" (--delay -1 gets the range message). So a COMMAND
 with options of its own goes after "--": linkshell UP DOWN -- ping -c 1 HOST.
 "--" with nothing after it is no COMMAND ($SHELL with --netns).
 Bare trace names are looked up in ./traces, $LINKSHELL_TRACES,
@@ -97,14 +97,16 @@ logs (a packet counts its IP length plus the 4-byte TUN header, as Mahimahi's
 logs do). Inside, MAHIMAHI_BASE is the host's address on the link (host
 services listening there or on any address are reached there; as Mahimahi
 sets it only when it is not set already, in nested shells it names the
-outermost shell's host; nest with sudo -E; there is no NAT, so a nested shell
-reaches its own host only), loopback is up, and DNS goes to a forwarder on the host's address
-that answers from the host's resolver. MAHIMAHI_SHELL_PREFIX gets this
-shell's "[delay 20 ms] [link] " (as Mahimahi's shells word them, appended to
-an outer shell's) and PROMPT_COMMAND puts it before bash's prompt. Under
-sudo, COMMAND runs as the user who ran sudo (SUDO_UID, SUDO_GID and that
-user's groups, HOME, USER, LOGNAME; through setpriv), as Mahimahi's setuid
-tools run it as the real user; run as root without sudo, it stays root. It needs root (CAP_NET_ADMIN and CAP_SYS_ADMIN), /dev/net/tun and
+outermost shell's host; nest with sudo -E; there is no NAT, so a nested
+shell reaches its own host only), loopback is up, and DNS goes to a
+forwarder on the host's address that answers from the host's resolver.
+MAHIMAHI_SHELL_PREFIX gets this shell's "[delay 20 ms] [link] " (as
+Mahimahi's shells word them, appended to an outer shell's) and
+PROMPT_COMMAND puts it before bash's prompt. Under sudo, COMMAND runs as the
+user who ran sudo (SUDO_UID, SUDO_GID and that user's groups, HOME, USER,
+LOGNAME; through setpriv), as Mahimahi's setuid tools run it as the real
+user; run as root without sudo, it stays root. It needs root (CAP_NET_ADMIN
+and CAP_SYS_ADMIN), /dev/net/tun and
 iproute2; when one is missing it says which, exits with status 2 and starts
 nothing (the relay mode needs none of them). No qdisc is used: delay, loss
 and rate are linkshell's own stages. However linkshell ends (SIGKILL

@@ -18,7 +18,7 @@ DIR/sender.jsonl and DIR/receiver.jsonl, which must be records of the same run
 (the same run id): signal delay per source frame, SSIM per shown frame, frames
 shown and skipped, bytes sent; prints the same table as salsify sim.`,
   options: [
-    ['--json OUT.json', 'write {label, config, counters, bytesSent, link, endMs,\nsummary, ssimFrom, captureLatenessMs, notes}; -: to\nstandard output (the table then goes to standard error)'],
+    ['--json OUT.json', 'write {label, config, counters, bytesSent, link, endMs,\nsummary, ssimFrom, captureLatenessMs, notes}; -: to\nstandard output (the table then goes to standard\nerror)'],
     ['--csv OUT.csv', 'write the per-frame records (one line per source frame:\nits fate, send, arrival and display times, size,\nquantizer, SSIM); -: to standard output'],
     ['--link-log FILE', 'linkshell\'s log of the link the video crossed (its\n--uplink-log when the sender ran inside linkshell), for\nthe link utilisation while video was captured'],
     ['-h, --help', 'this text'],

@@ -14,7 +14,7 @@ offered load, throughput, utilization, drops, and the percentiles of the
 per-packet queueing delay and of the signal delay, as Mahimahi's
 mm-throughput-graph and mm-delay-graph define them (percentiles by rank, as
 Mahimahi prints them). JSON figures are rounded to the precision they carry.
-A LOG named - is read from standard input (linkshell ... --uplink-log /dev/stdout\n| linkshell stats -).`,
+A LOG named - is read from standard input.`,
   options: [
     ['--format table|json', 'print the figures as a table (the default) or as JSON'],
     ['--json', 'deprecated: --format json (elsewhere in the toolkit,\n--json FILE writes JSON to FILE)'],

@@ -1,6 +1,6 @@
 // The getopt_long conventions every command's options follow, as GNU getopt
 // and Mahimahi's tools (built on it) take them: a long option may be
-// abbreviated to any unambiguous prefix (--uplink-l=F); an option that takes a
+// abbreviated to any unambiguous prefix (--uplink-queue-a=F); an option that takes a
 // value takes the next argument whatever it looks like (--delay -1, --json -),
 // unless that argument is itself an option (--downlink --uplink x: a value is
 // missing); options and operands may come in any order ("permutation"); "--"
