@@ -125,7 +125,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
   const written = emit === undefined ? { role: '--out', dir: out, names: ['results.json', 'results.csv', 'report.html'] } : { role: '--emit slurm', dir: emit, names: [RUN_LIST_FILE, SBATCH_FILE] };
   refuseOutputsOverInputs(
     written.names.map((name) => ({ role: written.role, path: join(written.dir, name) })),
-    [plan.video.startsWith('synthetic') ? undefined : { role: '--video', path: plan.video }, ...include.map((dir) => ({ role: '--include', path: join(dir, 'summary.json') }))],
+    [/^synthetic(:|$)/.test(plan.video) ? undefined : { role: '--video', path: plan.video }, ...include.map((dir) => ({ role: '--include', path: join(dir, 'summary.json') }))],
   );
   return { help: false, plan, jobs, out, emit, include };
 }

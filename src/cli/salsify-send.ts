@@ -67,7 +67,7 @@ export function parseSendArgs(argv: string[], env: NodeJS.ProcessEnv = process.e
   if (runId !== undefined && !/^[0-9a-fA-F]{8}$/.test(runId)) throw usageError(`--run-id must be 8 hex digits, got ${JSON.stringify(runId)}`);
   const out = values.out ?? '.';
   const video = values.video ?? 'synthetic';
-  refuseOutputsOverInputs([{ role: '--out', path: join(out, SENDER_RECORDS) }], [video.startsWith('synthetic') ? undefined : { role: '--video', path: video }]);
+  refuseOutputsOverInputs([{ role: '--out', path: join(out, SENDER_RECORDS) }], [/^synthetic(:|$)/.test(video) ? undefined : { role: '--video', path: video }]);
   return {
     help: false,
     args: {

@@ -163,7 +163,7 @@ function simInputs(configs: readonly Partial<SalsifySimConfig>[]): NamedFile[] {
   if (c === undefined) return [];
   const files: NamedFile[] = [];
   for (const [role, link] of [['--downlink', c.downlink], ['--uplink', c.uplink]] as const) if (typeof link === 'string') files.push({ role, path: traceFile(link) });
-  if (c.video !== undefined && !c.video.startsWith('synthetic')) files.push({ role: '--video', path: c.video });
+  if (c.video !== undefined && !/^synthetic(:|$)/.test(c.video)) files.push({ role: '--video', path: c.video });
   return files;
 }
 
