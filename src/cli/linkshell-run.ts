@@ -129,12 +129,13 @@ async function start(
   stderr: (line: string) => void,
 ): Promise<{ session: RunningLink; banner: string; launch: (() => ChildCommand) | undefined }> {
   const sessionOptions = { warn: stderr, commandLine: ['linkshell', ...argv] };
+  const user = invokingUser(process.env);
+  // Under sudo COMMAND runs as the user who ran it (src/cli/mahimahi-shell.ts), through setpriv.
+  if (user !== undefined && (parsed.config.command !== undefined || parsed.mode === 'netns') && cannotRun('setpriv', process.env.PATH) !== undefined) {
+    throw toolkitError('ERR_UNAVAILABLE', `setpriv (util-linux) is needed to run COMMAND as the user who ran sudo (SUDO_UID ${user.uid}); install util-linux, or run linkshell as root without sudo`);
+  }
   if (parsed.mode === 'netns') {
     const command = parsed.config.command ?? [process.env.SHELL || '/bin/sh'];
-    const user = invokingUser(process.env);
-    if (user !== undefined && cannotRun('setpriv', process.env.PATH) !== undefined) {
-      throw toolkitError('ERR_UNAVAILABLE', `setpriv (util-linux) is needed to run COMMAND as the user who ran sudo (SUDO_UID ${user.uid}); install util-linux, or run linkshell as root without sudo`);
-    }
     const session = await startNetnsSession(parsed.config, sessionOptions);
     const { namespace, hostAddress } = session.layout;
     const env = shellEnvironment({ ...process.env, ...withoutBase(session.environment()) }, hostAddress, shellPrefix(parsed.config), user);
@@ -145,15 +146,7 @@ async function start(
         `${JSON.stringify(command[0])} runs in network namespace ${namespace}; the host is MAHIMAHI_BASE=${hostAddress}` +
         (env.MAHIMAHI_BASE === hostAddress ? '' : `; inside, MAHIMAHI_BASE=${env.MAHIMAHI_BASE} (the outermost shell's host)`) +
         (user ? `; COMMAND runs as uid ${user.uid} (SUDO_UID)` : ''),
-      launch: () => {
-        // Checked here, so that a missing command gets linkshell's own message and status (not ip netns exec's).
-        const problem = cannotRun(command[0], env.PATH);
-        if (problem !== undefined) {
-          stderr(`cannot start ${JSON.stringify(command[0])}: ${problem === 127 ? 'command not found' : 'permission denied'}`);
-          return { pid: undefined, exited: Promise.resolve(problem), running: () => false, signal: () => {} };
-        }
-        return startChild(session.commandLine(asInvokingUser(command, user)), env, stderr);
-      },
+      launch: () => launchAs(command, user, env, stderr, (c) => session.commandLine(c)),
     };
   }
   const session = await startLinkshell(parsed.config, sessionOptions);
@@ -163,6 +156,20 @@ async function start(
   return {
     session,
     banner: `inside applications send to ${addr}; the peer is ${peer}`,
-    launch: command ? () => startChild(command, { ...process.env, LINKSHELL_ADDR: addr, LINKSHELL_PEER: peer }, stderr) : undefined,
+    launch: command ? () => launchAs(command, user, { ...process.env, LINKSHELL_ADDR: addr, LINKSHELL_PEER: peer }, stderr, (c) => [...c]) : undefined,
   };
+}
+
+/**
+ * Starts COMMAND, as the user who ran sudo when there is one (asInvokingUser), through `wrap`
+ * (ip netns exec). A missing COMMAND is checked here, so that it gets linkshell's own message and
+ * status (not setpriv's or ip netns exec's).
+ */
+function launchAs(command: readonly string[], user: { uid: number; gid: number } | undefined, env: NodeJS.ProcessEnv, stderr: (line: string) => void, wrap: (command: readonly string[]) => string[]): ChildCommand {
+  const problem = cannotRun(command[0]!, env.PATH);
+  if (problem !== undefined) {
+    stderr(`cannot start ${JSON.stringify(command[0])}: ${problem === 127 ? 'command not found' : 'permission denied'}`);
+    return { pid: undefined, exited: Promise.resolve(problem), running: () => false, signal: () => {} };
+  }
+  return startChild(wrap(asInvokingUser(command, user)), env, stderr);
 }
