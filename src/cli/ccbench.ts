@@ -2,11 +2,14 @@
 // simulator. `ccbench rfc8867` runs RFC 8867's test cases (src/cc/rfc8867)
 // for one or more controllers and writes RFC 8868's metrics, the pass/fail
 // of each case, plots and mm-link logs.
-import { formatHelp, noPositionals, nameListValue, optional, parseCommandLine, pathValue, seedValue } from '../common/validate.ts';
+import { join } from 'node:path';
+import { formatHelp, noPositionals, nameListValue, optional, parseCommandLine, pathValue, refuseOutputsOverInputs, seedValue } from '../common/validate.ts';
+import { safeName } from '../cc/rfc8867/file-names.ts';
+import { asksForVersion, closestName } from '../common/command-line.ts';
 import { runCommand, usageError } from '../common/errors.ts';
 import { CASE_ALIASES, CASE_IDS, type CaseId } from '../cc/rfc8867/cases.ts';
 import { DEFAULT_THRESHOLDS } from '../cc/rfc8867/thresholds.ts';
-import { writeStdout } from './files.ts';
+import { readInputFile, writeStdout } from './files.ts';
 import { wrapWords } from './help-names.ts';
 import { exitOnStandardStreamErrors } from '../common/standard-streams.ts';
 
@@ -28,7 +31,7 @@ byte-identical output files.`,
     ['--controller LIST', wrapWords('gcc (default: libwebrtc\'s goog_cc), gcc-draft02 (draft-ietf-rmcat-gcc-02, the model gcc was before), aimd, nada (RFC 8698), scream (RFC 8298), salsify-N (Salsify\'s own transport), cbr:MBPS (a constant-bitrate source), or a module PATH.ts exporting name and createController(options); several joined by commas')],
     ['--seed N', 'seed of every random draw: an integer from 0 to\n2^53-1 (default 1)'],
     ['--out DIR', wrapWords('write DIR/CASE.CONTROLLER.json (metrics and checks), DIR/CASE.CONTROLLER.svg (capacity, rates and queueing delay), the mm-link logs CONTROLLER.CASE.DIRECTION.log (the shared link) and CONTROLLER.CASE.DIRECTION.flow-N.log (flow N only), and DIR/summary.csv')],
-    ['--thresholds FILE', wrapWords(`JSON overriding pass/fail thresholds, for all cases or per case id: {"fairnessMin": 0.9, "5.1": {"convergenceMaxMs": 20000}}; defaults ${Object.entries(DEFAULT_THRESHOLDS).map(([k, v]) => `${k} ${v}`).join(', ')}`)],
+    ['--thresholds FILE', wrapWords(`JSON overriding pass/fail thresholds (- reads standard input), for all cases or per case id: {"fairnessMin": 0.9, "5.1": {"convergenceMaxMs": 20000}}; defaults ${Object.entries(DEFAULT_THRESHOLDS).map(([k, v]) => `${k} ${v}`).join(', ')}`)],
     ['--strict', wrapWords(`exit with status ${STRICT_FAILURE_STATUS} when any case fails its thresholds (after running them all and writing every output), naming the failed cases and checks on stderr`)],
     ['--wide', 'print every column of the table (default: it fits\n100 columns)'],
     ['-h, --help', 'this text'],
@@ -73,14 +76,17 @@ export function parseRfc8867Args(argv: string[]): CcbenchArgs {
     if (seen.has(c)) throw usageError(`--controller names ${JSON.stringify(c)} twice in ${JSON.stringify(values.controller)}`);
     seen.add(c);
   }
-  return {
-    help: false, cases, controllers,
-    seed: seedValue('seed', values.seed ?? '1'),
-    out: optional(values.out, (t) => pathValue('out', t)),
-    thresholds: optional(values.thresholds, (t) => pathValue('thresholds', t)),
-    strict: values.strict === true,
-    wide: values.wide === true,
-  };
+  const out = optional(values.out, (t) => pathValue('out', t));
+  const thresholds = optional(values.thresholds, (t) => pathValue('thresholds', t));
+  if (out !== undefined) {
+    // The files --out gets (report.ts): CASE.CONTROLLER.json and .svg, summary.csv; a module's own name is known once it is loaded.
+    const names = ['summary.csv', ...cases.flatMap((id) => controllers.flatMap((c) => [`${id}.${safeName(c)}.json`, `${id}.${safeName(c)}.svg`]))];
+    refuseOutputsOverInputs(
+      names.map((name) => ({ role: '--out', path: join(out, name) })),
+      [thresholds === undefined ? undefined : { role: '--thresholds', path: thresholds }, ...controllers.filter((c) => /[/.]/.test(c)).map((path) => ({ role: '--controller', path }))],
+    );
+  }
+  return { help: false, cases, controllers, seed: seedValue('seed', values.seed ?? '1'), out, thresholds, strict: values.strict === true, wide: values.wide === true };
 }
 
 export async function runRfc8867(argv: string[]): Promise<number> {
@@ -89,13 +95,14 @@ export async function runRfc8867(argv: string[]): Promise<number> {
     await writeStdout(RFC8867_HELP);
     return 0;
   }
-  const { readThresholdsFile } = await import('../cc/rfc8867/thresholds.ts');
+  const { parseThresholds, readThresholdsFile } = await import('../cc/rfc8867/thresholds.ts');
   const { resolveController } = await import('../cc/rfc8867/resolve-controller.ts');
   const { runResolved } = await import('../cc/rfc8867/run-case.ts');
   const { rfc8867Case } = await import('../cc/rfc8867/cases.ts');
   const { formatSuiteTable, writeSuite } = await import('../cc/rfc8867/report.ts');
   const { createWorkProgress } = await import('../eval/progress.ts');
-  const thresholds = args.thresholds === undefined ? undefined : readThresholdsFile(args.thresholds);
+  // --thresholds - reads standard input.
+  const thresholds = args.thresholds === undefined ? undefined : args.thresholds === '-' ? parseThresholds(readInputFile('-'), 'standard input') : readThresholdsFile(args.thresholds);
   // Made before the runs, so that a bad --out is said at once, not after minutes of simulation.
   if (args.out !== undefined) {
     const { makeResultsDirectory } = await import('../results/writer.ts');
@@ -134,9 +141,11 @@ export const CCBENCH_COMMANDS = `Usage: ccbench COMMAND [options]
 
 Commands:
   ccbench rfc8867 [--case LIST] [--controller LIST] [...]   RFC 8867's test cases (see ccbench rfc8867 --help)
+  ccbench --version                                         the versions of ccbench and Node
 `;
 
 export async function main(argv: string[]): Promise<number> {
+  if (asksForVersion(argv)) return (await import('./version.ts')).printVersion('ccbench');
   const [command, ...rest] = argv;
   exitOnStandardStreamErrors(command === 'rfc8867' ? 'ccbench rfc8867' : 'ccbench');
   if (command === 'rfc8867') return runCommand('ccbench rfc8867', () => runRfc8867(rest));
@@ -144,7 +153,8 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(CCBENCH_COMMANDS);
     return 0;
   }
-  const problem = command === undefined ? 'a COMMAND is required' : `unknown command ${JSON.stringify(command)}`;
+  const closest = command === undefined ? undefined : closestName(command, ['rfc8867']);
+  const problem = command === undefined ? 'a COMMAND is required' : `unknown command ${JSON.stringify(command)}${closest ? `; did you mean ${closest}?` : ''}`;
   return runCommand('ccbench', () => {
     throw usageError(`${problem} (rfc8867; see ccbench --help)`);
   });

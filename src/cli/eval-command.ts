@@ -8,7 +8,7 @@
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { toolkitError, usageError } from '../common/errors.ts';
-import { formatHelp, integerValue, durationMsValue, LIMITS, nameListValue, nameValue, noPositionals, optional, parseCommandLine, pathValue } from '../common/validate.ts';
+import { formatHelp, integerValue, durationMsValue, LIMITS, nameListValue, nameValue, noPositionals, optional, parseCommandLine, pathValue, refuseOutputsOverInputs } from '../common/validate.ts';
 import { executeRun } from '../eval/execute.ts';
 import { resultsTable, type Finished } from '../eval/outputs.ts';
 import { readIncluded, type IncludedRun } from '../eval/include.ts';
@@ -18,7 +18,7 @@ import { createProgress } from '../eval/progress.ts';
 import { finishProvenance, startProvenance, type ProvenanceStart } from '../eval/provenance.ts';
 import { writeReport } from '../eval/report.ts';
 import { ALL_SCENARIOS, ALL_SCHEMES, buildRunList, shellWord, type EvalPlan, type EvalRun } from '../eval/run-list.ts';
-import { emitSlurm, readRunList, SLURM_MEM, SLURM_PARTITION, SLURM_TIME, type SlurmRequest } from '../eval/slurm.ts';
+import { emitSlurm, readRunList, RUN_LIST_FILE, SBATCH_FILE, SLURM_MEM, SLURM_PARTITION, SLURM_TIME, type SlurmRequest } from '../eval/slurm.ts';
 import { makeStore, readStored, storeDir, writeStored } from '../eval/store.ts';
 import { serveWorker } from '../eval/worker.ts';
 import { makeResultsDirectory } from '../results/writer.ts';
@@ -146,13 +146,19 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     ...(values['encode-timing'] === undefined ? {} : { encodeTiming: nameValue('encode-timing', values['encode-timing'], ENCODE_TIMINGS) }),
     ...(values['measure-for'] === undefined ? {} : { measureForS: durationMsValue('measure-for', values['measure-for'], { unit: 's', minExclusive: true, maxMs: 1000 * (LIMITS.maxRunS - PAPER_WARMUP_S) }) / 1000 }),
   };
+  const include = (values.include ?? []).map((t) => pathValue('include', t));
+  const written = emit === undefined ? { role: '--out', dir: out, names: ['results.json', 'results.csv', 'report.html'] } : { role: '--emit slurm', dir: emit, names: [RUN_LIST_FILE, SBATCH_FILE] };
+  refuseOutputsOverInputs(
+    written.names.map((name) => ({ role: written.role, path: join(written.dir, name) })),
+    [/^synthetic(:|$)/.test(plan.video) ? undefined : { role: '--video', path: plan.video }, ...include.map((dir) => ({ role: '--include', path: join(dir, 'summary.json') }))],
+  );
   const slurm: SlurmRequest = {
     ...optionalEntry('time', values.time, (t) => slurmValue('time', t, SLURM_TIME, 'MINUTES, HH:MM:SS or D-HH:MM:SS (Slurm\'s forms)')),
     ...optionalEntry('mem', values.mem, (t) => slurmValue('mem', t, SLURM_MEM, 'megabytes, or a number with K, M, G or T (e.g. 4G)')),
     ...optionalEntry('partition', values.partition, (t) => slurmValue('partition', t, SLURM_PARTITION, 'a partition name, or several joined by commas')),
     ...optionalEntry('arrayThrottle', values['array-throttle'], (t) => integerValue('array-throttle', t, { min: 1, max: 1_000_000 })),
   };
-  return { help: false, plan, jobs, out, wide, emit, slurm, include: (values.include ?? []).map((t) => pathValue('include', t)) };
+  return { help: false, plan, jobs, out, wide, emit, slurm, include };
 }
 
 const warned = new Set<string>();

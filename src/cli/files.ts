@@ -5,13 +5,34 @@
 // dying on an unhandled stream error with a stack trace.
 
 import { readFileSync, statSync } from 'node:fs';
-import { fileErrorReason, fileKind, toolkitError, unreadableFile } from '../common/errors.ts';
+import { fileErrorReason, fileKind, toolkitError, unreadableFile, usageError } from '../common/errors.ts';
+import { writeResultsFile } from '../results/writer.ts';
+
+/** The name that means standard input (for a file read) or standard output (for a file written), as in most Unix tools. */
+export const STDIO = '-';
+
+/** How a message names an input or output file: "standard input" for "-". */
+export function inputName(path: string): string {
+  return path === STDIO ? 'standard input' : path;
+}
+
+/** Standard input can be read once: a command line naming it ("-") twice is refused. */
+export function refuseStdinTwice(paths: readonly (string | undefined)[]): void {
+  if (paths.filter((p) => p === STDIO).length > 1) throw usageError('"-" (standard input) is named more than once; it can be read only once');
+}
 
 /**
  * The text of an input file, or an ERR_UNREADABLE_FILE error naming it ("cannot read X: is a directory").
  * What is not a regular file is refused before it is opened: reading a FIFO would wait for a writer.
  */
 export function readInputFile(path: string): string {
+  if (path === STDIO) {
+    try {
+      return readFileSync(0, 'utf8');
+    } catch (error) {
+      throw toolkitError('ERR_UNREADABLE_FILE', `cannot read standard input: ${fileErrorReason(error)}`, error);
+    }
+  }
   let stats;
   try {
     stats = statSync(path);
@@ -47,4 +68,15 @@ export function writeStdout(text: string): Promise<void> {
       }
     });
   });
+}
+
+/** Writes an output file, or standard output for "-"; one ERR_UNWRITABLE_FILE line when it cannot be written. */
+export async function writeOutputFile(path: string, text: string): Promise<void> {
+  if (path === STDIO) await writeStdout(text);
+  else writeResultsFile(path, text);
+}
+
+/** Writes `text` to standard error (the human-readable lines of a command whose standard output carries a file: `--json -`). */
+export function writeStderr(text: string): Promise<void> {
+  return new Promise((resolve) => process.stderr.write(text, () => resolve()));
 }

@@ -38,7 +38,7 @@ Kinds and their options:
   options: [
     ['--bytes N', `bytes per opportunity when converting rates (default ${BYTES_PER_OPPORTUNITY},\nas Mahimahi's documentation counts; mm-link itself sends 1504)`],
     ['--seed S', 'seed of the random generators: an integer from 0 to 2^53-1\n(default 1)'],
-    ['-o, --output FILE', 'write the trace to FILE (default: standard output)'],
+    ['-o, --output FILE', 'write the trace to FILE (default or -: stdout)'],
     ['-h, --help', 'show this text'],
   ],
   notes: `MBPS is in Mbit/s (e.g. 12, 0.5; at most ${LIMITS.maxRateMbps}). D is a duration: a number
@@ -194,20 +194,22 @@ export async function runTraceGenCli(argv: string[], io: TraceGenIo = processIo)
     const trace = generateChecked(kind, values);
     const bytes = values.bytes === undefined ? BYTES_PER_OPPORTUNITY : Number(values.bytes);
     const text = formatTrace(trace);
-    const where = values.output ?? 'standard output';
+    // -o - is standard output, as no -o.
+    const output = values.output === '-' ? undefined : values.output;
+    const where = output ?? 'standard output';
     try {
-      if (values.output === undefined) await io.stdout(text);
-      else writeFileAtomically(values.output, text);
+      if (output === undefined) await io.stdout(text);
+      else writeFileAtomically(output, text);
     } catch (error) {
       throw unwritableFile(where, error);
     }
-    await io.stderr(summary(trace, bytes, values.output ?? 'stdout'));
+    await io.stderr(summary(trace, bytes, output ?? 'stdout'));
     return 0;
   } catch (error) {
     // One line, whatever went wrong; bad arguments point at the help.
     const message = oneLine(error);
     const hint = errorCodeOf(error) === 'ERR_BAD_ARGUMENT' && !message.endsWith(`(see ${GEN_TRACE_HELP_REF})`) ? ` (see ${GEN_TRACE_HELP_REF})` : '';
-    await io.stderr(`gen-trace: ${message}${hint}\n`);
+    await io.stderr(`linkshell gen-trace: ${message}${hint}\n`);
     return exitStatusOf(error);
   }
 }

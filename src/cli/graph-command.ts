@@ -5,10 +5,10 @@ import { basename, extname } from 'node:path';
 import { parseLinkLog } from '../link-emu/link-log.ts';
 import type { LinkLogStats } from '../link-emu/log-stats.ts';
 import { duringSetup, unwritableFile, usageError } from '../common/errors.ts';
-import { formatHelp, integerValue, optional, outputFileValue, parseCommandLine } from '../common/validate.ts';
+import { formatHelp, integerValue, optional, outputFileValue, parseCommandLine, refuseOutputsOverInputs } from '../common/validate.ts';
 import { linkDirectionSeries, linkGraphSpec, type LinkDirectionSeries } from '../plots/link-graph.ts';
 import { escapeHtml, renderHtml, renderSvg } from '../plots/render.ts';
-import { readInputFile, writeStdout } from './files.ts';
+import { inputName, readInputFile, refuseStdinTwice, STDIO, writeStdout } from './files.ts';
 import { writeFileAtomically } from '../results/writer.ts';
 
 const HELP_REF = 'linkshell graph --help';
@@ -16,7 +16,7 @@ export const DEFAULT_BIN_MS = 500;
 const MAX_BIN_MS = 3_600_000;
 
 export const GRAPH_HELP = formatHelp({
-  usage: ['linkshell graph LOG... [--out FILE.svg|FILE.html] [--bin MS]'],
+  usage: ['linkshell graph LOG... [--out FILE.svg|FILE.html|-] [--bin MS]'],
   about: `Draws each mm-link log (Mahimahi's or linkshell's) as Mahimahi's
 mm-throughput-graph and mm-delay-graph do, in one picture: capacity as a
 filled area with ingress and egress throughput as lines (per bin), dropped
@@ -25,7 +25,8 @@ the signal delay (filled) and both 95th percentiles. Several logs (both
 directions of a run) are drawn side by side, in the order given. Prints the
 figures Mahimahi prints: average capacity, throughput and utilisation, p95
 per-packet queueing delay and p95 signal delay (percentiles by rank, as
-Mahimahi takes them), and the drops, which Mahimahi's scripts do not read.`,
+Mahimahi takes them), and the drops, which Mahimahi's scripts do not read.
+A LOG named - is read from standard input, as mm-delay-graph reads it.`,
   options: [
     ['--out FILE', 'write the graph to FILE: an SVG picture (FILE.svg) or an\nHTML page with the picture and its Vega-Lite specification\n(FILE.html); the figures go to standard output. Without\n--out the SVG goes to standard output, the figures to\nstandard error, as Mahimahi\'s scripts do'],
     ['--bin MS', `throughput bin in ms, 1 to ${MAX_BIN_MS} (default ${DEFAULT_BIN_MS}, as Mahimahi's)`],
@@ -48,7 +49,10 @@ export async function runGraph(argv: string[]): Promise<number> {
   }
   if (positionals.length === 0) throw usageError(`give at least one log file (see ${HELP_REF})`);
   const binMs = optional(values.bin, (t) => integerValue('bin', t, { min: 1, max: MAX_BIN_MS })) ?? DEFAULT_BIN_MS;
-  const out = optional(values.out, (t) => outputFileValue('out', t));
+  // --out - is standard output, as no --out.
+  const out = optional(values.out, (t) => outputFileValue('out', t)) === '-' ? undefined : values.out;
+  refuseStdinTwice(positionals);
+  refuseOutputsOverInputs([out === undefined ? undefined : { role: '--out', path: out }], positionals.map((path) => ({ role: 'LOG', path })));
   const format = out === undefined ? 'svg' : extname(out).toLowerCase();
   if (format !== 'svg' && format !== '.svg' && format !== '.html' && format !== '.htm') {
     throw usageError(`--out must name an .svg or .html file, got ${JSON.stringify(out)} (see ${HELP_REF})`);
@@ -56,9 +60,10 @@ export async function runGraph(argv: string[]): Promise<number> {
   // A malformed or empty log: one line naming the file (and line, field, value), exit 2.
   const series = positionals.map((path) =>
     duringSetup(() => {
-      const log = parseLinkLog(readInputFile(path), path);
+      const log = parseLinkLog(readInputFile(path), inputName(path));
       const link = log.header.linkName;
-      return linkDirectionSeries(log, binMs, link ? `${basename(path)} (${link})` : basename(path));
+      const name = path === STDIO ? inputName(path) : basename(path);
+      return linkDirectionSeries(log, binMs, link ? `${name} (${link})` : name);
     }),
   );
   const figures = series.map(formatFigures).join('\n');

@@ -3,13 +3,15 @@
 import type { parseArgs } from 'node:util';
 import { usageError } from '../common/errors.ts';
 import {
-  formatHelp, hostPortValue, integerValue, LIMITS, nameValue, numberValue, optional, parseCommandLine, pathValue, probabilityValue, seedValue,
+  formatHelp, hostPortValue, integerValue, LIMITS, nameValue, numberValue, optional, parseCommandLine, pathValue, probabilityValue, refuseOutputsOverInputs, seedValue, type NamedFile,
 } from '../common/validate.ts';
 import { DEFAULT_MTU } from '../link-emu/link.ts';
 import { LOSS_PLACES } from '../link-emu/path.ts';
 import { queueOption } from './queue-option.ts';
 import { DEFAULT_MAX_FLOWS, DEFAULT_MEMORY_CAP_MIB, NETNS_OVERHEAD_BYTES, type LinkshellConfig, type NetnsConfig } from '../linkshell/config.ts';
-import { MAX_ONOFF_MS, onOffValue, rejectMeterFlags, splitCommandLine } from './mahimahi-flags.ts';
+import { MAX_ONOFF_MS, onOffValue, rejectMeterFlags } from './mahimahi-flags.ts';
+import { tokenize } from '../common/command-line.ts';
+import { traceFile } from '../link-emu/trace-files.ts';
 import { DEFAULT_OVERHEAD_BYTES } from '../net/sim-network.ts';
 import { DEFAULT_SPIN_MS, TIMER_KINDS } from '../net/wall-clock.ts';
 
@@ -35,27 +37,34 @@ the peer's answers cross the downlink (delay, loss, link) back to the sender.`,
     ['--downlink-queue TYPE', ''],
     ['--uplink-queue-args ARGS', 'as mm-link, e.g. "packets=100,bytes=30000"'],
     ['--downlink-queue-args ARGS', ''],
-    ['--once', 'stop delivering when a trace ends'],
+    ['--once', 'end the run when a trace ends (the shorter one), as\nmm-link\'s shell ends: COMMAND is stopped (SIGTERM to\nits group) and linkshell exits 0'],
     ['--mtu N', `bytes per delivery opportunity, 1 to ${65535 + 64} (default ${DEFAULT_MTU})`],
     ['--delay MS', `one-way delay each way, integer ms from 0 to ${LIMITS.maxDelayMs}\n(as mm-delay; default 0)`],
     ['--uplink-loss P', 'independent loss probability 0..1 (as mm-loss)'],
     ['--downlink-loss P', ''],
     ['--uplink-loss-at WHERE', "where the loss applies: entry (mm-loss's place, the\ndefault: before the downlink's queue, after the\nuplink's link) or delivery (right after the link: a\nlost datagram has used its delivery opportunity, as\nCellsim's loss)"],
     ['--downlink-loss-at WHERE', ''],
-    ['--uplink-onoff ON,OFF', `intermittent link (as mm-onoff): on and off periods\nexponentially distributed with these means, in ms (> 0\nand at most ${MAX_ONOFF_MS}; mm-onoff's are in seconds);\nwhat arrives while off is lost`],
+    ['--uplink-onoff ON,OFF', `intermittent link (as mm-onoff): on and off periods\nexponentially distributed with these means, in ms (0\nto ${MAX_ONOFF_MS}; mm-onoff's are in seconds); what\narrives while off is lost`],
     ['--downlink-onoff ON,OFF', ''],
+    ['--uplink-intermittent ON,OFF', 'intermittent link (as mm-intermittent): on for ON ms,\noff for OFF ms, in turn, starting on (mm-intermittent\'s\nare in seconds); what arrives while off is lost. For\nboth: one of ON and OFF may be 0 (0,1000: always off;\n1000,0: always on)'],
+    ['--downlink-intermittent ON,OFF', ''],
     ['--seed N', 'seed of every random draw (loss, PIE): an integer from\n0 to 2^53-1 (default 1)'],
-    ['--uplink-log FILE', 'mm-link log of the uplink'],
-    ['--downlink-log FILE', 'mm-link log of the downlink'],
+    ['-u, --uplink-log FILE', 'mm-link log of the uplink'],
+    ['-d, --downlink-log FILE', 'mm-link log of the downlink'],
     ['--overhead N', `link bytes a datagram takes beyond its payload, 0 to 4096\n(default ${DEFAULT_OVERHEAD_BYTES}: IPv4 + UDP headers and the TUN header\nMahimahi counts; with --netns ${NETNS_OVERHEAD_BYTES}, the TUN header: a\npacket is a whole IP packet there)`],
     ['--memory-cap MIB', `datagram bytes held per direction before arrivals are\ndropped, whatever the queue, 1 to ${1 << 20} (default ${DEFAULT_MEMORY_CAP_MIB})`],
     ['--max-sources N', `inside sources (address and port) served at once, 1 to\n65535 (default ${DEFAULT_MAX_FLOWS}); when full, a new one replaces\none idle for a minute`],
     ['--timer timeout|thread', "how departures are timed: setTimeout (default;\nmillisecond precision, as mm-link's own poll, at\n1.4x to 1.8x mm-link's CPU per datagram) or a worker\nthread's alarm (sub-millisecond departures, 1.2x to\n1.5x the CPU: a second wake-up per departure)"],
     ['--spin MS', `with --timer timeout, poll the last MS (0 to 100) before\neach departure instead of sleeping: more punctual,\nmore CPU (default ${DEFAULT_SPIN_MS})`],
     ['-h, --help', 'this text'],
+    ['--version', 'the versions of linkshell and Node'],
   ],
-  notes: `As with Mahimahi, the command may also follow the traces without "--": the
-first argument that is not an option, an option's value or a trace starts it.
+  notes: `Options are read as mm-link's getopt reads them: anywhere before "--" (also
+after the traces and the COMMAND: "linkshell UP DOWN true --once" runs "true"
+with --once), abbreviated to any unambiguous prefix (--uplink-queue-a=ARGS),
+and a value may start with "-" (--delay -1 gets the range message). So a COMMAND
+with options of its own goes after "--": linkshell UP DOWN -- ping -c 1 HOST.
+"--" with nothing after it is no COMMAND ($SHELL with --netns).
 Bare trace names are looked up in ./traces, $LINKSHELL_TRACES,
 /usr/local/share/mahimahi/traces and /usr/share/mahimahi/traces.
 mm-link's --meter-* flags are refused: log the direction and plot the log with
@@ -86,9 +95,18 @@ linkshell carries every IPv4 packet (TCP, UDP, ICMP) between it and a second
 TUN device on the host through the same uplink and downlink, with the same
 logs (a packet counts its IP length plus the 4-byte TUN header, as Mahimahi's
 logs do). Inside, MAHIMAHI_BASE is the host's address on the link (host
-services listening there or on any address are reached there), loopback is
-up, and DNS goes to a forwarder at MAHIMAHI_BASE that answers from the host's
-resolver. It needs root (CAP_NET_ADMIN and CAP_SYS_ADMIN), /dev/net/tun and
+services listening there or on any address are reached there; as Mahimahi
+sets it only when it is not set already, in nested shells it names the
+outermost shell's host; nest with sudo -E; there is no NAT, so a nested
+shell reaches its own host only), loopback is up, and DNS goes to a
+forwarder on the host's address that answers from the host's resolver.
+MAHIMAHI_SHELL_PREFIX gets this shell's "[delay 20 ms] [link] " (as
+Mahimahi's shells word them, appended to an outer shell's) and
+PROMPT_COMMAND puts it before bash's prompt. Under sudo, COMMAND runs as the
+user who ran sudo (SUDO_UID, SUDO_GID and that user's groups, HOME, USER,
+LOGNAME; through setpriv), as Mahimahi's setuid tools run it as the real
+user; run as root without sudo, it stays root. It needs root (CAP_NET_ADMIN
+and CAP_SYS_ADMIN), /dev/net/tun and
 iproute2; when one is missing it says which, exits with status 2 and starts
 nothing (the relay mode needs none of them). No qdisc is used: delay, loss
 and rate are linkshell's own stages. However linkshell ends (SIGKILL
@@ -119,23 +137,25 @@ export function parseLinkshellArgs(argv: readonly string[]): ParsedCommandLine {
 
 /** Parses linkshell's arguments (without the program name), either mode; throws a bad-argument error (usageError). */
 export function parseLinkshellCommandLine(argv: readonly string[]): ParsedModeCommandLine {
-  const { head, command } = splitCommandLine(argv, VALUE_OPTIONS);
-  rejectMeterFlags(head);
-  const { values, positionals } = parseOptions(head);
+  const { values, operands, traceOption } = parseOptions(argv);
   if (values.help) return { help: true };
   const netns = values.netns ?? false;
-  const traces = traceArguments(values.trace, positionals);
+  const { traces, command } = tracesAndCommand(values.trace, operands, traceOption);
   const addresses = netns ? netnsRefusesRelayOptions(values) : addressOptions(values);
   const link = linkOptions(values, netns);
   const timing = timingOptions(values);
   const logs = logOptions(values);
+  refuseOutputsOverInputs(
+    [logs.uplinkLog === undefined ? undefined : { role: '--uplink-log', path: logs.uplinkLog }, logs.downlinkLog === undefined ? undefined : { role: '--downlink-log', path: logs.downlinkLog }],
+    traceInputs(values.trace !== undefined, traces),
+  );
   const path: NetnsConfig = {
     ...traces,
     ...link,
     ...timing,
     ...logs,
     seed: String(seedValue('seed', values.seed ?? '1')),
-    command: commandAfterDashes(command),
+    command,
   };
   if (addresses === undefined) return { help: false, mode: 'netns', config: path };
   const maxSources = optional(values['max-sources'], (t) => integerValue('max-sources', t, { min: 1, max: 65535 })) ?? DEFAULT_MAX_FLOWS;
@@ -158,8 +178,8 @@ const OPTIONS = {
   'uplink-loss-at': { type: 'string' },
   'downlink-loss-at': { type: 'string' },
   seed: { type: 'string' },
-  'uplink-log': { type: 'string' },
-  'downlink-log': { type: 'string' },
+  'uplink-log': { type: 'string', short: 'u' },
+  'downlink-log': { type: 'string', short: 'd' },
   overhead: { type: 'string' },
   'memory-cap': { type: 'string' },
   'max-sources': { type: 'string' },
@@ -169,33 +189,64 @@ const OPTIONS = {
   netns: { type: 'boolean' },
   'uplink-onoff': { type: 'string' },
   'downlink-onoff': { type: 'string' },
+  'uplink-intermittent': { type: 'string' },
+  'downlink-intermittent': { type: 'string' },
 } as const;
 
-/** The options that take a value, for telling a command given without "--" from an option's value. */
-const VALUE_OPTIONS: ReadonlySet<string> = new Set(Object.entries(OPTIONS).filter(([, o]) => o.type === 'string').map(([name]) => name));
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; strict: true }>>['values'];
 
-type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true; strict: true }>>['values'];
+const COMMAND_HINT = 'a COMMAND\'s own options go after "--": linkshell UP DOWN [options] -- COMMAND ARGS...';
 
-function parseOptions(head: string[]): { values: Values; positionals: string[] } {
-  return parseCommandLine('linkshell --help', { args: head, options: OPTIONS, allowPositionals: true, strict: true });
+/**
+ * mm-link's getopt_long reading (src/common/command-line.ts): options anywhere
+ * before "--" are linkshell's, abbreviations included; the operands, then
+ * what follows "--", are the traces and the COMMAND. `traceOption`: --trace
+ * was given after the first operand.
+ */
+function parseOptions(argv: readonly string[]): { values: Values; operands: string[]; traceOption: 'none' | 'first' | 'late' } {
+  const dashes = argv.indexOf('--');
+  rejectMeterFlags(dashes < 0 ? argv : argv.slice(0, dashes));
+  const tokens = tokenize(argv, OPTIONS, { help: 'linkshell --help', alsoKnown: ['version'], unknownHint: (before) => (before >= 1 ? COMMAND_HINT : undefined) });
+  const { values } = parseCommandLine('linkshell --help', { args: tokens.options, options: OPTIONS, strict: true });
+  const traceIndex = tokens.options.findIndex((o) => o.startsWith('--trace='));
+  const traceOption = traceIndex < 0 ? 'none' : traceIndex < tokens.optionsBeforeFirstOperand ? 'first' : 'late';
+  return { values, operands: [...tokens.operands, ...(tokens.afterDashes ?? [])], traceOption };
 }
 
-/** UPLINK_TRACE DOWNLINK_TRACE, or --trace TRACE for both. */
-function traceArguments(trace: string | undefined, positionals: string[]): Pick<LinkshellConfig, 'uplinkTrace' | 'downlinkTrace'> {
+/**
+ * UPLINK_TRACE DOWNLINK_TRACE (or --trace TRACE for both), then the COMMAND:
+ * the operands after the traces, as mm-link takes them. Nothing after the
+ * traces, "--" included, is no COMMAND ($SHELL with --netns, as mm-link).
+ */
+function tracesAndCommand(
+  trace: string | undefined,
+  operands: string[],
+  traceOption: 'none' | 'first' | 'late',
+): { traces: Pick<LinkshellConfig, 'uplinkTrace' | 'downlinkTrace'>; command: string[] | undefined } {
   let uplinkTrace: string;
   let downlinkTrace: string;
+  let rest: string[];
   if (trace !== undefined) {
-    if (positionals.length > 0) throw usageError(`--trace replaces the two trace arguments, but ${JSON.stringify(positionals[0])} was given too ${SEE_HELP}`);
+    if (traceOption === 'late') throw usageError(`--trace replaces the two trace arguments, but ${JSON.stringify(operands[0])} was given too ${SEE_HELP}`);
     uplinkTrace = downlinkTrace = trace;
-  } else if (positionals.length === 2) {
-    [uplinkTrace, downlinkTrace] = positionals as [string, string];
-  } else if (positionals.length < 2) {
-    throw usageError(`missing ${positionals.length === 0 ? 'UPLINK_TRACE and DOWNLINK_TRACE' : 'DOWNLINK_TRACE'} (or --trace TRACE) ${SEE_HELP}`);
+    rest = operands;
+  } else if (operands.length >= 2) {
+    [uplinkTrace, downlinkTrace] = operands as [string, string];
+    rest = operands.slice(2);
   } else {
-    throw usageError(`unexpected argument ${JSON.stringify(positionals[2])}; a command goes after "--" ${SEE_HELP}`);
+    throw usageError(`missing ${operands.length === 0 ? 'UPLINK_TRACE and DOWNLINK_TRACE' : 'DOWNLINK_TRACE'} (or --trace TRACE) ${SEE_HELP}`);
   }
   if (uplinkTrace === '' || downlinkTrace === '') throw usageError('empty trace name');
-  return { uplinkTrace, downlinkTrace };
+  if (rest.length > 0 && rest[0] === '') throw usageError('empty COMMAND');
+  return { traces: { uplinkTrace, downlinkTrace }, command: rest.length > 0 ? rest : undefined };
+}
+
+/** The trace files the traces name (a name looked up as linkshell will look it up). */
+function traceInputs(option: boolean, traces: Pick<LinkshellConfig, 'uplinkTrace' | 'downlinkTrace'>): NamedFile[] {
+  const file = (name: string) => traceFile(name);
+  return option
+    ? [{ role: '--trace', path: file(traces.uplinkTrace) }]
+    : [{ role: 'UPLINK_TRACE', path: file(traces.uplinkTrace) }, { role: 'DOWNLINK_TRACE', path: file(traces.downlinkTrace) }];
 }
 
 function addressOptions(values: Values): Pick<LinkshellConfig, 'listen' | 'connect'> {
@@ -246,10 +297,18 @@ function linkOptions(values: Values, netns: boolean): Pick<LinkshellConfig, Link
     downlinkLoss: probabilityValue('downlink-loss', values['downlink-loss'] ?? '0'),
     uplinkLossAt: nameValue('uplink-loss-at', values['uplink-loss-at'] ?? 'entry', LOSS_PLACES),
     downlinkLossAt: nameValue('downlink-loss-at', values['downlink-loss-at'] ?? 'entry', LOSS_PLACES),
-    uplinkOnOff: onOffValue('uplink-onoff', values['uplink-onoff']),
-    downlinkOnOff: onOffValue('downlink-onoff', values['downlink-onoff']),
+    uplinkOnOff: onOffOrIntermittent(values, 'uplink'),
+    downlinkOnOff: onOffOrIntermittent(values, 'downlink'),
     memoryCapBytes: memoryCapMiB * 1024 * 1024,
   };
+}
+
+/** A direction's --DIR-onoff (mm-onoff) or --DIR-intermittent (mm-intermittent): one of them. */
+function onOffOrIntermittent(values: Values, direction: 'uplink' | 'downlink'): LinkshellConfig['uplinkOnOff'] {
+  const onOff = values[`${direction}-onoff`];
+  const intermittent = values[`${direction}-intermittent`];
+  if (onOff !== undefined && intermittent !== undefined) throw usageError(`--${direction}-onoff and --${direction}-intermittent both switch the ${direction}: give one`);
+  return intermittent !== undefined ? onOffValue(`${direction}-intermittent`, intermittent, { periodic: true }) : onOffValue(`${direction}-onoff`, onOff);
 }
 
 function timingOptions(values: Values): Pick<LinkshellConfig, 'timer' | 'spinMs'> {
@@ -266,12 +325,6 @@ function logOptions(values: Values): Pick<LinkshellConfig, 'uplinkLog' | 'downli
     throw usageError(`--uplink-log and --downlink-log name the same file ${JSON.stringify(uplinkLog)}`);
   }
   return { uplinkLog, downlinkLog };
-}
-
-function commandAfterDashes(command: string[] | undefined): string[] | undefined {
-  if (command !== undefined && command.length === 0) throw usageError(`"--" must be followed by a COMMAND ${SEE_HELP}`);
-  if (command !== undefined && command[0] === '') throw usageError('empty COMMAND after "--"');
-  return command;
 }
 
 function checkQueue(direction: string, kind: string, args: string): void {

@@ -6,13 +6,15 @@
 // one, 0 when stopped by a signal without a command, 2 when a log file cannot
 // be written (a full disk: the run stops), 1 on an internal error.
 
-import { errorCodeOf, exitStatusOf, oneLine } from '../common/errors.ts';
+import { errorCodeOf, exitStatusOf, oneLine, toolkitError } from '../common/errors.ts';
+import { asInvokingUser, invokingUser, shellEnvironment, shellPrefix } from './mahimahi-shell.ts';
 import { formatAddress } from '../net/address.ts';
 import { cannotRun, startChild, type ChildCommand } from '../linkshell/child.ts';
 import { startNetnsSession } from '../linkshell/netns-session.ts';
 import { LINKSHELL_HELP, parseLinkshellCommandLine, type ParsedModeCommandLine } from './linkshell-options.ts';
 import { startLinkshell, type RunningLink } from '../linkshell/session.ts';
 import { formatSummary, StatusLine } from '../linkshell/summary.ts';
+import { openTrace } from '../link-emu/trace-files.ts';
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 /** After this many stop signals the command is killed outright. */
@@ -35,12 +37,14 @@ async function run(argv: string[]): Promise<number> {
   let session: RunningLink;
   let banner: string;
   let launch: (() => ChildCommand) | undefined;
+  let traceEndMs = Infinity;
   try {
     const parsed = parseLinkshellCommandLine(argv);
     if (parsed.help) {
       process.stdout.write(LINKSHELL_HELP);
       return 0;
     }
+    if (parsed.config.once) traceEndMs = Math.min(openTrace(parsed.config.uplinkTrace).period, openTrace(parsed.config.downlinkTrace).period);
     ({ session, banner, launch } = await start(parsed, argv, stderr));
   } catch (error) {
     stderr(oneLine(error));
@@ -65,6 +69,14 @@ async function run(argv: string[]): Promise<number> {
     void child.exited.then(finish);
   }
 
+  // --once: the run ends when a trace does, as mm-link's shell does (its link delivers nothing after).
+  const onceTimer = Number.isFinite(traceEndMs)
+    ? setTimeout(() => {
+        stderr(`the trace ended (--once) after ${traceEndMs} ms: stopping`);
+        finish(0);
+      }, Math.max(0, traceEndMs - session.now()))
+    : undefined;
+
   let fatal: Error | undefined;
   session.onFatal((error) => {
     fatal = error;
@@ -77,10 +89,11 @@ async function run(argv: string[]): Promise<number> {
     : undefined;
 
   let code = await ended;
+  if (onceTimer) clearTimeout(onceTimer);
   if (statusTimer) clearInterval(statusTimer);
   if (status) process.stdout.write('\r\x1b[K');
   if (child?.running()) {
-    // The run ends before the command (an internal error): end the command too.
+    // The run ends before the command (a --once trace's end, an internal error): end the command too.
     child.signal('SIGTERM');
     const killTimer = setTimeout(() => child!.signal('SIGKILL'), 5000);
     await child.exited;
@@ -103,6 +116,12 @@ async function run(argv: string[]): Promise<number> {
   return code;
 }
 
+/** The session's own variables but MAHIMAHI_BASE, which shellEnvironment sets only when the caller has none (nested shells). */
+function withoutBase(env: Record<string, string>): Record<string, string> {
+  const { MAHIMAHI_BASE: _base, ...rest } = env;
+  return rest;
+}
+
 /** The session of the mode asked for, what to say when it runs, and how to start its command. */
 async function start(
   parsed: Exclude<ParsedModeCommandLine, { help: true }>,
@@ -110,23 +129,24 @@ async function start(
   stderr: (line: string) => void,
 ): Promise<{ session: RunningLink; banner: string; launch: (() => ChildCommand) | undefined }> {
   const sessionOptions = { warn: stderr, commandLine: ['linkshell', ...argv] };
+  const user = invokingUser(process.env);
+  // Under sudo COMMAND runs as the user who ran it (src/cli/mahimahi-shell.ts), through setpriv.
+  if (user !== undefined && (parsed.config.command !== undefined || parsed.mode === 'netns') && cannotRun('setpriv', process.env.PATH) !== undefined) {
+    throw toolkitError('ERR_UNAVAILABLE', `setpriv (util-linux) is needed to run COMMAND as the user who ran sudo (SUDO_UID ${user.uid}); install util-linux, or run linkshell as root without sudo`);
+  }
   if (parsed.mode === 'netns') {
     const command = parsed.config.command ?? [process.env.SHELL || '/bin/sh'];
     const session = await startNetnsSession(parsed.config, sessionOptions);
-    const env = { ...process.env, ...session.environment() };
     const { namespace, hostAddress } = session.layout;
+    const env = shellEnvironment({ ...process.env, ...withoutBase(session.environment()) }, hostAddress, shellPrefix(parsed.config), user);
     return {
       session,
-      banner: `${JSON.stringify(command[0])} runs in network namespace ${namespace}; the host is MAHIMAHI_BASE=${hostAddress}`,
-      launch: () => {
-        // Checked here, so that a missing command gets linkshell's own message and status (not ip netns exec's).
-        const problem = cannotRun(command[0], env.PATH);
-        if (problem !== undefined) {
-          stderr(`cannot start ${JSON.stringify(command[0])}: ${problem === 127 ? 'command not found' : 'permission denied'}`);
-          return { pid: undefined, exited: Promise.resolve(problem), running: () => false, signal: () => {} };
-        }
-        return startChild(session.commandLine(command), env, stderr);
-      },
+      // The first part is read by src/webrtc/netns-sender.ts: keep its form.
+      banner:
+        `${JSON.stringify(command[0])} runs in network namespace ${namespace}; the host is MAHIMAHI_BASE=${hostAddress}` +
+        (env.MAHIMAHI_BASE === hostAddress ? '' : `; inside, MAHIMAHI_BASE=${env.MAHIMAHI_BASE} (the outermost shell's host)`) +
+        (user ? `; COMMAND runs as uid ${user.uid} (SUDO_UID)` : ''),
+      launch: () => launchAs(command, user, env, stderr, (c) => session.commandLine(c)),
     };
   }
   const session = await startLinkshell(parsed.config, sessionOptions);
@@ -136,6 +156,20 @@ async function start(
   return {
     session,
     banner: `inside applications send to ${addr}; the peer is ${peer}`,
-    launch: command ? () => startChild(command, { ...process.env, LINKSHELL_ADDR: addr, LINKSHELL_PEER: peer }, stderr) : undefined,
+    launch: command ? () => launchAs(command, user, { ...process.env, LINKSHELL_ADDR: addr, LINKSHELL_PEER: peer }, stderr, (c) => [...c]) : undefined,
   };
+}
+
+/**
+ * Starts COMMAND, as the user who ran sudo when there is one (asInvokingUser), through `wrap`
+ * (ip netns exec). A missing COMMAND is checked here, so that it gets linkshell's own message and
+ * status (not setpriv's or ip netns exec's).
+ */
+function launchAs(command: readonly string[], user: { uid: number; gid: number } | undefined, env: NodeJS.ProcessEnv, stderr: (line: string) => void, wrap: (command: readonly string[]) => string[]): ChildCommand {
+  const problem = cannotRun(command[0]!, env.PATH);
+  if (problem !== undefined) {
+    stderr(`cannot start ${JSON.stringify(command[0])}: ${problem === 127 ? 'command not found' : 'permission denied'}`);
+    return { pid: undefined, exited: Promise.resolve(problem), running: () => false, signal: () => {} };
+  }
+  return startChild(wrap(asInvokingUser(command, user)), env, stderr);
 }

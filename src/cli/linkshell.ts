@@ -3,10 +3,12 @@
 
 import { runReplay } from './replay-command.ts';
 import { runStats } from './stats-command.ts';
+import { asksForVersion } from '../common/command-line.ts';
 import { runCommand } from '../common/errors.ts';
 import { exitOnStandardStreamErrors } from '../common/standard-streams.ts';
 
 export async function main(argv: string[]): Promise<number> {
+  if (asksForVersion(argv)) return (await import('./version.ts')).printVersion('linkshell');
   const [first, ...rest] = argv;
   exitOnStandardStreamErrors(['replay', 'stats', 'graph', 'gen-trace'].includes(first ?? '') ? `linkshell ${first}` : 'linkshell');
   switch (first) {

@@ -1,6 +1,6 @@
-// Mahimahi's command-line habits that linkshell follows in both modes: a
-// command given after the traces without "--" (mm-link UP DOWN COMMAND...),
-// mm-onoff as an option of its own, and mm-link's --meter-* flags refused
+// Mahimahi's command-line habits that linkshell follows in both modes
+// (getopt's reading of the options is src/common/command-line.ts's): mm-onoff
+// as an option of its own, and mm-link's --meter-* flags refused
 // with a pointer to what replaces them.
 
 import { usageError } from '../common/errors.ts';
@@ -26,40 +26,20 @@ export function rejectMeterFlags(args: readonly string[]): void {
 }
 
 /**
- * linkshell's own arguments and the COMMAND: everything after the first
- * "--", or, as Mahimahi takes it, everything from the first argument that is
- * neither an option (nor an option's value) nor one of the trace arguments
- * (two, none with --trace). `valueOptions` are the long options that take a
- * value (given as --name VALUE or --name=VALUE).
+ * --uplink-onoff ON_MS,OFF_MS: mm-onoff's mean on and off times (which mm-onoff
+ * takes in seconds), in milliseconds here; with `periodic`, --uplink-intermittent:
+ * mm-intermittent's fixed times. As both tools, one of the two may be 0
+ * (0,1000: always off; 1000,0: always on), not both.
  */
-export function splitCommandLine(argv: readonly string[], valueOptions: ReadonlySet<string>): { head: string[]; command: string[] | undefined } {
-  let traceArguments = 0;
-  let withTraceOption = false;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === '--') return { head: argv.slice(0, i), command: argv.slice(i + 1) };
-    if (arg.startsWith('-') && arg !== '-') {
-      const name = /^--([^=]+)$/.exec(arg)?.[1];
-      if (name === 'trace' || arg.startsWith('--trace=')) withTraceOption = true;
-      if (name !== undefined && valueOptions.has(name)) i++;
-      continue;
-    }
-    if (traceArguments < (withTraceOption ? 0 : 2)) {
-      traceArguments++;
-      continue;
-    }
-    return { head: argv.slice(0, i), command: argv.slice(i) };
-  }
-  return { head: [...argv], command: undefined };
-}
-
-/** --uplink-onoff ON_MS,OFF_MS: mm-onoff's mean on and off times (which mm-onoff takes in seconds), in milliseconds here. */
-export function onOffValue(name: string, text: string | undefined): OnOffSpec | undefined {
+export function onOffValue(name: string, text: string | undefined, { periodic = false } = {}): OnOffSpec | undefined {
   if (text === undefined) return undefined;
   const parts = text.split(',');
+  const tool = periodic ? 'mm-intermittent' : 'mm-onoff';
+  const what = periodic ? 'on and off times' : 'mean on and off times';
   if (parts.length !== 2) {
-    throw usageError(`--${name} must be ON_MS,OFF_MS (mean on and off times in ms, as mm-onoff's in seconds), got ${JSON.stringify(text)}`);
+    throw usageError(`--${name} must be ON_MS,OFF_MS (${what} in ms, as ${tool}'s in seconds), got ${JSON.stringify(text)}`);
   }
-  const [meanOnMs, meanOffMs] = parts.map((part, i) => numberValue(`${name} ${i === 0 ? 'ON_MS' : 'OFF_MS'}`, part, { min: 0, minExclusive: true, max: MAX_ONOFF_MS }, 'ms'));
-  return { meanOnMs, meanOffMs };
+  const [meanOnMs, meanOffMs] = parts.map((part, i) => numberValue(`${name} ${i === 0 ? 'ON_MS' : 'OFF_MS'}`, part, { min: 0, max: MAX_ONOFF_MS }, 'ms')) as [number, number];
+  if (meanOnMs === 0 && meanOffMs === 0) throw usageError(`--${name}: ON_MS and OFF_MS cannot both be 0 (as ${tool}), got ${JSON.stringify(text)}`);
+  return periodic ? { meanOnMs, meanOffMs, periodic: true } : { meanOnMs, meanOffMs };
 }

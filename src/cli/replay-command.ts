@@ -5,13 +5,13 @@ import { LinkLogWriter, parseLinkLog, requireEvents } from '../link-emu/link-log
 import { createQueue } from '../link-emu/queue-factory.ts';
 import { createRng } from '../common/random.ts';
 import { arrivalsFromLog, lastLogTime, parseArrivalList, replay } from '../link-emu/replay.ts';
-import { openTrace } from '../link-emu/trace-files.ts';
+import { openTrace, traceFile } from '../link-emu/trace-files.ts';
 import { duringSetup, toolkitError } from '../common/errors.ts';
 import {
-  formatHelp, integerValue, noPositionals, optional, parseCommandLine, pathValue, required, seedValue,
+  formatHelp, integerValue, noPositionals, optional, parseCommandLine, pathValue, refuseOutputsOverInputs, required, seedValue,
 } from '../common/validate.ts';
 import { LinkLogFile } from '../linkshell/log-file.ts';
-import { readInputFile, writeStdout } from './files.ts';
+import { inputName, readInputFile, writeStdout } from './files.ts';
 
 export const REPLAY_HELP = formatHelp({
   usage: ['linkshell replay --log-in IN --trace TRACE [options]'],
@@ -23,7 +23,7 @@ drops included: the log records the seed the link's queue drew from. (Drops
 at linkshell's memory cap, "d" lines with no arrival, are not re-run: those
 datagrams never reached the link.)`,
   options: [
-    ['--log-in FILE', 'the recorded load (mm-link log, or TIME SIZE lines)'],
+    ['--log-in FILE', 'the recorded load (mm-link log, or TIME SIZE lines; -:\nstandard input)'],
     ['--trace TRACE', 'the link\'s trace (a path, or a name found in ./traces,\n$LINKSHELL_TRACES or /usr/share/mahimahi/traces)'],
     ['--queue TYPE', 'infinite | droptail | drophead | codel | pie\n(default infinite)'],
     ['--queue-args ARGS', 'e.g. "packets=100,bytes=30000"'],
@@ -32,7 +32,7 @@ datagrams never reached the link.)`,
     ['--base-timestamp MS', 'where the trace\'s time zero lies (default: the input\nlog\'s "# base timestamp:", else 0)'],
     ['--until MS', 'keep using opportunities up to MS (default: the input\nlog\'s last time; for a TIME SIZE file, until the queue\ndrains)'],
     ['--seed N', 'seed of PIE\'s random drops, an integer from 0 to 2^53-1\n(default: the link\'s seed that the input log records,\nas linkshell writes it, so a live run replays exactly;\nelse 1)'],
-    ['--log FILE', 'write the log here (default: standard output)'],
+    ['--log FILE', 'write the log here (default, or -: standard output)'],
     ['-h, --help', 'this text'],
   ],
 });
@@ -68,6 +68,9 @@ export async function runReplay(argv: string[]): Promise<number> {
   const base = optional(values['base-timestamp'], (t) => integerValue('base-timestamp', t, { min: 0, max: Number.MAX_SAFE_INTEGER }));
   const seed = optional(values.seed, (t) => String(seedValue('seed', t)));
   if (values.log !== undefined) pathValue('log', values.log);
+  // --log - is standard output, as no --log.
+  const logFile = values.log === '-' ? undefined : values.log;
+  refuseOutputsOverInputs([logFile === undefined ? undefined : { role: '--log', path: logFile }], [{ role: '--log-in', path: input }, { role: '--trace', path: traceFile(traceName) }]);
 
   const { trace, queue, log, arrivals, linkSeed } = duringSetup(() => {
     const trace = openTrace(traceName);
@@ -75,8 +78,8 @@ export async function runReplay(argv: string[]): Promise<number> {
     // An mm-link log's first event line reads "TIME KIND ..."; a plain list's reads "TIME SIZE".
     const firstEvent = /^[^#\r\n].*$/m.exec(text)?.[0] ?? '';
     const isLog = text.startsWith('# mahimahi') || /^\d+ [+#d-] /.test(firstEvent);
-    const log = isLog ? requireEvents(parseLinkLog(text, input)) : undefined;
-    const arrivals = log ? arrivalsFromLog(log) : parseArrivalList(text, input);
+    const log = isLog ? requireEvents(parseLinkLog(text, inputName(input))) : undefined;
+    const arrivals = log ? arrivalsFromLog(log) : parseArrivalList(text, inputName(input));
     // The seed the recorded link's queue drew from (linkshell logs it), unless --seed says otherwise.
     const recorded = log?.header.stageSeeds.find((s) => s.kind === 'link');
     const linkSeed = { stage: recorded?.stage ?? 0, kind: 'link' as const, seed: seed ?? recorded?.seed ?? '1' };
@@ -88,7 +91,7 @@ export async function runReplay(argv: string[]): Promise<number> {
   const header = {
     linkName: log?.header.linkName ?? 'Uplink',
     traceName,
-    logName: values.log ?? '/dev/stdout',
+    logName: logFile ?? '/dev/stdout',
     commandLine: ['linkshell', 'replay', ...argv],
     queue: queue.describe(),
     initTimestamp: log?.header.initTimestamp ?? 0,
@@ -97,7 +100,7 @@ export async function runReplay(argv: string[]): Promise<number> {
   // --log FILE is opened before the replay runs (a directory or a missing directory is reported at once) and
   // written as the replay goes; a failed write (a full disk) is one line naming the file. Without --log the
   // log is collected and written to standard output at the end.
-  const file = values.log === undefined ? undefined : duringSetup(() => new LinkLogFile(values.log!, header));
+  const file = logFile === undefined ? undefined : duringSetup(() => new LinkLogFile(logFile, header));
   const chunks: string[] = [];
   const writer = file?.writer ?? new LinkLogWriter((chunk) => chunks.push(chunk), header);
   try {

@@ -2,12 +2,14 @@
 // src/salsify/live/analyze.ts (analyzeLiveRun) and are written by src/results,
 // as salsify sim's are.
 import { usageError } from '../common/errors.ts';
-import { formatHelp, parseCommandLine } from '../common/validate.ts';
+import { join } from 'node:path';
+import { formatHelp, optional, outputFileValue, parseCommandLine, pathValue, refuseOutputsOverInputs } from '../common/validate.ts';
+import { RECEIVER_RECORDS, SENDER_RECORDS } from '../salsify/live/records.ts';
 import { framesToCsv } from '../results/csv.ts';
 import { jsonText, runToJson } from '../results/json.ts';
 import { summaryMarks } from '../results/marks.ts';
 import { formatResultsTable } from '../results/table.ts';
-import { writeResultsFile } from '../results/writer.ts';
+import { STDIO, writeOutputFile, writeStderr, writeStdout } from './files.ts';
 import { analyzeLiveRun, type LiveAnalysis } from '../salsify/live/analyze.ts';
 
 export const ANALYZE_HELP = formatHelp({
@@ -17,8 +19,8 @@ DIR/sender.jsonl and DIR/receiver.jsonl, which must be records of the same run
 (the same run id): signal delay per source frame, SSIM per shown frame, frames
 shown and skipped, bytes sent; prints the same table as salsify sim.`,
   options: [
-    ['--json OUT.json', 'write {label, config, counters, bytesSent, link, endMs,\nsummary, ssimFrom, captureLatenessMs, notes}'],
-    ['--csv OUT.csv', 'write the per-frame records (one line per source frame:\nits fate, send, arrival and display times, size,\nquantizer, SSIM)'],
+    ['--json OUT.json', 'write {label, config, counters, bytesSent, link, endMs,\nsummary, ssimFrom, captureLatenessMs, notes}; -: to\nstandard output (the table then goes to standard\nerror)'],
+    ['--csv OUT.csv', 'write the per-frame records (one line per source frame:\nits fate, send, arrival and display times, size,\nquantizer, SSIM); -: to standard output'],
     ['--link-log FILE', 'linkshell\'s log of the link the video crossed (its\n--uplink-log when the sender ran inside linkshell), for\nthe link utilisation while video was captured'],
     ['--wide', 'print every column of the table (default: it fits\n100 columns)'],
     ['-h, --help', 'this text'],
@@ -45,7 +47,19 @@ export function parseAnalyzeArgs(argv: string[]): { help: true } | { help: false
   });
   if (values.help) return { help: true };
   if (positionals.length !== 1) throw usageError(positionals.length === 0 ? 'the run directory DIR is required' : `one run directory expected, got ${positionals.length}: ${positionals.join(' ')}`);
-  return { help: false, args: { dir: positionals[0]!, json: values.json, csv: values.csv, linkLog: values['link-log'], wide: values.wide === true } };
+  const dir = positionals[0]!;
+  const json = optional(values.json, (t) => outputFileValue('json', t));
+  const csv = optional(values.csv, (t) => outputFileValue('csv', t));
+  const linkLog = optional(values['link-log'], (t) => pathValue('link-log', t));
+  if (json === STDIO && csv === STDIO) throw usageError('--json and --csv cannot both be "-": standard output takes one of them');
+  refuseOutputsOverInputs(
+    [json === undefined ? undefined : { role: '--json', path: json }, csv === undefined ? undefined : { role: '--csv', path: csv }],
+    [
+      ...[SENDER_RECORDS, RECEIVER_RECORDS, 'received.ivf', 'received.y4m'].map((name) => ({ role: `DIR/${name}`, path: join(dir, name) })),
+      linkLog === undefined ? undefined : { role: '--link-log', path: linkLog },
+    ],
+  );
+  return { help: false, args: { dir, json, csv, linkLog, wide: values.wide === true } };
 }
 
 /** `salsify analyze`: the figures of the run in DIR, printed as salsify sim's table and written where asked. */
@@ -67,15 +81,17 @@ export async function runAnalyze(argv: string[]): Promise<number> {
   const s = analysis.summary;
   if (args.json !== undefined) {
     const extra = { ssimFrom: analysis.ssimFrom, captureLatenessMs: analysis.captureLatenessMs, notes: analysis.notes };
-    writeResultsFile(args.json, jsonText(runToJson(analysis, s, { extra })));
+    await writeOutputFile(args.json, jsonText(runToJson(analysis, s, { extra })));
   }
-  if (args.csv !== undefined) writeResultsFile(args.csv, framesToCsv(analysis.frames));
+  if (args.csv !== undefined) await writeOutputFile(args.csv, framesToCsv(analysis.frames));
+  // With --json - or --csv -, standard output carries that file: the table goes to standard error.
+  const say = args.json === STDIO || args.csv === STDIO ? writeStderr : writeStdout;
   const seconds = s.framesCaptured / c.fps;
-  process.stdout.write(
+  await say(
     `run ${c.runId}: ${c.scheme}, ${c.codec} codec, video ${c.video} (${c.width}x${c.height} at ${c.fps} fps), ${seconds.toFixed(1)} s captured, ` +
       `budget ${c.budgetMs} ms, seed ${c.seed}; SSIM from ${analysis.ssimFrom}${c.linkLog ? `; link log ${c.linkLog}` : ''}\n`,
   );
-  process.stdout.write(formatResultsTable([{ label: analysis.label, summary: s, marks: summaryMarks(s) }], { wide: args.wide }) + '\n');
-  for (const note of analysis.notes) process.stdout.write(`note: ${note}\n`);
+  await say(formatResultsTable([{ label: analysis.label, summary: s, marks: summaryMarks(s) }], { wide: args.wide }) + '\n');
+  for (const note of analysis.notes) await say(`note: ${note}\n`);
   return 0;
 }

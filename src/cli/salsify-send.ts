@@ -1,7 +1,9 @@
 // `salsify send`'s front end: its options and help, turned into the typed
 // SendArgs that src/salsify/live/send.ts runs.
+import { join } from 'node:path';
 import { usageError } from '../common/errors.ts';
-import { durationMsValue, formatHelp, frameRateValue, LIMITS, nameValue, noPositionals, optional, parseCommandLine, seedValue } from '../common/validate.ts';
+import { SENDER_RECORDS } from '../salsify/live/records.ts';
+import { durationMsValue, formatHelp, frameRateValue, LIMITS, nameValue, noPositionals, optional, parseCommandLine, refuseOutputsOverInputs, seedValue } from '../common/validate.ts';
 import { parseHostPort } from '../net/address.ts';
 import { TIMER_KINDS } from '../net/wall-clock.ts';
 import { runSend, type SendArgs } from '../salsify/live/send.ts';
@@ -63,11 +65,14 @@ export function parseSendArgs(argv: string[], env: NodeJS.ProcessEnv = process.e
   }
   const runId = values['run-id'];
   if (runId !== undefined && !/^[0-9a-fA-F]{8}$/.test(runId)) throw usageError(`--run-id must be 8 hex digits, got ${JSON.stringify(runId)}`);
+  const out = values.out ?? '.';
+  const video = values.video ?? 'synthetic';
+  refuseOutputsOverInputs([{ role: '--out', path: join(out, SENDER_RECORDS) }], [/^synthetic(:|$)/.test(video) ? undefined : { role: '--video', path: video }]);
   return {
     help: false,
     args: {
       to,
-      video: values.video ?? 'synthetic',
+      video,
       fps: optional(values.fps, (t) => frameRateValue('fps', t)),
       scheme: nameValue('scheme', values.scheme ?? DEFAULT_SCHEME, SCHEMES),
       codec: nameValue('codec', values.codec ?? DEFAULT_CODEC, CODECS),
@@ -75,7 +80,7 @@ export function parseSendArgs(argv: string[], env: NodeJS.ProcessEnv = process.e
       drainMs: optional(values.drain, (t) => durationMsValue('drain', t, { unit: 'ms', maxMs: LIMITS.maxPeriodMs })) ?? 1000,
       budgetMs: optional(values.budget, (t) => durationMsValue('budget', t, { unit: 'ms', minExclusive: true, maxMs: LIMITS.maxDelayMs })) ?? 100,
       seed: seedValue('seed', values.seed ?? '1'),
-      out: values.out ?? '.',
+      out,
       connectionId: runId === undefined ? undefined : Number.parseInt(runId, 16),
       timer: nameValue('timer', values.timer ?? 'thread', TIMER_KINDS),
       transport: nameValue('transport', values.transport ?? 'udp', ['udp', 'tcp'] as const),

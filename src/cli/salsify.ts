@@ -2,11 +2,12 @@
 // baseline) in the deterministic simulator over emulated links and prints a
 // results table; per-frame records and JSON results go where asked.
 import { join } from 'node:path';
+import { asksForVersion, closestName } from '../common/command-line.ts';
 import { duringSetup, inContext, runCommand, usageError } from '../common/errors.ts';
 import {
-  durationMsValue, formatHelp, frameRateValue, LIMITS, nameListValue, nameValue, noPositionals, optional, outputFileValue, parseCommandLine, pathValue, probabilityValue, rateValue, required, seedValue,
+  durationMsValue, formatHelp, frameRateValue, LIMITS, nameListValue, nameValue, noPositionals, optional, outputFileValue, parseCommandLine, pathValue, probabilityValue, rateValue, refuseOutputsOverInputs, required, seedValue, type NamedFile,
 } from '../common/validate.ts';
-import { openTrace } from '../link-emu/trace-files.ts';
+import { openTrace, traceFile } from '../link-emu/trace-files.ts';
 import { framesToCsv, summariesToCsv } from '../results/csv.ts';
 import { jsonText, runToJson } from '../results/json.ts';
 import { createWorkProgress } from '../eval/progress.ts';
@@ -22,7 +23,7 @@ import { LOSS_PLACES } from '../link-emu/path.ts';
 import { SCHEME_NOTES, SIM_SCHEME_NAMES, schemeRowLabel } from '../salsify/schemes/registry.ts';
 import { DEFAULT_SIM_CONFIG, resolveSimConfig, runSalsifySim, type SalsifySimConfig, type SalsifySimInput, type SalsifySimResult } from '../salsify/sim-runner.ts';
 import { ENCODE_TIMINGS } from '../salsify/timing-model.ts';
-import { writeStdout } from './files.ts';
+import { STDIO, writeOutputFile, writeStderr, writeStdout } from './files.ts';
 import { queueOption } from './queue-option.ts';
 import { codecNames, DEFAULT_CODEC, DEFAULT_SCHEME, schemeNames, wrapWords } from './help-names.ts';
 import { exitOnStandardStreamErrors } from '../common/standard-streams.ts';
@@ -59,7 +60,7 @@ signal delay, SSIM, frames shown/skipped, bytes sent and link utilisation.`,
     ['--no-grace', 'no grace period in the inter-arrival estimate'],
     ['--frame-clock NAME', "next-frame (the default, the reference's: an encode\ntakes the next camera frame, waiting for it) or\nnewest-frame (the newest frame already captured)"],
     ['--seed N', 'seed of every random draw: an integer from 0 to\n2^53-1 (default 1)'],
-    ['--json OUT.json', 'write {label, config, counters, bytesSent, link, endMs,\nsummary} (an array of them when several schemes run)'],
+    ['--json OUT.json', 'write {label, config, counters, bytesSent, link, endMs,\nsummary} (an array of them when several schemes run);\n-: to standard output (the table then goes to standard\nerror)'],
     ['--log-dir DIR', 'write DIR/SCHEME.frames.csv (one line per source frame:\nits fate, send, arrival and display times, size,\nquantizer, SSIM), DIR/SCHEME.json, and DIR/summary.csv\n(one line per scheme)'],
     ['--wide', 'print every column of the table (default: it fits\n100 columns)'],
     ['-h, --help', 'this text'],
@@ -149,13 +150,29 @@ export function parseSimArgs(argv: string[]): { configs: Partial<SalsifySimConfi
       throw usageError(`${(error as Error).message.replace(/^salsify sim config: measureFromS/, '--measure-from')} (see ${SIM_HELP_REF})`);
     }
   });
-  return {
-    configs,
-    json: optional(values.json, (t) => outputFileValue('json', t)),
-    logDir: optional(values['log-dir'], (t) => pathValue('log-dir', t)),
-    wide: values.wide === true,
-    help: false,
-  };
+  const json = optional(values.json, (t) => outputFileValue('json', t));
+  const logDir = optional(values['log-dir'], (t) => pathValue('log-dir', t));
+  if (logDir === STDIO) throw usageError('--log-dir names a directory; "-" (standard output) is not one');
+  refuseOutputsOverInputs(simOutputs(json, logDir, schemes), simInputs(configs));
+  return { configs, json, logDir, wide: values.wide === true, help: false };
+}
+
+/** The files a run writes: --json, and --log-dir's per scheme and summary. */
+function simOutputs(json: string | undefined, logDir: string | undefined, schemes: readonly string[]): NamedFile[] {
+  const files: NamedFile[] = json === undefined ? [] : [{ role: '--json', path: json }];
+  if (logDir === undefined) return files;
+  const names = [...schemes.flatMap((s) => [`${s}.frames.csv`, `${s}.json`]), 'summary.csv'];
+  return [...files, ...names.map((name) => ({ role: '--log-dir', path: join(logDir, name) }))];
+}
+
+/** The files a run reads: its trace files and its video file. */
+function simInputs(configs: readonly Partial<SalsifySimConfig>[]): NamedFile[] {
+  const c = configs[0];
+  if (c === undefined) return [];
+  const files: NamedFile[] = [];
+  for (const [role, link] of [['--downlink', c.downlink], ['--uplink', c.uplink]] as const) if (typeof link === 'string') files.push({ role, path: traceFile(link) });
+  if (c.video !== undefined && !/^synthetic(:|$)/.test(c.video)) files.push({ role: '--video', path: c.video });
+  return files;
 }
 
 function output(result: SalsifySimResult) {
@@ -215,18 +232,20 @@ export async function runSim(argv: string[]): Promise<number> {
   if (args.logDir !== undefined) writeResultsFile(join(args.logDir, 'summary.csv'), summariesToCsv(rows));
   if (args.json !== undefined) {
     const body = runs.length === 1 ? output(runs[0].result) : runs.map((r) => output(r.result));
-    writeResultsFile(args.json, jsonText(body));
+    await writeOutputFile(args.json, jsonText(body));
   }
+  // With --json - the JSON is standard output's: the table goes to standard error.
+  const say = args.json === STDIO ? writeStderr : writeStdout;
   const first = runs[0].result.config;
   const describe = (l: SalsifySimConfig['downlink']) => (typeof l === 'string' ? l : `const:${l.constantMbps}`);
   const window = runs[0].result.window;
-  if (first.preset !== undefined) await writeStdout(`preset ${first.preset}: ${simPreset(first.preset).label}\n`);
-  if (window) await writeStdout(`measured over the source frames captured in [${window.fromMs / 1000}, ${window.toMs / 1000}) s\n`);
-  await writeStdout(
+  if (first.preset !== undefined) await say(`preset ${first.preset}: ${simPreset(first.preset).label}\n`);
+  if (window) await say(`measured over the source frames captured in [${window.fromMs / 1000}, ${window.toMs / 1000}) s\n`);
+  await say(
     `downlink ${describe(first.downlink)}, uplink ${describe(first.uplink)}, queue ${first.queue} [${first.queueArgs}], ` +
       `delay ${first.delayMs} ms, video ${first.video}, codec ${first.codec}, ${first.durationS} s, encode timing ${first.encodeTiming ?? 'libvpx'}, seed ${first.seed}\n`,
   );
-  await writeStdout(formatResultsTable(rows.map((r) => ({ ...r, label: schemeRowLabel(r.label), marks: summaryMarks(r.summary) })), { wide: args.wide }) + '\n');
+  await say(formatResultsTable(rows.map((r) => ({ ...r, label: schemeRowLabel(r.label), marks: summaryMarks(r.summary) })), { wide: args.wide }) + '\n');
   return 0;
 }
 
@@ -239,9 +258,11 @@ Commands:
   salsify analyze DIR [--json OUT] [...]             figures of a live run (see salsify analyze --help)
   salsify webrtc --downlink TRACE --uplink TRACE [...]  a Chromium WebRTC call over linkshell (see salsify webrtc --help)
   salsify eval [--scenarios LIST] [--schemes LIST] [...]  the whole evaluation, in parallel and cached (see salsify eval --help)
+  salsify --version                                  the versions of salsify, Node, libvpx and Chromium in use
 `;
 
 export async function main(argv: string[]): Promise<number> {
+  if (asksForVersion(argv)) return (await import('./version.ts')).printVersion('salsify', { libvpx: true, chromium: true });
   const [command, ...rest] = argv;
   exitOnStandardStreamErrors(COMMANDS.has(command ?? '') ? `salsify ${command}` : 'salsify');
   if (command === 'sim') return runCommand('salsify sim', () => runSim(rest));
@@ -254,7 +275,8 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(SALSIFY_COMMANDS);
     return 0;
   }
-  const problem = command === undefined ? 'a COMMAND is required' : `unknown command ${JSON.stringify(command)}`;
+  const closest = command === undefined ? undefined : closestName(command, ['sim', 'send', 'receive', 'analyze', 'webrtc', 'eval']);
+  const problem = command === undefined ? 'a COMMAND is required' : `unknown command ${JSON.stringify(command)}${closest ? `; did you mean ${closest}?` : ''}`;
   return runCommand('salsify', () => {
     throw usageError(`${problem} (sim, send, receive, analyze, webrtc or eval; see salsify --help)`);
   });

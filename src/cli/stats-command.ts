@@ -4,18 +4,20 @@ import Table from 'cli-table3';
 import { parseLinkLog } from '../link-emu/link-log.ts';
 import { linkLogStats, roundedStats, type DelayFigures, type LinkLogStats } from '../link-emu/log-stats.ts';
 import { duringSetup, usageError } from '../common/errors.ts';
-import { readInputFile, writeStdout } from './files.ts';
-import { formatHelp, parseCommandLine } from '../common/validate.ts';
+import { inputName, readInputFile, refuseStdinTwice, writeStdout } from './files.ts';
+import { formatHelp, nameValue, parseCommandLine } from '../common/validate.ts';
 
 export const STATS_HELP = formatHelp({
-  usage: ['linkshell stats [--json] LOG [LOG...]'],
+  usage: ['linkshell stats [--format table|json] LOG [LOG...]'],
   about: `Prints, for each mm-link log (Mahimahi's or linkshell's): duration, capacity,
 offered load, throughput, utilization, drops, and the percentiles of the
 per-packet queueing delay and of the signal delay, as Mahimahi's
 mm-throughput-graph and mm-delay-graph define them (percentiles by rank, as
-Mahimahi prints them). JSON figures are rounded to the precision they carry.`,
+Mahimahi prints them). JSON figures are rounded to the precision they carry.
+A LOG named - is read from standard input.`,
   options: [
-    ['--json', 'print the figures as JSON instead of a table'],
+    ['--format table|json', 'print the figures as a table (the default) or as JSON'],
+    ['--json', 'deprecated: --format json (elsewhere in the toolkit,\n--json FILE writes JSON to FILE)'],
     ['-h, --help', 'this text'],
   ],
 });
@@ -23,7 +25,7 @@ Mahimahi prints them). JSON figures are rounded to the precision they carry.`,
 export async function runStats(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommandLine('linkshell stats --help', {
     args: argv,
-    options: { json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } },
+    options: { format: { type: 'string' }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } },
     allowPositionals: true,
     strict: true,
   });
@@ -32,13 +34,19 @@ export async function runStats(argv: string[]): Promise<number> {
     return 0;
   }
   if (positionals.length === 0) throw usageError('give at least one log file (see linkshell stats --help)');
+  if (values.json && values.format !== undefined) throw usageError('--json is the deprecated spelling of --format json: give --format alone');
+  const format = values.json ? 'json' : nameValue('format', values.format ?? 'table', ['table', 'json'] as const);
+  refuseStdinTwice(positionals);
   const results: Array<{ log: string; stats: LinkLogStats }> = positionals.map((path) => ({
-    log: path,
+    log: inputName(path),
     // A malformed or empty log is the caller's to fix: one line naming the file (and line, field, value), exit 2.
-    stats: duringSetup(() => linkLogStats(parseLinkLog(readInputFile(path), path))),
+    stats: duringSetup(() => linkLogStats(parseLinkLog(readInputFile(path), inputName(path)))),
   }));
+  // One meaning of --json in every command: "write JSON to FILE" (salsify sim, salsify analyze). Here it still prints, for now,
+  // and says so (once the logs are read: an error stays the one line on stderr).
+  if (values.json) process.stderr.write('linkshell stats: --json is deprecated: write --format json (--json means "write JSON to FILE" in the other commands)\n');
   // A failed write (a full disk, `> /dev/full`) is one line and exit 2, not an unhandled stream error.
-  if (values.json) await writeStdout(JSON.stringify(results.map(({ log, stats }) => ({ log, stats: roundedStats(stats) })), null, 2) + '\n');
+  if (format === 'json') await writeStdout(JSON.stringify(results.map(({ log, stats }) => ({ log, stats: roundedStats(stats) })), null, 2) + '\n');
   else await writeStdout(results.map(({ log, stats }) => `${log}\n${formatStatsTable(stats)}\n`).join(''));
   return 0;
 }

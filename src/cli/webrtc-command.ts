@@ -5,10 +5,10 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fileErrorReason, inContext, toolkitError, usageError } from '../common/errors.ts';
 import {
-  durationMsValue, formatHelp, integerValue, LIMITS, nameValue, noPositionals, optional, parseCommandLine, pathValue, probabilityValue, rateValue, required, seedValue,
+  durationMsValue, formatHelp, integerValue, LIMITS, nameValue, noPositionals, optional, parseCommandLine, pathValue, probabilityValue, rateValue, refuseOutputsOverInputs, required, seedValue, type NamedFile,
 } from '../common/validate.ts';
 import { queueOption } from './queue-option.ts';
-import { loadTrace, resolveTraceName } from '../link-emu/trace-files.ts';
+import { loadTrace, resolveTraceName, traceFile as traceFileOf } from '../link-emu/trace-files.ts';
 import { formatTrace } from '../link-emu/trace-format.ts';
 import { constantRateTrace } from '../link-emu/trace-generators.ts';
 import { rotateTrace } from '../link-emu/trace-rotate.ts';
@@ -145,6 +145,18 @@ function traceFile(name: string, text: string | undefined, dir: string): string 
   }
 }
 
+/** The files a call writes into DIR (see the help's notes), the trace files it makes among them. */
+const OUTPUT_FILES = ['summary.json', 'frames.csv', 'received.ivf', 'sender-stats.jsonl', 'receiver-stats.jsonl', 'video-link.log', 'feedback-link.log', 'linkshell.txt', 'sender.jsonl', 'receiver.jsonl'];
+
+function webrtcOutputs(out: string, startMs: number, downlink: unknown, uplink: unknown): NamedFile[] {
+  const traces = (['downlink', 'uplink'] as const).flatMap((name) => {
+    const text = name === 'downlink' ? downlink : uplink;
+    const made = typeof text === 'string' && text.startsWith('const:') ? [`${name}-const-${text.slice(6)}mbps.trace`] : [];
+    return startMs > 0 ? [...made, `${name}-from-${startMs / 1000}s.trace`] : made;
+  });
+  return [...OUTPUT_FILES, ...traces].map((name) => ({ role: `--out ${out}`, path: join(out, name) }));
+}
+
 function sizeValue(text: string): { width: number; height: number } {
   const m = /^(\d{1,5})x(\d{1,5})$/.exec(text);
   const width = Number(m?.[1]);
@@ -231,6 +243,13 @@ export function parseWebrtcArgs(argv: string[]): WebrtcArgs {
     ? undefined
     : findPrerequisites({ chromium: process.env.SALSIFY_CHROMIUM || undefined, turnserver: process.env.SALSIFY_TURNSERVER || undefined, ffmpeg: process.env.SALSIFY_FFMPEG || undefined }, { ffmpeg: codec !== 'vp8' });
   const out = resolve(pathValue('out', values.out ?? 'webrtc-out'));
+  refuseOutputsOverInputs(webrtcOutputs(out, traceStartMs, values.downlink ?? preset?.downlink, values.uplink ?? preset?.uplink), [
+    video === 'synthetic' ? undefined : { role: '--video', path: video },
+    ...(['downlink', 'uplink'] as const).map((name) => {
+      const text = values[name] ?? preset?.[name];
+      return typeof text !== 'string' || text.startsWith('const:') ? undefined : { role: `--${name}`, path: traceFileOf(text) };
+    }),
+  ]);
   try {
     makeDirectory(out);
   } catch (error) {

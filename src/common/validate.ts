@@ -2,9 +2,10 @@
 // taking the option's name and its text and returning the value or throwing
 // one bad-argument line that names the option and quotes the value, and one
 // help layout. A leaf module: it imports only src/common.
-import { statSync, type Stats } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { realpathSync, statSync, type Stats } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { normalizedArgs, tokenize, type OptionShape, type TokenizeContext } from './command-line.ts';
 import { fileKind, toolkitError, usageError } from './errors.ts';
 import { parseHostPort, type HostPort } from './host-port.ts';
 
@@ -43,13 +44,16 @@ export interface IntegerBounds {
 }
 
 /**
- * node:util parseArgs with its errors (unknown option, missing value, ...) as
- * one-line bad arguments that point at the command's help (`help`, e.g.
- * "salsify sim --help").
+ * A command's options read as getopt_long reads them (src/common/command-line.ts:
+ * abbreviations, a value that starts with "-", options after operands, an
+ * unknown option named with the closest one), then node:util parseArgs on
+ * that unambiguous spelling; every error is one bad-argument line that points
+ * at the command's help (`help`, e.g. "salsify sim --help").
  */
-export function parseCommandLine<T extends ParseArgsConfig>(help: string, config: T): ReturnType<typeof parseArgs<T>> {
+export function parseCommandLine<T extends ParseArgsConfig>(help: string, config: T, context: Partial<TokenizeContext> = {}): ReturnType<typeof parseArgs<T>> {
+  const tokens = tokenize(config.args ?? [], (config.options ?? {}) as Record<string, OptionShape>, { help, alsoKnown: ['version', 'help'], ...context });
   try {
-    return parseArgs(config);
+    return parseArgs({ ...config, args: normalizedArgs(tokens) }) as ReturnType<typeof parseArgs<T>>;
   } catch (error) {
     const message = (error as Error).message.split('\n')[0]!.trim();
     throw usageError(`${message} (see ${help})`);
@@ -203,9 +207,11 @@ function statOf(path: string): Stats | undefined {
  * An output file to be written later: checked now, so that a long run does
  * not end in an error. Its directory must exist, and it must not be a
  * directory itself. (A full disk can still fail the write: writers report it.)
+ * "-" is standard output.
  */
 export function outputFileValue(name: string, text: string): string {
   pathValue(name, text);
+  if (text === '-') return text; // standard output
   const stats = statOf(text);
   if (stats?.isDirectory()) throw toolkitError('ERR_UNWRITABLE_FILE', `--${name}: cannot write ${text}: it is a directory`);
   const parent = statOf(dirname(resolve(text)));
@@ -264,4 +270,48 @@ export function formatHelp(help: HelpText): string {
   const about = help.about ? `\n${help.about.trimEnd()}\n` : '';
   const notes = help.notes ? `\n${help.notes.trimEnd()}\n` : '';
   return `${usage}${about}\nOptions:\n${rows}${notes}`;
+}
+
+// ---------------------------------------------------------------------------
+// An output never overwrites an input.
+
+/** A file a command reads or writes, and how its command line names it ("--uplink-log", "UPLINK_TRACE", "DIR/sender.jsonl"). */
+export interface NamedFile {
+  readonly role: string;
+  readonly path: string;
+}
+
+/** What identifies the file a path names: its device and inode when it exists, its real path (or the one it would have), its absolute path. */
+function fileIdentities(path: string): string[] {
+  const ids = [`path ${resolve(path)}`];
+  try {
+    const stats = statSync(path);
+    ids.push(`inode ${stats.dev}:${stats.ino}`, `path ${realpathSync(path)}`);
+  } catch {
+    try {
+      ids.push(`path ${resolve(realpathSync(dirname(resolve(path))), basename(path))}`);
+    } catch {
+      // Neither it nor its directory exists: its absolute path is all there is.
+    }
+  }
+  return ids;
+}
+
+/**
+ * The one check that an output does not name an input, for every command:
+ * the same file by real path or by inode (a symbolic or hard link to the
+ * input is the input). Standard input and output ("-") and absent names are
+ * skipped. Throws one bad-argument line naming both, exit status 2.
+ */
+export function refuseOutputsOverInputs(outputs: ReadonlyArray<NamedFile | undefined>, inputs: ReadonlyArray<NamedFile | undefined>): void {
+  const known = inputs.filter((i): i is NamedFile => i !== undefined && i.path !== '-' && i.path !== '');
+  const identities = known.map((input) => ({ input, ids: fileIdentities(input.path) }));
+  for (const output of outputs) {
+    if (output === undefined || output.path === '-' || output.path === '') continue;
+    const ids = fileIdentities(output.path);
+    const clash = identities.find((i) => i.ids.some((id) => ids.includes(id)));
+    if (clash === undefined) continue;
+    const input = clash.input.path === output.path ? `the input ${clash.input.role}` : `the input ${clash.input.role} ${quote(clash.input.path)}`;
+    throw usageError(`${output.role} ${quote(output.path)} is ${input}: an output never overwrites an input`);
+  }
 }

@@ -21,6 +21,8 @@ export type StageSpec =
       meanOnMs: number;
       meanOffMs: number;
       startOn?: boolean;
+      /** Fixed on and off periods (mm-intermittent), not exponentially distributed ones (mm-onoff). */
+      periodic?: boolean;
       /** Given the stage's on/off process once it is built (to read its off periods after a run). */
       observe?: (process: OnOffProcess) => void;
     }
@@ -167,7 +169,7 @@ export class Chain<T> {
         };
       }
       case 'onoff': {
-        const process = new OnOffProcess(spec.meanOnMs, spec.meanOffMs, rng, scheduler.now(), spec.startOn ?? true);
+        const process = new OnOffProcess(spec.meanOnMs, spec.meanOffMs, rng, scheduler.now(), spec.startOn ?? true, spec.periodic ?? false);
         spec.observe?.(process);
         return (size, payload) => {
           if (process.isOn(scheduler.now())) next(size, payload);

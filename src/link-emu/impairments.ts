@@ -69,8 +69,10 @@ export class GilbertElliottLoss {
 
 /**
  * mm-onoff: the link alternates between on and off periods with exponentially
- * distributed lengths. State is advanced lazily to the time asked about, so
- * the process is the same whatever the packet pattern.
+ * distributed lengths; mm-intermittent (`periodic`): periods of exactly these
+ * lengths. State is advanced lazily to the time asked about, so the process
+ * is the same whatever the packet pattern. As both Mahimahi tools accept, one
+ * of the two may be 0: on 0 is always off, off 0 always on (not both).
  */
 export class OnOffProcess {
   private on: boolean;
@@ -86,13 +88,15 @@ export class OnOffProcess {
     private readonly rng: Rng,
     startMs = 0,
     startOn = true,
+    private readonly periodic = false,
   ) {
-    if (!(meanOnMs > 0)) throw new RangeError(`on/off mean on time must be > 0 ms, got ${meanOnMs}`);
-    if (!(meanOffMs > 0)) throw new RangeError(`on/off mean off time must be > 0 ms, got ${meanOffMs}`);
-    this.on = startOn;
+    if (!(meanOnMs >= 0) || !(meanOffMs >= 0)) throw new RangeError(`on/off times must be >= 0 ms, got on ${meanOnMs}, off ${meanOffMs}`);
+    if (meanOnMs === 0 && meanOffMs === 0) throw new RangeError('on/off: the on and off times cannot both be 0 ms');
+    // A zero-length state is never in force: the other one holds for ever.
+    this.on = meanOnMs === 0 ? false : meanOffMs === 0 ? true : startOn;
+    this.nextSwitch = meanOnMs === 0 || meanOffMs === 0 ? Infinity : startMs + this.draw();
     this.startMs = startMs;
-    this.startOn = startOn;
-    this.nextSwitch = startMs + this.draw();
+    this.startOn = this.on;
   }
 
   isOn(now: number): boolean {
@@ -129,6 +133,7 @@ export class OnOffProcess {
   }
 
   private draw(): number {
-    return this.rng.exponential(this.on ? this.meanOnMs : this.meanOffMs);
+    const mean = this.on ? this.meanOnMs : this.meanOffMs;
+    return this.periodic ? mean : this.rng.exponential(mean);
   }
 }

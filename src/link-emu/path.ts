@@ -58,12 +58,19 @@ import type { Trace } from './trace.ts';
 
 export type PathDirectionName = 'uplink' | 'downlink';
 
-/** An intermittent direction (mm-onoff): exponentially distributed on and off periods; datagrams arriving while off are lost. */
+/**
+ * An intermittent direction: exponentially distributed on and off periods
+ * (mm-onoff), or periods of exactly these lengths (`periodic`, mm-intermittent);
+ * datagrams arriving while off are lost. One of the two times may be 0
+ * (always off, always on), as both tools accept.
+ */
 export interface OnOffSpec {
   readonly meanOnMs: number;
   readonly meanOffMs: number;
-  /** Whether the direction starts on (default true). */
+  /** Whether the direction starts on (default true, as both tools do). */
   readonly startOn?: boolean;
+  /** mm-intermittent: fixed on and off times instead of exponential ones. */
+  readonly periodic?: boolean;
 }
 
 /** One direction of a path, as plain data. Absent, zero or null impairments are left out. */
@@ -123,7 +130,7 @@ export function pathStages(direction: PathDirectionName, spec: PathDirectionSpec
         if ((spec.loss ?? 0) > 0) outermostFirst.push({ kind: 'loss', rate: spec.loss! });
         break;
       case 'onoff':
-        if (spec.onOff) outermostFirst.push({ kind: 'onoff', meanOnMs: spec.onOff.meanOnMs, meanOffMs: spec.onOff.meanOffMs, startOn: spec.onOff.startOn });
+        if (spec.onOff) outermostFirst.push({ kind: 'onoff', meanOnMs: spec.onOff.meanOnMs, meanOffMs: spec.onOff.meanOffMs, startOn: spec.onOff.startOn, ...(spec.onOff.periodic ? { periodic: true } : {}) });
         break;
       case 'link':
         outermostFirst.push({

@@ -133,6 +133,15 @@ export function resolveTraceName(name: string, options: TraceLookupOptions = {})
   throw toolkitError('ERR_UNREADABLE_FILE', `trace "${name}" not found; tried: ${candidates.join(', ')}${note}`);
 }
 
+/** The file a trace name names (resolveTraceName), or the name itself when none is found (the error comes when it is opened). */
+export function traceFile(name: string, options: TraceLookupOptions = {}): string {
+  try {
+    return resolveTraceName(name, options);
+  } catch {
+    return name;
+  }
+}
+
 /** resolveTraceName then loadTrace: what a command line's trace argument means. */
 export function openTrace(name: string, options: TraceLookupOptions = {}): Trace {
   return loadTrace(resolveTraceName(name, options));

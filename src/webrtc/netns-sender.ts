@@ -175,7 +175,10 @@ export async function startNetnsSender(options: NetnsSenderOptions): Promise<Net
     String(options.pagePort),
     socketPath,
   ];
-  const child = startNodeChild(LINKSHELL_BIN, args);
+  // The bridge talks to this process's socket, so it keeps this process's user: under sudo, linkshell
+  // --netns would otherwise run it as the user who ran sudo (src/cli/mahimahi-shell.ts).
+  const { SUDO_UID: _uid, SUDO_GID: _gid, ...env } = process.env;
+  const child = startNodeChild(LINKSHELL_BIN, args, env);
   const stop = async () => {
     const status = await child.stop();
     await new Promise<void>((resolve) => bridge.close(() => resolve()));

@@ -17,8 +17,8 @@ export interface NodeChild {
   stop(graceMs?: number): Promise<number | null>;
 }
 
-export function startNodeChild(bin: string, args: readonly string[]): NodeChild {
-  const child = spawn('setpriv', ['--pdeathsig', 'KILL', process.execPath, bin, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+export function startNodeChild(bin: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env): NodeChild {
+  const child = spawn('setpriv', ['--pdeathsig', 'KILL', process.execPath, bin, ...args], { stdio: ['ignore', 'ignore', 'pipe'], env });
   let stderr = '';
   const listeners = new Set<() => void>();
   const changed = () => {

@@ -61,7 +61,7 @@ test('an HTML page: the picture and its specification', () => {
 });
 
 test('linkshell stats gives the same percentiles, by rank (whole ms), and rounded JSON figures', () => {
-  const r = linkshell('stats', '--json', DROPS);
+  const r = linkshell('stats', '--format', 'json', DROPS);
   assert.is(r.code, 0, r.stderr);
   const [{ stats }] = JSON.parse(r.stdout);
   assert.is(stats.delayMs.p95, 149);
@@ -103,7 +103,7 @@ for (const [args, message] of BAD) {
 test('--help', () => {
   const r = linkshell('graph', '--help');
   assert.is(r.code, 0);
-  assert.match(r.stdout, /^Usage: linkshell graph LOG\.\.\. \[--out FILE\.svg\|FILE\.html\] \[--bin MS\]\n/);
+  assert.match(r.stdout, /^Usage: linkshell graph LOG\.\.\. \[--out FILE\.svg\|FILE\.html\|-\] \[--bin MS\]\n/);
 });
 
 test.run();

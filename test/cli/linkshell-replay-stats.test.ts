@@ -55,7 +55,7 @@ test('stats prints the figures of a log, as a table or JSON', () => {
   assert.is(table.code, 0, table.stderr);
   assert.match(table.stdout, /utilization/);
   assert.match(table.stdout, /1532 packets/);
-  const json = linkshell('stats', '--json', log);
+  const json = linkshell('stats', '--format', 'json', log);
   const [entry] = JSON.parse(json.stdout);
   assert.is(entry.stats.drops, 1532);
   assert.is(entry.stats.arrivals, 2899);
@@ -76,7 +76,7 @@ test('stats refuses a log whose times decrease, and an empty or comments-only lo
   assert.is(r.stdout, '');
   assert.is(r.stderr, `linkshell stats: ${decreasing}:5: time "11" is earlier than the previous event's (12): log times never decrease\n`);
   for (const path of [empty, commentsOnly]) {
-    const e = linkshell('stats', '--json', path);
+    const e = linkshell('stats', '--format', 'json', path);
     assert.is(e.code, 2, e.stderr);
     assert.is(e.stdout, '');
     assert.is(e.stderr, `linkshell stats: ${path}: no events (the log is empty or has only comments)\n`);
@@ -141,7 +141,7 @@ test('replay and stats with standard output on a full disk (> /dev/full): one li
   const runs: Array<[string, string[]]> = [
     ['replay', ['replay', '--log-in', input, '--trace', trace]],
     ['stats', ['stats', input]],
-    ['stats', ['stats', '--json', input]],
+    ['stats', ['stats', '--format', 'json', input]],
     ['stats', ['stats', '--help']],
   ];
   for (const [command, args] of runs) {

@@ -200,7 +200,7 @@ test('bad arguments: one line on stderr, status 2, nothing started', () => {
     [['--trace', TRACE_12MBPS, '--connect', '127.0.0.1:9', '--downlink-queue', 'droptail', '--downlink-queue-args', 'packets=x'], /--downlink-queue: queue droptail: packets=x is not a non-negative integer/],
     [['no-such-trace-xyz', TRACE_12MBPS, '--connect', '127.0.0.1:9'], /trace "no-such-trace-xyz" not found; tried: /],
     [['--trace', TRACE_12MBPS, '--connect', '127.0.0.1:9', '--uplink-log', join(work, 'no/such/dir/up.log')], /cannot write log file .*no such directory/],
-    [['--trace', TRACE_12MBPS, '--connect', '127.0.0.1:9', '--bogus'], /Unknown option '--bogus'/],
+    [['--trace', TRACE_12MBPS, '--connect', '127.0.0.1:9', '--bogus'], /unknown option --bogus \(see linkshell --help\)/],
   ];
   for (const [args, pattern] of cases) {
     const r = runSync(args);

@@ -52,8 +52,9 @@ test('each bad argument is a bad-argument error naming it', () => {
   const cases: Array<[string[], RegExp]> = [
     [['t'], /missing DOWNLINK_TRACE/],
     [[], /missing UPLINK_TRACE and DOWNLINK_TRACE/],
-    // As in Mahimahi, the first argument after the traces starts the command: what follows is the command's.
-    [['a', 'b', 'c', '--connect', '127.0.0.1:9'], /--connect HOST:PORT \(the outside peer\) is required/],
+    // As mm-link's getopt: an option after the command is linkshell's; what follows "--" is the command's.
+    [['a', 'b', '--', 'c', '--connect', '127.0.0.1:9'], /--connect HOST:PORT \(the outside peer\) is required/],
+    [['a', 'b', 'ping', '-c', '1', '--connect', '127.0.0.1:9'], /^unknown option -c \(a COMMAND's own options go after "--"/],
     [['a', '--trace', 'b', '--connect', '127.0.0.1:9'], /--trace replaces the two trace arguments/],
     [['--trace', 't'], /--connect HOST:PORT \(the outside peer\) is required/],
     [['--trace', 't', '--connect', '127.0.0.1:0'], /port 0 is not a peer's port/],
@@ -70,7 +71,7 @@ test('each bad argument is a bad-argument error naming it', () => {
     [[...base, '--mtu', '32'], /--overhead 32 leaves no room for a payload in an MTU of 32 bytes/],
     [[...base, '--delay', '2.5'], /--delay must be an integer from 0/],
     [[...base, '--delay=-1'], /--delay must be an integer/],
-    [[...base, '--delay', '-1'], /'--delay' argument is ambiguous/],
+    [[...base, '--delay', '-1'], /^--delay must be an integer from 0 to 60000, got "-1"$/],
     [[...base, '--uplink-loss', '1.5'], /--uplink-loss must be a number from 0 to 1, got "1.5"/],
     [[...base, '--downlink-loss', 'half'], /--downlink-loss must be a number from 0 to 1, got "half"/],
     [[...base, '--seed', 'abc'], /--seed must be a non-negative integer/],
@@ -79,9 +80,10 @@ test('each bad argument is a bad-argument error naming it', () => {
     [[...base, '--timer', 'thread', '--spin', '1'], /--spin applies to --timer timeout only/],
     [[...base, '--timer', 'hrtimer'], /--timer must be one of .*thread.*, got "hrtimer"/],
     [[...base, '--uplink-log', 'x.log', '--downlink-log', 'x.log'], /name the same file "x.log"/],
-    [[...base, '--'], /"--" must be followed by a COMMAND/],
     [[...base, '--once=yes'], /--once/],
-    [[...base, '--unknown'], /Unknown option '--unknown'/],
+    [[...base, '--unknown'], /^unknown option --unknown \(see linkshell --help\)$/],
+    [[...base, '--uplink-lgo', 'u.log'], /^unknown option --uplink-lgo; did you mean --uplink-log\? \(see linkshell --help\)$/],
+    [[...base, '--up', 'x'], /^option --up is ambiguous: it could be --uplink-queue, /],
     [[...base, '--mtu'], /--mtu/],
   ];
   for (const [args, pattern] of cases) {

@@ -45,7 +45,7 @@ maybe('iperf3 over TCP through 12 Mbit/s reaches 90 % of the capacity, and links
     const result = iperf3Json(r.stdout);
     const received = result.end.sum_received!;
     assert.ok(received.bits_per_second >= 0.9 * CAPACITY_BPS, `iperf3 received ${received.bits_per_second} bit/s, under 90 % of ${CAPACITY_BPS}`);
-    const stats = spawnSync(process.execPath, [join(import.meta.dirname, '../../bin/linkshell.js'), 'stats', '--json', upLog], { encoding: 'utf8' });
+    const stats = spawnSync(process.execPath, [join(import.meta.dirname, '../../bin/linkshell.js'), 'stats', '--format', 'json', upLog], { encoding: 'utf8' });
     assert.is(stats.status, 0, stats.stderr);
     const [{ stats: figures }] = JSON.parse(stats.stdout) as [{ stats: { departureBytes: number; drops: number } }];
     // Each full segment: 1448 bytes of iperf3's data in 1500 bytes of IP packet plus the 4-byte TUN header.

@@ -10,6 +10,7 @@ import { renderSvg } from '../../plots/render.ts';
 import { jsonText } from '../../results/json.ts';
 import { makeResultsDirectory, writeResultsFile } from '../../results/writer.ts';
 import type { CaseResult } from './run-case.ts';
+import { safeName } from './file-names.ts';
 
 /** The result as JSON data (no logs). */
 export function caseResultJson(r: CaseResult): Record<string, unknown> {
@@ -124,7 +125,4 @@ export async function writeSuite(dir: string, results: readonly CaseResult[], op
   return written;
 }
 
-/** A controller's name as part of a file name (a path's base name, nothing but [A-Za-z0-9._-]). */
-export function safeName(name: string): string {
-  return (name.split('/').pop() ?? name).replace(/[^A-Za-z0-9._-]/g, '_');
-}
+export { safeName } from './file-names.ts';

@@ -73,6 +73,11 @@ export function readThresholdsFile(path: string): ThresholdOverrides {
   } catch (error) {
     throw unreadableFile(path, error);
   }
+  return parseThresholds(text, path);
+}
+
+/** Thresholds from JSON text; `path` names where it came from in errors. */
+export function parseThresholds(text: string, path: string): ThresholdOverrides {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

@@ -1,0 +1,57 @@
+// `--version` of every bin: the toolkit's version and, for the parts a bin
+// uses, the versions in use: Node, libvpx (asked of the native VP8 addon, when
+// it is built) and Chromium (asked of the binary `salsify webrtc` would start,
+// `chromium --version`, which does not open a browser). What is missing is
+// said, not an error: --version always succeeds.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { nativeVp8 } from '../codec-bridge/native.ts';
+import { CHROMIUM_PATH } from '../webrtc/prerequisites.ts';
+import { writeStdout } from './files.ts';
+
+/** What a bin reports beside its own version. */
+export interface VersionParts {
+  readonly libvpx?: boolean;
+  readonly chromium?: boolean;
+}
+
+function toolkitVersion(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { name?: string; version?: string };
+    return `${pkg.version ?? 'unknown'} (${pkg.name ?? 'lowlat-video-toolkit'})`;
+  } catch {
+    return 'unknown (package.json not found)';
+  }
+}
+
+function libvpxVersion(): string {
+  try {
+    return `libvpx ${nativeVp8().libvpxVersion()} (native VP8 addon)`;
+  } catch (error) {
+    return `libvpx: not available (${(error as Error).message.split('\n')[0]})`;
+  }
+}
+
+function chromiumVersion(): string {
+  const path = process.env.SALSIFY_CHROMIUM || CHROMIUM_PATH;
+  try {
+    const text = execFileSync(path, ['--version'], { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return `${text} (${path})`;
+  } catch {
+    return `chromium: not found (${path}; salsify webrtc needs it: apt-get install -y chromium)`;
+  }
+}
+
+/** The lines `PROGRAM --version` prints. */
+export function versionText(program: string, parts: VersionParts = {}): string {
+  const lines = [`${program} ${toolkitVersion()}`, `node ${process.version}`];
+  if (parts.libvpx) lines.push(libvpxVersion());
+  if (parts.chromium) lines.push(chromiumVersion());
+  return lines.join('\n') + '\n';
+}
+
+/** Prints the version; the exit status (0). */
+export async function printVersion(program: string, parts: VersionParts = {}): Promise<number> {
+  await writeStdout(versionText(program, parts));
+  return 0;
+}

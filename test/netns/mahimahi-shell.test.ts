@@ -1,0 +1,104 @@
+// What a Mahimahi user expects inside linkshell --netns (src/cli/mahimahi-shell.ts),
+// checked in real namespaces: MAHIMAHI_BASE kept by a nested shell; the
+// prompt prefix of both shells in order; COMMAND as the user who ran sudo, or
+// root without sudo.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spawn } from 'node:child_process';
+import { asInvokingUser, invokingUser, PROMPT_COMMAND, shellEnvironment, shellPrefix } from '../../src/cli/mahimahi-shell.ts';
+import { netnsUnavailable } from '../../src/netns/prerequisites.ts';
+import { requires } from '../helpers/requires.ts';
+import { bin, TRACE_12MBPS } from './helpers.ts';
+
+const maybe = requires([], { netns: netnsUnavailable() });
+
+const PASSWD = 'root:x:0:0:root:/root:/bin/bash\nalice:x:1000:1000:Alice:/home/alice:/bin/bash\n';
+
+test('the prompt prefix as Mahimahi\'s shells word it, outermost first; PROMPT_COMMAND as Mahimahi sets it', () => {
+  const none = { delayMs: 0, uplinkLoss: 0, downlinkLoss: 0, uplinkOnOff: undefined, downlinkOnOff: undefined };
+  assert.is(shellPrefix(none), '[link] ');
+  assert.is(shellPrefix({ ...none, delayMs: 20 }), '[delay 20 ms] [link] ');
+  assert.is(
+    shellPrefix({ delayMs: 5, uplinkLoss: 0.1, downlinkLoss: 0.2, uplinkOnOff: { meanOnMs: 1000, meanOffMs: 500 }, downlinkOnOff: { meanOnMs: 2000, meanOffMs: 0, periodic: true } }),
+    '[delay 5 ms] [loss up=0.1] [loss down=0.2] [onoff (up) on=1s off=0.5s] [intermittent (down) on=2s off=0s] [link] ',
+  );
+  assert.is(PROMPT_COMMAND, 'PS1="$MAHIMAHI_SHELL_PREFIX$PS1" PROMPT_COMMAND=');
+  const outer = shellEnvironment({ PATH: '/bin' }, '10.0.0.1', '[delay 20 ms] [link] ');
+  assert.is(outer.MAHIMAHI_BASE, '10.0.0.1');
+  const inner = shellEnvironment(outer, '10.0.0.5', '[link] ');
+  assert.is(inner.MAHIMAHI_BASE, '10.0.0.1');
+  assert.is(inner.MAHIMAHI_SHELL_PREFIX, '[delay 20 ms] [link] [link] ');
+  assert.is(inner.PROMPT_COMMAND, PROMPT_COMMAND);
+});
+
+test('under sudo COMMAND drops to SUDO_UID/SUDO_GID with the user\'s groups and home; as plain root it stays root', () => {
+  assert.equal(invokingUser({ SUDO_UID: '1000', SUDO_GID: '1000' }, 0), { uid: 1000, gid: 1000 });
+  assert.is(invokingUser({}, 0), undefined);
+  assert.is(invokingUser({ SUDO_UID: '1000', SUDO_GID: '1000' }, 1000), undefined);
+  assert.is(invokingUser({ SUDO_UID: '0', SUDO_GID: '0' }, 0), undefined);
+  assert.is(invokingUser({ SUDO_UID: 'x', SUDO_GID: '1' }, 0), undefined);
+  assert.equal(asInvokingUser(['id'], { uid: 1000, gid: 1000 }, PASSWD), ['setpriv', '--reuid=1000', '--regid=1000', '--init-groups', '--', 'id']);
+  assert.equal(asInvokingUser(['id'], { uid: 4242, gid: 4242 }, PASSWD), ['setpriv', '--reuid=4242', '--regid=4242', '--clear-groups', '--', 'id']);
+  assert.equal(asInvokingUser(['id'], undefined, PASSWD), ['id']);
+  const env = shellEnvironment({ HOME: '/root', USER: 'root' }, '10.0.0.1', '[link] ', { uid: 1000 }, PASSWD);
+  assert.is(env.HOME, '/home/alice');
+  assert.is(env.USER, 'alice');
+  assert.is(env.LOGNAME, 'alice');
+});
+
+/** Runs linkshell with `args` and `env`; its stdout and stderr. */
+function run(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [bin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+// (A connection from the inner shell to $MAHIMAHI_BASE does not get through yet: linkshell --netns has
+// no NAT or forwarding, so nothing beyond a shell's own host is reached; see the handoff.)
+maybe('a nested shell keeps the outer MAHIMAHI_BASE; the prompt prefixes nest in order', async () => {
+  const env = { ...process.env };
+  delete env.MAHIMAHI_BASE;
+  delete env.MAHIMAHI_SHELL_PREFIX;
+  delete env.SUDO_UID;
+  const show = 'echo "base=$MAHIMAHI_BASE"; echo "prefix=$MAHIMAHI_SHELL_PREFIX"';
+  const r = await run(['--netns', TRACE_12MBPS, TRACE_12MBPS, '--delay', '10', '--', process.execPath, bin, '--netns', TRACE_12MBPS, TRACE_12MBPS, '--delay', '20', '--', 'sh', '-c', show], env);
+  assert.is(r.code, 0, r.stderr);
+  const outer = /; the host is MAHIMAHI_BASE=(\S+)\n/.exec(r.stderr)?.[1];
+  assert.ok(outer !== undefined, r.stderr);
+  const escaped = outer.replace(/\./g, '\\.');
+  assert.match(r.stderr, new RegExp(`; the host is MAHIMAHI_BASE=(?!${escaped}\\b)\\S+; inside, MAHIMAHI_BASE=${escaped} \\(the outermost shell's host\\)\n`));
+  assert.match(r.stdout, new RegExp(`^base=${escaped}\n`));
+  assert.match(r.stdout, /\nprefix=\[delay 10 ms\] \[link\] \[delay 20 ms\] \[link\] \n/);
+});
+
+maybe('under sudo COMMAND runs as SUDO_UID (nobody here); without sudo as root', async () => {
+  const script = 'id -u; id -g; echo "$USER $HOME"';
+  const dropped = await run(['--netns', TRACE_12MBPS, TRACE_12MBPS, '--', 'sh', '-c', script], { ...process.env, SUDO_UID: '65534', SUDO_GID: '65534', SUDO_USER: 'nobody' });
+  assert.is(dropped.code, 0, dropped.stderr);
+  const [uid, gid] = dropped.stdout.split('\n');
+  assert.is(uid, '65534');
+  assert.is(gid, '65534');
+  const env = { ...process.env };
+  delete env.SUDO_UID;
+  delete env.SUDO_GID;
+  const root = await run(['--netns', TRACE_12MBPS, TRACE_12MBPS, '--', 'id', '-u'], env);
+  assert.is(root.code, 0, root.stderr);
+  assert.is(root.stdout.trim(), String(process.getuid?.()));
+});
+
+(process.getuid?.() === 0 ? test : test.skip)('the relay mode too: under sudo COMMAND runs as SUDO_UID, LINKSHELL_ADDR kept', async () => {
+  const r = await run([TRACE_12MBPS, TRACE_12MBPS, '--connect', '127.0.0.1:9', '--', 'sh', '-c', 'id -u; echo "$LINKSHELL_ADDR"'], { ...process.env, SUDO_UID: '65534', SUDO_GID: '65534' });
+  assert.is(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^65534\n127\.0\.0\.1:\d+\n$/);
+});
+
+test.run();
