@@ -5,6 +5,7 @@
 import type { VideoSource } from '../codec-bridge/video/video-source.ts';
 import { openTrace } from '../link-emu/trace-files.ts';
 import { jsonText, runToJson } from '../results/json.ts';
+import { lateFrames } from '../results/late-frames.ts';
 import { openVideo } from '../salsify/open-inputs.ts';
 import { runSalsifySim } from '../salsify/sim-runner.ts';
 import { DEFAULT_MTU } from '../link-emu/link.ts';
@@ -44,7 +45,7 @@ export async function executeRun(run: EvalRun, onProgress: ProgressListener = ()
       constantMbps: typeof downlink === 'string' ? undefined : downlink.constantMbps,
       mtu: config.mtu ?? DEFAULT_MTU,
     });
-    const stored: StoredRun = { hash: run.hash, id: run.id, key: run.key, result: runToJson(result, result.summary) as StoredRun['result'], series };
+    const stored: StoredRun = { hash: run.hash, id: run.id, key: run.key, result: runToJson(result, result.summary) as StoredRun['result'], series, lateFrames: lateFrames(result.frames, result.window) };
     text = jsonText(stored);
   } finally {
     await source.close();

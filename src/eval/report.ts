@@ -9,6 +9,7 @@ import { escapeHtml, renderHtml, renderSvg, type HtmlChart } from '../plots/rend
 import type { TableRow } from '../results/table.ts';
 import { makeResultsDirectory, writeResultsFile } from '../results/writer.ts';
 import { simPreset } from '../salsify/presets.ts';
+import { writeFindings } from './findings-output.ts';
 import { resultsCsv, resultsJson, tableRows, type Finished } from './outputs.ts';
 import type { IncludedRun } from './include.ts';
 import type { PaperResults } from './paper-reference.ts';
@@ -92,6 +93,7 @@ export async function writeReport(dir: string, finished: readonly Finished[], pa
     `<p>${finished.length} runs${included.length ? `, and ${included.length} WebRTC call${included.length > 1 ? 's' : ''} included (${included.map((i) => escapeHtml(i.source)).join(', ')})` : ''}. Rows marked "(paper)" are the published figures (${escapeHtml(paper.source ?? 'reference file not found')}). Files: <a href="results.json">results.json</a>, <a href="results.csv">results.csv</a>, <a href="plots/">plots/</a>.</p>`,
     '<h2>Results</h2>',
     htmlTable(tableRows(finished, paper, seeds, included)),
+    writeFindings(dir, finished, paper, included),
     '<h2>Runs: configuration and the command that reruns each</h2>',
     configs.join('\n'),
     '<h2>Plots</h2>',

@@ -6,6 +6,7 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { toolkitError, unreadableFile, unwritableFile } from '../common/errors.ts';
+import type { LateFrames } from '../results/late-frames.ts';
 import type { Summary } from '../results/summary.ts';
 import type { RunKey } from './config-hash.ts';
 import type { SeriesBin } from './series.ts';
@@ -18,6 +19,8 @@ export interface StoredRun {
   /** runToJson's object (label, config, counters, bytesSent, link, endMs, window, summary). */
   readonly result: { readonly summary: Summary; readonly counters: unknown; readonly [field: string]: unknown };
   readonly series: readonly SeriesBin[];
+  /** How its worst frames failed (late-frames.ts); absent in a run stored before it was recorded. */
+  readonly lateFrames?: LateFrames;
 }
 
 export function storeDir(dir: string): string {
