@@ -78,6 +78,12 @@ test('the buffer sweep holds only when the 64-packet p95 stands a quarter above 
   assert.is(byId(evaluateFindings(PAPER, sweep(1200, 700, 850)), 'buffer-sweep').verdict, 'holds');
   assert.is(byId(evaluateFindings(PAPER, sweep(331, 330, 330)), 'buffer-sweep').verdict, 'does not hold');
   assert.match(byId(evaluateFindings(PAPER, sweep(331, 330, 330)), 'buffer-sweep').paper, /1211 \/ 684 \/ 849/);
+  // The sweep beyond the paper: att-lte-N, judged by the same shape, the paper's Verizon sweep beside it.
+  const att = table({ 'att-lte-64/salsify-1': fig(500, 150, 2000, 15), 'att-lte-256/salsify-1': fig(500, 150, 900, 15), 'att-lte-1024/salsify-1': fig(500, 150, 1000, 15) });
+  const f = byId(evaluateFindings(PAPER, att), 'buffer-sweep-att-lte');
+  assert.is(f.verdict, 'holds');
+  assert.match(f.paper, /not run \(its Verizon sweep: p95 1211 \/ 684 \/ 849/);
+  assert.is(byId(evaluateFindings(PAPER, att), 'buffer-sweep-tmobile-umts').verdict, 'not tested');
 });
 
 test('agreement counts delay figures within a quarter and SSIM differences to Salsify-1 within 1 dB', () => {
