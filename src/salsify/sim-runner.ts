@@ -30,7 +30,6 @@ import { FRAGMENT_OVERHEAD_BYTES, MAX_DATAGRAM_BYTES, MAX_FRAGMENT_PAYLOAD } fro
 import { expandPreset, PRESET_NAMES, type PresetConfig } from './presets.ts';
 import { oracle, type FutureLink } from './schemes/oracle.ts';
 import { pacingGapUs } from './pacer.ts';
-import { DEFAULT_MAX_SKIPS } from './choose-encoding.ts';
 import { ENCODE_TIMINGS, encodeTimeFunction, type EncodeTimingModel } from './timing-model.ts';
 
 /** A link's delivery trace: a trace file name or path, or a constant rate. */
@@ -279,7 +278,7 @@ async function simulate(config: SalsifySimConfig, downTrace: Trace, upTrace: Tra
   let sender: SalsifySender | undefined;
   sender = new SalsifySender({
     ctx: outside, codec, source, connectionId: config.connectionId, frames,
-    scheme: futureLink ? oracle({ frameIntervalMs: 1000 / source.fps, maxSkips: DEFAULT_MAX_SKIPS, futureLink }) : (config.scheme as Scheme),
+    scheme: futureLink ? oracle({ frameIntervalMs: 1000 / source.fps, futureLink }) : (config.scheme as Scheme),
     budgetMs: config.budgetMs, frameClock: config.frameClock,
     encodeMs,
     // Virtual time follows the scheme's modelled encode time; running the two
