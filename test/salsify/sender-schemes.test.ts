@@ -144,12 +144,16 @@ test('salsify-targetsize: the reference\'s binary search within the last quantiz
 test('salsify-targetsize: the target before encoding, one encoding; 32 before any acknowledgement, 127 at a target of 0; skip what does not fit', async () => {
   const s = createScheme('salsify-targetsize', PARAMS);
   const trials = (q: number) => Promise.resolve(Math.floor(100_000 / q));
-  assert.equal(await s.plan(view({ targetBytes: () => Infinity, trialBytes: trials })), { quantizers: [32], timing: 'serial' });
+  assert.equal(await s.plan(view({ targetBytes: () => Infinity, trialBytes: trials })), { quantizers: [32], timing: 'serial', searchMs: 0 });
   assert.equal(s.choose([{ quantizer: 32, bytes: 1e6 }], view({ target: 10 })), { index: 0, label: 'only' }, 'the target before encoding counts, not the one after');
-  assert.equal(await s.plan(view({ lastQuantizer: 40, targetBytes: () => 2000, trialBytes: trials })), { quantizers: [50], timing: 'serial' });
+  // The search is on the reference's estimate, 2.1 x the real size: 2000 bytes are 4200 estimated, found at 105 (real: 50).
+  assert.equal(await s.plan(view({ sourceQuantizer: undefined, targetBytes: () => 4200, trialBytes: trials })), { quantizers: [50], timing: 'serial', searchMs: 0 });
+  assert.equal((await s.plan(view({ sourceQuantizer: undefined, targetBytes: () => 2000, trialBytes: trials }))).quantizers, [105]);
+  // Within 40 +- 16 nothing fits by estimate: the range's top, 56; each of the 6 estimates charged its sample encode.
+  assert.equal(await s.plan(view({ lastQuantizer: 40, sourceQuantizer: 40, targetBytes: () => 2000, trialBytes: trials, sampleEncodeMs: () => 1.5 })), { quantizers: [56], timing: 'serial', searchMs: 9 });
   assert.equal(s.choose([{ quantizer: 50, bytes: 2000 }], view({ target: 0 })), { index: 0, label: 'only' });
   assert.is(s.choose([{ quantizer: 50, bytes: 2001 }], view({ target: 1e9, skipsInARow: 5 })), 'skip', 'too large for the target before encoding: skipped, however many were skipped');
-  assert.equal(await s.plan(view({ lastQuantizer: 40, targetBytes: () => 0, trialBytes: () => Promise.reject(new Error('no search at 0')) })), { quantizers: [127], timing: 'serial' });
+  assert.equal(await s.plan(view({ lastQuantizer: 40, targetBytes: () => 0, trialBytes: () => Promise.reject(new Error('no search at 0')) })), { quantizers: [127], timing: 'serial', searchMs: 0 });
   assert.is(s.choose([{ quantizer: 127, bytes: 200 }], view({ skipsInARow: 2 })), 'skip');
   assert.equal(s.choose([{ quantizer: 127, bytes: 200 }], view({ skipsInARow: 3 })), { index: 0, label: 'only' }, 'the fail-small after 3 skips');
 });
@@ -159,6 +163,13 @@ function fixed(quantizers: number[], timing: 'serial' | 'parallel', extra: Parti
   return { name: 'test', plan: () => ({ quantizers, timing }), choose: () => ({ index: 0, label: 'only' }), ...extra };
 }
 const encodeMs = (_w: number, _h: number, q: number, key: boolean) => q / 10 + (key ? 10 : 0);
+
+test('the sender charges a plan\'s search time before its encodings', async () => {
+  const h = harness({ scheme: fixed([10], 'serial', { plan: () => ({ quantizers: [10], timing: 'serial', searchMs: 5 }) }), encodeMs, frames: 2 });
+  h.sender.start();
+  await h.at(1000);
+  assert.is(h.sent()[1]!.encodeMs, 1 + 5);
+});
 
 test('the sender charges a plan\'s encodings their sum (serial) or the longest (parallel), and counts them', async () => {
   for (const [timing, ms] of [['serial', 1 + 2 + 4], ['parallel', 4]] as const) {
