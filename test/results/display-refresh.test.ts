@@ -2,6 +2,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { nextRefreshMs, PAPER_REFRESH_HZ } from '../../src/results/display-times.ts';
+import { parseSimArgs } from '../../src/cli/salsify.ts';
 import { runSalsifySim } from '../../src/salsify/sim-runner.ts';
 
 test('the next refresh at or after the decode, on the 59.94 Hz grid', () => {
@@ -35,6 +36,12 @@ test('the simulator shows each frame on a refresh, never before its decode, and 
   assert.ok(onRefresh.summary.signalDelayMs.mean > atDecode.summary.signalDelayMs.mean);
   const bad = await runSalsifySim({ ...base, displayRefreshHz: 0 }).then(() => undefined, (e: Error) => e);
   assert.match(bad?.message ?? '', /displayRefreshHz must be a number of Hz/);
+});
+
+test('salsify sim --display-refresh HZ', () => {
+  assert.is(parseSimArgs(['--preset', 'on-off', '--display-refresh', '59.94']).configs[0]!.displayRefreshHz, 59.94);
+  assert.is(parseSimArgs(['--preset', 'on-off']).configs[0]!.displayRefreshHz, undefined);
+  assert.throws(() => parseSimArgs(['--preset', 'on-off', '--display-refresh', '0']), /--display-refresh/);
 });
 
 test.run();
