@@ -42,8 +42,10 @@ export const EVAL_HELP = formatHelp({
 simulation on a pool of worker processes, each result stored in
 DIR/store/HASH.json under the hash of its complete configuration (so a rerun
 skips what is done, and an interrupted eval resumes), then writes
-results.json, results.csv, SVG plots (DIR/plots/) and report.html, and prints
-the results beside the paper's.`,
+results.json, results.csv, findings.json (the paper's findings, each
+holds / does not hold / not tested on these results), SVG plots (DIR/plots/)
+and report.html, and prints the results beside the paper's, then the
+findings.`,
   options: [
     ['--scenarios LIST', wrapWords(`the paper's scenarios, joined by commas: ${ALL_SCENARIOS.join(', ')}; or all (the default)`)],
     ['--schemes LIST', wrapWords(`schemes joined by commas: ${ALL_SCHEMES.join(', ')}; or all (the default)`)],
