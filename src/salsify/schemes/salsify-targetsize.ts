@@ -44,10 +44,11 @@ export const TARGETSIZE_START_QUANTIZER = 32;
  * height/4 made of the source's macroblocks (4c, 4r) at the candidate
  * quantizer, refresh_entropy_probs set, serialises it with its header and
  * probability tables and multiplies its size by 16. Measured with our VP8
- * bridge (libvpx, standing in for alfalfa's encoder) on 30 inter frames of
+ * bridge (libvpx, standing in for alfalfa's encoder) on 29 inter frames of
  * FourPeople at quantizers 20 to 127: the estimate was 2.01 to 2.24 times the
  * real frame (2.10 at 100): the sampled macroblocks are not each other's
  * neighbours, so prediction helps less, and the header counts 16 times.
+ * Applied to key frames too (not measured on them).
  */
 export const TARGETSIZE_ESTIMATE_FACTOR = 2.1;
 export const TARGETSIZE_RADIUS = 16;
