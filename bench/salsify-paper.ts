@@ -9,6 +9,7 @@
 //   LINKSHELL_TRACES=../shared/traces npx tsx bench/salsify-paper.ts \
 //       [--presets att-lte,...] [--schemes salsify-1,...] [--timings paper,libvpx] \
 //       [--codec model|vp8] [--video SRC] [--duration S] [--csv OUT.csv]
+//       [--findings OUT.json]
 //
 // Defaults: every preset, every scheme `salsify sim` runs, both timings, the
 // model codec on the synthetic 720p60 video. --duration shortens the run
@@ -16,7 +17,14 @@
 // whole run after its first tenth is measured) for a quick look; the paper's
 // figures need the full 702 s. With --codec vp8 use
 // --video ../shared/video/FourPeople_1280x720_60.ivf (SSIM of real pictures).
+// Then the paper's findings (src/eval/findings.ts) on the runs of the first
+// timing given, printed and written to --findings (default findings.json).
 import { readFileSync } from 'node:fs';
+import { evaluateFindings, figureAgreement, type Figures } from '../src/eval/findings.ts';
+import { findingsText, paperFigures } from '../src/eval/findings-output.ts';
+import { readPaperResults } from '../src/eval/paper-reference.ts';
+import { jsonText } from '../src/results/json.ts';
+import { lateFrames } from '../src/results/late-frames.ts';
 import { writeResultsFile } from '../src/results/writer.ts';
 import { PRESET_NAMES, simPreset } from '../src/salsify/presets.ts';
 import { SIM_SCHEME_NAMES } from '../src/salsify/schemes/registry.ts';
@@ -36,6 +44,9 @@ const codec = option('codec', 'model') as SalsifySimConfig['codec'];
 const video = option('video', 'synthetic');
 const durationText = option('duration', '');
 const csvOut = option('csv', '');
+const findingsOut = option('findings', 'findings.json');
+/** Our figures for the findings: the runs of the first timing. */
+const ours = new Map<string, Figures>();
 
 /** The paper's system names for our schemes. */
 const PAPER_SYSTEM: Record<string, string> = {
@@ -72,6 +83,12 @@ for (const name of presets) {
       const r = await runSalsifySim({ preset: name, scheme, encodeTiming, codec, video, ...windowed });
       const wallS = (performance.now() - started) / 1000;
       const s = r.summary;
+      if (encodeTiming === timings[0]) {
+        ours.set(`${name}/${scheme}`, {
+          delayMeanMs: s.signalDelayMs.mean, delayP5Ms: s.signalDelayMs.p5, delayP95Ms: s.signalDelayMs.p95, ssimDb: s.ssimDb.mean,
+          ...lateFrames(r.frames, r.window),
+        });
+      }
       const p = PAPER_SYSTEM[scheme] ? paper.get(`${name}/${PAPER_SYSTEM[scheme]}`) : undefined;
       const row = [
         name, scheme, encodeTiming,
@@ -96,3 +113,8 @@ console.log(`|${header.map(() => '---').join('|')}|`);
 for (const row of rows) console.log(`| ${row.join(' | ')} |`);
 console.log('\n"*": differs from the paper by more than a quarter. verizon-lte and buffer-N run Verizon-LTE-short, a stand-in for the paper\'s Verizon-LTE-driving.');
 if (csvOut) writeResultsFile(csvOut, csv.join('\n') + '\n');
+
+const paperTable = paperFigures(readPaperResults());
+const findings = { findings: evaluateFindings(paperTable, ours), agreement: figureAgreement(paperTable, ours) };
+console.log(`\n${timings[0]} timing: ${findingsText(findings)}`);
+writeResultsFile(findingsOut, jsonText(findings));

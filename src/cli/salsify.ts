@@ -56,6 +56,7 @@ signal delay, SSIM, frames shown/skipped, bytes sent and link utilisation.`,
     ['--measure-from S', 'the summary covers the source frames captured from S\nseconds on (default 0; 500ms, 1min also work)'],
     ['--measure-for S', '... for S seconds (default: to the last capture); a\nwindow that ends sooner ends the capture one drain\nafter it, and the run one drain later'],
     ['--encode-timing T', `modelled encode time: ${ENCODE_TIMINGS.join(' or ')} (default libvpx,\nmeasured here; paper: the paper's slower encoder,\nabout 38 ms per 720p encoding)`],
+    ['--display-refresh HZ', "show each frame on the display's next refresh after\nits decode, HZ > 0 and at most 1000 (the paper's\nbench: 59.94; default: shown when decoded)"],
     ['--budget MS', "the transport's delay budget, > 0 and at most 60000\n(default 100)"],
     ['--no-grace', 'no grace period in the inter-arrival estimate'],
     ['--frame-clock NAME', "next-frame (the default, the reference's: an encode\ntakes the next camera frame, waiting for it) or\nnewest-frame (the newest frame already captured)"],
@@ -101,7 +102,7 @@ export function parseSimArgs(argv: string[]): { configs: Partial<SalsifySimConfi
       video: { type: 'string' }, fps: { type: 'string' }, codec: { type: 'string' }, duration: { type: 'string' }, drain: { type: 'string' },
       budget: { type: 'string' }, 'no-grace': { type: 'boolean' }, 'frame-clock': { type: 'string' }, seed: { type: 'string' },
       json: { type: 'string' }, 'log-dir': { type: 'string' }, wide: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
-      preset: { type: 'string' }, 'measure-from': { type: 'string' }, 'measure-for': { type: 'string' }, 'encode-timing': { type: 'string' },
+      preset: { type: 'string' }, 'measure-from': { type: 'string' }, 'measure-for': { type: 'string' }, 'encode-timing': { type: 'string' }, 'display-refresh': { type: 'string' },
     },
     allowPositionals: true,
     strict: true,
@@ -140,6 +141,7 @@ export function parseSimArgs(argv: string[]): { configs: Partial<SalsifySimConfi
     measureFromS: optional(values['measure-from'], (t) => seconds('measure-from', t)),
     measureForS: optional(values['measure-for'], (t) => durationMsValue('measure-for', t, { unit: 's', minExclusive: true, maxMs: 1000 * LIMITS.maxRunS }) / 1000),
     encodeTiming: optional(values['encode-timing'], (t) => nameValue('encode-timing', t, ENCODE_TIMINGS)),
+    displayRefreshHz: optional(values['display-refresh'], (t) => frameRateValue('display-refresh', t)),
   };
   const configs = schemes.map((scheme) => {
     const given = Object.fromEntries(Object.entries({ ...base, scheme }).filter(([, v]) => v !== undefined)) as SalsifySimInput;
@@ -243,7 +245,7 @@ export async function runSim(argv: string[]): Promise<number> {
   if (window) await say(`measured over the source frames captured in [${window.fromMs / 1000}, ${window.toMs / 1000}) s\n`);
   await say(
     `downlink ${describe(first.downlink)}, uplink ${describe(first.uplink)}, queue ${first.queue} [${first.queueArgs}], ` +
-      `delay ${first.delayMs} ms, video ${first.video}, codec ${first.codec}, ${first.durationS} s, encode timing ${first.encodeTiming ?? 'libvpx'}, seed ${first.seed}\n`,
+      `delay ${first.delayMs} ms, video ${first.video}, codec ${first.codec}, ${first.durationS} s, encode timing ${first.encodeTiming ?? 'libvpx'}${first.displayRefreshHz === undefined ? '' : `, display refresh ${first.displayRefreshHz} Hz`}, seed ${first.seed}\n`,
   );
   await say(formatResultsTable(rows.map((r) => ({ ...r, label: schemeRowLabel(r.label), marks: summaryMarks(r.summary) })), { wide: args.wide }) + '\n');
   return 0;

@@ -5,6 +5,7 @@
 import { reportingSource, type ProgressListener } from '../salsify/reporting-source.ts';
 import { openTrace } from '../link-emu/trace-files.ts';
 import { jsonText, runToJson } from '../results/json.ts';
+import { lateFrames } from '../results/late-frames.ts';
 import { openVideo } from '../salsify/open-inputs.ts';
 import { runSalsifySim } from '../salsify/sim-runner.ts';
 import { DEFAULT_MTU } from '../link-emu/link.ts';
@@ -30,7 +31,7 @@ export async function executeRun(run: EvalRun, onProgress: ProgressListener = ()
       offMs: result.downlinkOffMs,
     });
     const linkOffMs = result.downlinkOffMs.length ? { linkOffMs: result.downlinkOffMs } : {};
-    const stored: StoredRun = { hash: run.hash, id: run.id, key: run.key, result: runToJson(result, result.summary) as StoredRun['result'], series, ...linkOffMs };
+    const stored: StoredRun = { hash: run.hash, id: run.id, key: run.key, result: runToJson(result, result.summary) as StoredRun['result'], series, lateFrames: lateFrames(result.frames, result.window), ...linkOffMs };
     text = jsonText(stored);
   } finally {
     await source.close();

@@ -14,6 +14,7 @@ import { layoutScenario } from '../plots/scenario-layout.ts';
 import type { TableRow } from '../results/table.ts';
 import { makeResultsDirectory, writeResultsFile } from '../results/writer.ts';
 import { simPreset } from '../salsify/presets.ts';
+import { writeFindings } from './findings-output.ts';
 import type { IncludedRun } from './include.ts';
 import { resultsCsv, resultsJson, tableRows, type Finished } from './outputs.ts';
 import type { PaperResults } from './paper-reference.ts';
@@ -126,12 +127,14 @@ const configsSection: ReportSection = {
   html: ({ finished }) => `<section id="configs">\n<h2>Runs: configuration and the command that reruns each</h2>\n${finished.map(({ run }) => `<details id="config-${escapeHtml(fileId(run.id))}"><summary>${escapeHtml(run.id)} (hash ${run.hash})</summary>\n<pre class="command">${escapeHtml(run.command)}</pre>\n<pre class="config">${escapeHtml(JSON.stringify(run.key, null, 2))}</pre>\n</details>`).join('\n')}\n</section>`,
 };
 
-/**
- * The report's sections, in order. The findings (findings.json rendered as a
- * section) go after the results and before the pictures: their module's
- * ReportSection takes its place in this list.
- */
-export const REPORT_SECTIONS: readonly ReportSection[] = [summarySection, provenanceSection, resultsSection, scenariosSection, runsSection, configsSection];
+/** The paper's findings computed from the results (findings-output.ts), which also writes DIR/findings.json. */
+const findingsSection: ReportSection = {
+  id: 'findings',
+  html: ({ dir, finished, paper, included }) => `<section id="findings">\n${writeFindings(dir, finished, paper, included)}\n</section>`,
+};
+
+/** The report's sections, in order: the findings after the results and before the pictures. */
+export const REPORT_SECTIONS: readonly ReportSection[] = [summarySection, provenanceSection, resultsSection, findingsSection, scenariosSection, runsSection, configsSection];
 
 /** The notes under a scenario's picture: which points are not at their own place, and why. */
 function scenarioNotes(chartPoints: ReturnType<typeof layoutScenario>): string {

@@ -5,7 +5,8 @@
 // interrupted the writer. Only names of the form HASH.json are results.
 import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { unreadableFile, unwritableFile } from '../common/errors.ts';
+import { toolkitError, unreadableFile, unwritableFile } from '../common/errors.ts';
+import type { LateFrames } from '../results/late-frames.ts';
 import type { Summary } from '../results/summary.ts';
 import type { RunKey } from './config-hash.ts';
 import type { SeriesBin } from './series.ts';
@@ -21,6 +22,8 @@ export interface StoredRun {
   readonly series: readonly SeriesBin[];
   /** When the downlink was off ([from, to) ms): an on-off link only. */
   readonly linkOffMs?: readonly (readonly [number, number])[];
+  /** How its worst frames failed (late-frames.ts); absent in a run stored before it was recorded. */
+  readonly lateFrames?: LateFrames;
 }
 
 export function storeDir(dir: string): string {

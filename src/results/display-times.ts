@@ -27,3 +27,17 @@ export function withSignalDelays(frames: readonly ObservedFrame[], endMs: number
     return { ...f, displayMs: d, signalDelayMs: (d ?? endMs) - f.captureMs };
   });
 }
+
+/** The paper's display: 59.94 Hz (NTSC), as its bench's capture card read it. */
+export const PAPER_REFRESH_HZ = 60000 / 1001;
+
+/**
+ * When a picture ready at `readyMs` reaches the screen of a display refreshing
+ * at `hz` (refreshes at k x 1000 / hz ms of the run's clock): the next refresh
+ * at or after it.
+ */
+export function nextRefreshMs(readyMs: number, hz: number): number {
+  if (!(hz > 0 && Number.isFinite(hz))) throw new RangeError(`display refresh must be a number of Hz > 0, got ${hz}`);
+  const period = 1000 / hz;
+  return Math.ceil(readyMs / period - 1e-9) * period;
+}

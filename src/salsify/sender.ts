@@ -370,12 +370,13 @@ export class SalsifySender {
       interArrivalUs: this.#interArrivalUs,
       skipsInARow: this.#skipsInARow, keyFrame, targetBytes: () => this.currentTarget(),
       trialBytes: async (q) => (await this.#ctx.work(() => codec.encode(from, picture, q), 0)).frame.length,
+      sampleEncodeMs: (q) => encodeMs(Math.max(1, Math.floor(source.width / 4)), Math.max(1, Math.floor(source.height / 4)), q, keyFrame),
     };
     scheme.adjust?.(view);
     const plan = await scheme.plan(view);
     const qs = plan.quantizers;
     if (qs.length === 0) throw new RangeError(`scheme ${scheme.name} planned no encoding`);
-    const ms = plan.timing === 'serial' ? qs.map(time).reduce((a, b) => a + b) : Math.max(...qs.map(time));
+    const ms = (plan.searchMs ?? 0) + (plan.timing === 'serial' ? qs.map(time).reduce((a, b) => a + b) : Math.max(...qs.map(time)));
     const results = await this.#ctx.work(() => this.#encodeAll(from, picture, plan), ms);
     this.counters.encoded += results.length;
     const target = this.currentTarget();

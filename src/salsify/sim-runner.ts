@@ -17,6 +17,7 @@ import type { RunRecord } from '../results/frame-record.ts';
 import { LinkUseMeter } from '../results/link-use.ts';
 import { summarize, type Summary } from '../results/summary.ts';
 import { checkRun } from '../results/validate.ts';
+import { nextRefreshMs } from '../results/display-times.ts';
 import { FrameArrivals } from './frame-arrivals.ts';
 import { salsifyFrameRecords, senderView } from './metrics.ts';
 import type { ModelCodec } from './model-codec.ts';
@@ -31,7 +32,6 @@ import { FRAGMENT_OVERHEAD_BYTES, MAX_DATAGRAM_BYTES, MAX_FRAGMENT_PAYLOAD } fro
 import { expandPreset, PRESET_NAMES, type PresetConfig } from './presets.ts';
 import { oracle, type FutureLink } from './schemes/oracle.ts';
 import { pacingGapUs } from './pacer.ts';
-import { DEFAULT_MAX_SKIPS } from './choose-encoding.ts';
 import { ENCODE_TIMINGS, encodeTimeFunction, type EncodeTimingModel } from './timing-model.ts';
 
 /** A link's delivery trace: a trace file name or path, or a constant rate. */
@@ -81,6 +81,8 @@ export interface SalsifySimConfig {
   readonly measureForS?: number;
   /** How encode time is modelled: 'libvpx' (measured, the default) or 'paper' (timing-model.ts). */
   readonly encodeTiming?: EncodeTimingModel;
+  /** A frame is shown on the display's next refresh after its decode (Hz; the paper's bench: 59.94); unset: when decoded. */
+  readonly displayRefreshHz?: number;
 }
 
 // A preset (presets.ts) sets fields of this config, and only valid ones.
@@ -160,6 +162,7 @@ function checkConfig(c: SalsifySimConfig): void {
   if (c.measureFromS !== undefined && !(c.measureFromS >= 0 && c.measureFromS < c.durationS)) fail('measureFromS', c.measureFromS, `a number of seconds from 0 to below durationS (${c.durationS})`);
   if (c.measureForS !== undefined && !(c.measureForS > 0 && Number.isFinite(c.measureForS))) fail('measureForS', c.measureForS, 'a number of seconds > 0');
   if (c.encodeTiming !== undefined && !ENCODE_TIMINGS.includes(c.encodeTiming)) fail('encodeTiming', c.encodeTiming, ENCODE_TIMINGS.join(' | '));
+  if (c.displayRefreshHz !== undefined && !(c.displayRefreshHz > 0 && c.displayRefreshHz <= 1000)) fail('displayRefreshHz', c.displayRefreshHz, 'a number of Hz in (0, 1000]');
 }
 
 /** The config a run uses: the defaults, under the preset's fields (presets.ts), under the fields given. */
@@ -288,7 +291,7 @@ async function simulate(config: SalsifySimConfig, downTrace: Trace, upTrace: Tra
   let sender: SalsifySender | undefined;
   sender = new SalsifySender({
     ctx: outside, codec, source, connectionId: config.connectionId, frames,
-    scheme: futureLink ? oracle({ frameIntervalMs: 1000 / source.fps, maxSkips: DEFAULT_MAX_SKIPS, futureLink }) : (config.scheme as Scheme),
+    scheme: futureLink ? oracle({ frameIntervalMs: 1000 / source.fps, futureLink }) : (config.scheme as Scheme),
     budgetMs: config.budgetMs, frameClock: config.frameClock,
     encodeMs,
     // Virtual time follows the scheme's modelled encode time; running the two
@@ -307,7 +310,9 @@ async function simulate(config: SalsifySimConfig, downTrace: Trace, upTrace: Tra
   const receiver = new SalsifyReceiver({
     ctx: net.inside, codec, connectionId: config.connectionId, grace: config.grace,
     onFragment: (d, at) => arrivals.fragment(d, at),
-    onShown: (s) => {
+    onShown: (decoded) => {
+      const hz = config.displayRefreshHz;
+      const s = hz === undefined ? decoded : { ...decoded, shownAt: nextRefreshMs(decoded.shownAt, hz) };
       if (modelled) {
         shown.set(s.frameNumber, { shownMs: s.shownAt, ssim: modelled.modelledSsim(s.frame) });
         return;

@@ -37,19 +37,16 @@ test('the registry names the schemes, and the sender\'s SCHEMES is that list', (
   assert.is.not(createScheme('conventional-1s', PARAMS), createScheme('conventional-1s', PARAMS));
 });
 
-test('salsify-1, salsify-2, salsify-nograce: the same two quantizers (-17, +23, clamped to 3..127), serial or parallel, the same choice', async () => {
+test('salsify-1, salsify-2: the same two quantizers (-17, +23, clamped to 3..127), serial or parallel, the same choice', async () => {
   const one = createScheme('salsify-1', PARAMS);
   const two = createScheme('salsify-2', PARAMS);
-  const nograce = createScheme('salsify-nograce', PARAMS);
   assert.equal(await one.plan(view({ lastQuantizer: 40 })), { quantizers: [23, 63], timing: 'serial' });
   assert.equal(await two.plan(view({ lastQuantizer: 40 })), { quantizers: [23, 63], timing: 'parallel' });
-  assert.equal(await nograce.plan(view({ lastQuantizer: 40 })), { quantizers: [23, 63], timing: 'serial' });
   assert.equal((await one.plan(view({ lastQuantizer: 10 }))).quantizers, [3, 33], 'clamped to 3..127');
   assert.equal((await one.plan(view({ lastQuantizer: 120 }))).quantizers, [103, 127]);
   assert.is(one.grace, true);
   assert.is(two.grace, true);
-  assert.is(nograce.grace, false, 'salsify-nograce sends a grace period of 0');
-  for (const s of [one, two, nograce]) {
+  for (const s of [one, two]) {
     assert.equal(s.choose(enc(900, 400), view({ target: 1000 })), { index: 0, label: 'better' });
     assert.equal(s.choose(enc(1200, 400), view({ target: 1000 })), { index: 1, label: 'worse' });
     assert.equal(s.choose(enc(1200, 400), view({ target: Infinity })), { index: 0, label: 'better' }, 'unlimited before the first acknowledgement');
@@ -70,6 +67,15 @@ test('salsify-4: four encodings at once, +0, -23, +17 from the last quantizer an
   assert.equal(s.choose(enc(5000, 9000, 2500, 300), view({ target: 300 })), { index: 3, label: 'q=127' });
   assert.is(s.choose(enc(5000, 9000, 2500, 300), view({ target: 299, skipsInARow: 2 })), 'skip');
   assert.equal(s.choose(enc(5000, 9000, 2500, 300), view({ target: 299, skipsInARow: 3 })), { index: 3, label: 'q=127' });
+});
+
+test('salsify-nograce: Salsify-4 with a grace period of 0, as the paper ran it (salsify-results: salsify-4-nograce)', async () => {
+  const nograce = createScheme('salsify-nograce', PARAMS);
+  const four = createScheme('salsify-4', PARAMS);
+  assert.equal(await nograce.plan(view({ lastQuantizer: 40 })), { quantizers: [40, 17, 57, 127], timing: 'parallel' });
+  assert.is(nograce.grace, false, 'salsify-nograce sends a grace period of 0');
+  assert.is(four.grace, true);
+  assert.equal(nograce.choose(enc(5000, 9000, 2500, 300), view({ target: 3000 })), { index: 2, label: 'q+17' });
 });
 
 test('conventional-1s: the reference\'s update rule, step by step', () => {
@@ -138,12 +144,16 @@ test('salsify-targetsize: the reference\'s binary search within the last quantiz
 test('salsify-targetsize: the target before encoding, one encoding; 32 before any acknowledgement, 127 at a target of 0; skip what does not fit', async () => {
   const s = createScheme('salsify-targetsize', PARAMS);
   const trials = (q: number) => Promise.resolve(Math.floor(100_000 / q));
-  assert.equal(await s.plan(view({ targetBytes: () => Infinity, trialBytes: trials })), { quantizers: [32], timing: 'serial' });
+  assert.equal(await s.plan(view({ targetBytes: () => Infinity, trialBytes: trials })), { quantizers: [32], timing: 'serial', searchMs: 0 });
   assert.equal(s.choose([{ quantizer: 32, bytes: 1e6 }], view({ target: 10 })), { index: 0, label: 'only' }, 'the target before encoding counts, not the one after');
-  assert.equal(await s.plan(view({ lastQuantizer: 40, targetBytes: () => 2000, trialBytes: trials })), { quantizers: [50], timing: 'serial' });
+  // The search is on the reference's estimate, 2.1 x the real size: 2000 bytes are 4200 estimated, found at 105 (real: 50).
+  assert.equal(await s.plan(view({ sourceQuantizer: undefined, targetBytes: () => 4200, trialBytes: trials })), { quantizers: [50], timing: 'serial', searchMs: 0 });
+  assert.equal((await s.plan(view({ sourceQuantizer: undefined, targetBytes: () => 2000, trialBytes: trials }))).quantizers, [105]);
+  // Within 40 +- 16 nothing fits by estimate: the range's top, 56; each of the 6 estimates charged its sample encode.
+  assert.equal(await s.plan(view({ lastQuantizer: 40, sourceQuantizer: 40, targetBytes: () => 2000, trialBytes: trials, sampleEncodeMs: () => 1.5 })), { quantizers: [56], timing: 'serial', searchMs: 9 });
   assert.equal(s.choose([{ quantizer: 50, bytes: 2000 }], view({ target: 0 })), { index: 0, label: 'only' });
   assert.is(s.choose([{ quantizer: 50, bytes: 2001 }], view({ target: 1e9, skipsInARow: 5 })), 'skip', 'too large for the target before encoding: skipped, however many were skipped');
-  assert.equal(await s.plan(view({ lastQuantizer: 40, targetBytes: () => 0, trialBytes: () => Promise.reject(new Error('no search at 0')) })), { quantizers: [127], timing: 'serial' });
+  assert.equal(await s.plan(view({ lastQuantizer: 40, targetBytes: () => 0, trialBytes: () => Promise.reject(new Error('no search at 0')) })), { quantizers: [127], timing: 'serial', searchMs: 0 });
   assert.is(s.choose([{ quantizer: 127, bytes: 200 }], view({ skipsInARow: 2 })), 'skip');
   assert.equal(s.choose([{ quantizer: 127, bytes: 200 }], view({ skipsInARow: 3 })), { index: 0, label: 'only' }, 'the fail-small after 3 skips');
 });
@@ -153,6 +163,13 @@ function fixed(quantizers: number[], timing: 'serial' | 'parallel', extra: Parti
   return { name: 'test', plan: () => ({ quantizers, timing }), choose: () => ({ index: 0, label: 'only' }), ...extra };
 }
 const encodeMs = (_w: number, _h: number, q: number, key: boolean) => q / 10 + (key ? 10 : 0);
+
+test('the sender charges a plan\'s search time before its encodings', async () => {
+  const h = harness({ scheme: fixed([10], 'serial', { plan: () => ({ quantizers: [10], timing: 'serial', searchMs: 5 }) }), encodeMs, frames: 2 });
+  h.sender.start();
+  await h.at(1000);
+  assert.is(h.sent()[1]!.encodeMs, 1 + 5);
+});
 
 test('the sender charges a plan\'s encodings their sum (serial) or the longest (parallel), and counts them', async () => {
   for (const [timing, ms] of [['serial', 1 + 2 + 4], ['parallel', 4]] as const) {

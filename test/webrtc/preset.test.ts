@@ -34,9 +34,11 @@ test('att-lte from its second 9: the paper path, and both traces rotated by 9 s'
   const r = parsed(['--preset', 'att-lte', '--trace-start', '9'], 'att');
   const a = r.linkshellArgs;
   assert.is(arg(a, '--delay'), '20');
-  assert.is(arg(a, '--uplink-queue'), 'droptail');
-  assert.is(arg(a, '--uplink-queue-args'), 'packets=256');
-  assert.is(arg(a, '--downlink-queue-args'), 'packets=256');
+  // att-lte's queue is Cellsim's, unbounded (salsify/presets.ts).
+  assert.is(arg(a, '--uplink-queue'), 'infinite');
+  assert.is(arg(a, '--downlink-queue'), 'infinite');
+  assert.is(arg(a, '--uplink-queue-args'), undefined);
+  assert.is(arg(a, '--downlink-queue-args'), undefined);
   assert.is(arg(a, '--mtu'), '1514');
   assert.is(arg(a, '--overhead'), '42');
   assert.is(arg(a, '--uplink-loss'), undefined);
@@ -64,7 +66,7 @@ test('on-off and wifi: the video direction (linkshell uplink) intermittent or lo
 
 test('every option still overrides the preset', () => {
   const r = parsed(
-    ['--preset', 'on-off', '--downlink', 'const:3', '--delay', '5', '--queue-args', 'packets=64', '--mtu', '1504', '--overhead', '32', '--downlink-onoff', '1000,100', '--downlink-loss', '0.01'],
+    ['--preset', 'on-off', '--downlink', 'const:3', '--delay', '5', '--queue', 'droptail', '--queue-args', 'packets=64', '--mtu', '1504', '--overhead', '32', '--downlink-onoff', '1000,100', '--downlink-loss', '0.01'],
     'override',
   );
   const a = r.linkshellArgs;

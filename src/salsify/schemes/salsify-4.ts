@@ -10,9 +10,11 @@ import type { SchemeParams, SenderScheme } from './scheme.ts';
 const STEPS = [0, -23, 17] as const;
 const LABELS = ['q+0', 'q-23', 'q+17', 'q=127'] as const;
 
-export function salsify4(params: SchemeParams): SenderScheme {
+/** Salsify-4's encodings; `grace: false` sends a grace period of 0 (salsify-nograce, as the paper ran it). */
+export function salsify4(params: SchemeParams, name = 'salsify-4', grace = true): SenderScheme {
   return {
-    name: 'salsify-4',
+    name,
+    grace,
     plan: (view) => ({ quantizers: [...STEPS.map((d) => stepQuantizer(view.lastQuantizer, d)), MAX_QUANTIZER], timing: 'parallel' }),
     choose: (encoded, view) => {
       const choice = chooseLargestFitting(encoded.map((e) => e.bytes), view.target, view.skipsInARow, params.maxSkips);

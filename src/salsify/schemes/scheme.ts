@@ -42,6 +42,8 @@ export interface EncodingPlan {
   /** Quantizers (0..127) to encode the frame at, all from the same state. */
   readonly quantizers: readonly number[];
   readonly timing: EncodeTiming;
+  /** Encoder time the plan itself took before the encodings (ms; salsify-targetsize's size estimates), charged first. */
+  readonly searchMs?: number;
 }
 
 /** What the sender tells a scheme about the moment and the transport. */
@@ -69,6 +71,8 @@ export interface SchemeView {
   targetBytes(): number;
   /** The size of the frame encoded at `quantizer` from this frame's state, without charging encoder time. */
   trialBytes(quantizer: number): Promise<number>;
+  /** Modelled time of an encoding of a 1/4 x 1/4 sample of the picture at `quantizer` (ms; the reference's size estimate); absent: not modelled. */
+  sampleEncodeMs?(quantizer: number): number;
 }
 
 export interface ChoiceView extends SchemeView {
