@@ -75,7 +75,7 @@ test('sim writes the table, the JSON (config + summary) and the per-frame CSV', 
     const r = run('sim', '--downlink', 'const:2', '--uplink', 'const:2', '--video', 'synthetic:320x180', '--duration', '1', '--json', json, '--log-dir', join(dir, 'logs'));
     assert.is(r.status, 0, r.stderr);
     assert.match(r.stdout, /salsify-1/);
-    assert.match(r.stdout, /delay mean/);
+    assert.match(r.stdout, /│ run +│ +delay │ +delay │/);
     const out = JSON.parse(readFileSync(json, 'utf8'));
     assert.is(out.config.scheme, 'salsify-1');
     assert.is(out.config.queueArgs, 'packets=256');

@@ -132,7 +132,7 @@ test('model codec through linkshell at 4 Mbit/s: frames shown, delay bounded, li
 
   const { stdout, out } = analyze(dir, '--link-log', upLog);
   assert.match(stdout, /salsify-1 \(live\)/);
-  assert.match(stdout, /delay mean/);
+  assert.match(stdout, /│ run +│ +delay │ +delay │/);
   const s = out.summary;
   assert.is(s.framesCaptured, 90);
   // Every source frame has one fate; "skipped" is the sender's choice only, as the sender counts it.
