@@ -107,6 +107,8 @@ export class Direction<F> {
   private readonly onMemoryCap: ((direction: DirectionName) => void) | undefined;
   private readonly linkClock: Scheduler;
   private readonly log: LinkEventSink | undefined;
+  /** The arrival time of the datagram being pushed (undefined: now). */
+  private arrivalMs: number | undefined;
 
   constructor(options: DirectionOptions<F>) {
     this.name = options.name;
@@ -118,7 +120,7 @@ export class Direction<F> {
     let last = -Infinity;
     const linkClock: Scheduler = (this.linkClock = {
       now: () => {
-        const t = wall.dueTimeOfRunning() ?? Math.floor(wall.now());
+        const t = wall.dueTimeOfRunning() ?? Math.floor(this.arrivalMs ?? wall.now());
         if (t > last) last = t;
         return last;
       },
@@ -164,8 +166,23 @@ export class Direction<F> {
     for (const seed of this.chain.stageSeeds()) log?.stageSeed?.(seed);
   }
 
-  /** A datagram enters the direction now (it may be dropped: oversize, memory cap, loss, a full queue). */
-  push(bytes: Uint8Array, flow: F): void {
+  /**
+   * A datagram enters the direction (it may be dropped: oversize, memory
+   * cap, loss, a full queue): at `arrivalMs` on the scheduler's clock (when
+   * the kernel received it; the caller has run what fell due before), or now.
+   * Link time never goes back: an arrival stamped before an event the link
+   * has already handled counts as of that event's time.
+   */
+  push(bytes: Uint8Array, flow: F, arrivalMs?: number): void {
+    this.arrivalMs = arrivalMs;
+    try {
+      this.enter(bytes, flow);
+    } finally {
+      this.arrivalMs = undefined;
+    }
+  }
+
+  private enter(bytes: Uint8Array, flow: F): void {
     // (An empty datagram with --overhead 0 still takes a byte: the link has no zero-size packets.)
     const size = Math.max(1, bytes.length + this.overhead);
     if (size <= this.chain.mtu && this.held + size > this.memoryCap) {

@@ -71,8 +71,8 @@ export async function startLinkshell(config: LinkshellConfig, options: SessionOp
   const { listen, peer } = await resolveEndpoints(config);
   const faults = new FaultLatch();
   const paths: Paths = {};
-  const relay = await openRelay(config, options, listen, peer, paths, faults, warn);
   const clock = createMonotonicClock();
+  const relay = await openRelay(config, options, listen, peer, paths, faults, warn, clock.originNs!);
   const scheduler = new WallClockScheduler({ clock, timer: config.timer, spinMs: config.spinMs, onError: (error) => faults.fail(error) });
   paths.scheduler = scheduler;
   const run: RunTimes = { clock, initTimestamp: Date.now(), baseTimestamp: Math.floor(clock.now()) };
@@ -165,12 +165,13 @@ function openRelay(
   paths: Paths,
   faults: FaultLatch,
   warn: (message: string) => void,
+  originNs: bigint,
 ): Promise<Relay> {
-  // Whatever fell due before a datagram arrived happens first, so link time only moves forward.
+  // Whatever fell due before a datagram arrived happens first, so link time only moves forward; the datagram enters as of its arrival.
   const into = (which: 'uplink' | 'downlink') =>
-    faults.guard((bytes: Buffer, flow: Flow) => {
-      paths.scheduler?.runDue(Infinity);
-      paths[which]?.direction.push(bytes, flow);
+    faults.guard((bytes: Buffer, flow: Flow, atMs: number | undefined) => {
+      paths.scheduler?.runDue(Infinity, atMs);
+      paths[which]?.direction.push(bytes, flow, atMs);
     });
   return Relay.open({
     listen,
@@ -180,6 +181,7 @@ function openRelay(
     onInside: into('uplink'),
     onOutside: into('downlink'),
     warn,
+    nativePath: { originNs },
   }).catch(asUsageError);
 }
 
