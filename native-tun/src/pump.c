@@ -105,7 +105,9 @@ typedef struct {
   napi_env env;
   napi_ref callback;
   napi_async_context context;
-  int closed;
+  int closed;         /* stopped: the thread joined, the fds closed */
+  int handle_closed;  /* libuv has closed the async handle */
+  int finalized;      /* the JavaScript handle was collected */
   Outgoing *out;
   size_t out_count, out_cap;
   uint8_t *out_data;
@@ -392,8 +394,11 @@ static void release(Pump *pump) {
   free(pump);
 }
 
+/* The memory goes once libuv is done with the handle and JavaScript with the object, whichever is last. */
 static void on_async_closed(uv_handle_t *handle) {
-  release((Pump *)handle->data);
+  Pump *pump = (Pump *)handle->data;
+  pump->handle_closed = 1;
+  if (pump->finalized) release(pump);
 }
 
 static void stop_pump(Pump *pump) {
@@ -416,8 +421,11 @@ static void stop_pump(Pump *pump) {
 }
 
 static void pump_finalize(napi_env env, void *data, void *hint) {
-  /* Collected without closePump: stop the thread (the handle is freed once libuv has closed it). */
-  stop_pump((Pump *)data);
+  /* Collected without closePump: stop the thread (the memory is freed once libuv has closed the handle). */
+  Pump *pump = (Pump *)data;
+  pump->finalized = 1;
+  stop_pump(pump);
+  if (pump->handle_closed) release(pump);
 }
 
 static Pump *get_pump(napi_env env, napi_value value) {
@@ -468,6 +476,7 @@ static napi_value pump_create(napi_env env, napi_callback_info info) {
   napi_create_reference(env, argv[0], 1, &pump->callback);
   if (pthread_create(&pump->thread, NULL, pump_thread, pump) != 0) {
     int error = errno;
+    pump->finalized = 1; /* no JavaScript object will hold it */
     stop_pump(pump);
     return throw_error(env, "createPump: cannot start the receive thread: %s", strerror(error));
   }

@@ -14,6 +14,7 @@ import { DnsForwarder } from '../netns/dns-forwarder.ts';
 import { NetnsLink, NetnsSetupError, planLayout, type NetnsLayout } from '../netns/namespace.ts';
 import { netnsUnavailable } from '../netns/prerequisites.ts';
 import { readTxDropped } from '../netns/device-stats.ts';
+import { PacketPump, packetPumpUnavailable } from '../net/packet-pump.ts';
 import type { LinkLogFile } from './log-file.ts';
 import { buildPath, FaultLatch, loadTraces, RunningSession, type PathConfig, type PathInfo, type RunningLink, type RunTimes, type SessionOptions } from './session.ts';
 import type { NetnsCounters } from './summary.ts';
@@ -61,15 +62,13 @@ export async function startNetnsSession(config: PathConfig, options: SessionOpti
     await link.destroy();
     throw usageError((error as Error).message);
   }
-  // Whatever fell due before a packet arrived happens first, so link time only moves forward.
+  // Whatever fell due before a packet arrived happens first, so link time only moves forward; the packet enters as of its arrival.
   const into = (path: PathInfo<null>) =>
-    faults.guard((packet: Buffer) => {
-      scheduler.runDue(Infinity);
-      path.direction.push(packet, null);
+    faults.guard((packet: Buffer, atMs?: number) => {
+      scheduler.runDue(Infinity, atMs);
+      path.direction.push(packet, null, atMs);
     });
-  const maxPacket = config.mtu - config.overheadBytes;
-  link.inside.startReading(maxPacket, into(uplink), (error) => faults.fail(error));
-  link.host.startReading(maxPacket, into(downlink), (error) => faults.fail(error));
+  const pump = startReading(link, clock.originNs!, into(uplink), into(downlink), (error) => faults.fail(error));
 
   const { layout } = link;
   const session = new RunningSession<null, { netns: NetnsCounters }>(
@@ -79,11 +78,13 @@ export async function startNetnsSession(config: PathConfig, options: SessionOpti
       figures: () => ({
         netns: {
           namespace: layout.namespace,
+          receivePath: pump !== undefined ? 'native' : 'event-loop',
           writeDrops: link.host.stats().writeDrops + link.inside.stats().writeDrops,
           dnsAnswers: dns?.stats().answered,
         },
       }),
       close: async () => {
+        pump?.close();
         link.inside.stopReading();
         link.host.stopReading();
         await dns?.close();
@@ -102,4 +103,38 @@ export async function startNetnsSession(config: PathConfig, options: SessionOpti
     commandLine: (command: readonly string[]) => link.commandLine(command),
     environment: () => ({ MAHIMAHI_BASE: layout.hostAddress }),
   });
+}
+
+/**
+ * Reads both devices: with the native packet path where it is built (its
+ * thread reads each packet the moment the kernel queues it and stamps its
+ * arrival), else on the event loop (arrival = read time). Returns the pump, if used.
+ */
+function startReading(
+  link: NetnsLink,
+  originNs: bigint,
+  uplink: (packet: Buffer, atMs?: number) => void,
+  downlink: (packet: Buffer, atMs?: number) => void,
+  fail: (error: Error) => void,
+): PacketPump | undefined {
+  if (packetPumpUnavailable() === undefined) {
+    const devices = [link.inside, link.host];
+    const into = [uplink, downlink];
+    const pump = new PacketPump({
+      originNs,
+      onArrivals: (arrivals) => {
+        for (const a of arrivals) {
+          devices[a.source]!.countRead(1);
+          into[a.source]!(a.bytes, a.atMs);
+        }
+      },
+      onError: (source, code) => fail(Object.assign(new Error(`reading TUN device ${devices[source]!.name} failed: ${code}`), { code })),
+    });
+    devices.forEach((device, i) => pump.addTun(i, device.fileDescriptor()));
+    return pump;
+  }
+  // (Packets longer than the devices' MTU cannot come; the link refuses them as oversize anyway.)
+  link.inside.startReading(65535, (packet) => uplink(packet), fail);
+  link.host.startReading(65535, (packet) => downlink(packet), fail);
+  return undefined;
 }

@@ -28,6 +28,8 @@ export interface LinkshellReport {
 /** What linkshell --netns counts besides the directions. */
 export interface NetnsCounters {
   namespace: string;
+  /** Who read the devices: the native packet path's thread (kernel arrival times) or the event loop (read times). */
+  receivePath?: 'native' | 'event-loop';
   /** Packets the TUN devices refused (a full device queue, or not an IP packet). */
   writeDrops: number;
   /** Questions the DNS forwarder answered (undefined: it could not listen). */

@@ -191,7 +191,10 @@ function errnoName(errno: number): string {
 
 /** The fd of a bound Node dgram socket, after stopping Node's own reading of it (the pump reads it instead); undefined where Node does not expose it. */
 export function takeOverDgramSocket(socket: object): number | undefined {
-  const handle = (socket as { _handle?: { fd?: unknown; recvStop?: () => number } })._handle;
+  // Node keeps a dgram socket's handle in its state (under a symbol; the `_handle` accessor is deprecated and warns).
+  const stateKey = Object.getOwnPropertySymbols(socket).find((key) => key.description === 'state symbol');
+  const state = stateKey === undefined ? undefined : (socket as Record<symbol, { handle?: { fd?: unknown; recvStop?: () => number } } | undefined>)[stateKey];
+  const handle = state?.handle;
   if (handle === undefined || typeof handle.fd !== 'number' || handle.fd < 0 || typeof handle.recvStop !== 'function') return undefined;
   handle.recvStop();
   return handle.fd;
