@@ -33,6 +33,8 @@ export interface SessionOptions {
   logFlushMs?: number;
   /** Receive buffer to ask for on each socket (bytes; default the relay's, 8 MiB; the kernel may cap it). */
   receiveBufferBytes?: number;
+  /** Receive on the native packet path where it is built (default true); false: on the event loop, arrival = read time. */
+  nativePath?: boolean;
 }
 
 /** A running emulated link, whichever carries its datagrams. */
@@ -181,7 +183,7 @@ function openRelay(
     onInside: into('uplink'),
     onOutside: into('downlink'),
     warn,
-    nativePath: { originNs },
+    nativePath: options.nativePath === false ? undefined : { originNs },
   }).catch(asUsageError);
 }
 

@@ -1,0 +1,84 @@
+// Arrival time, not read time: datagrams that reach linkshell's socket while
+// its event loop is held up enter the link as of when the kernel received
+// them (the native packet path), so a late read turns into neither drops
+// nor a different log. The event loop is held here by Atomics.wait on this
+// very thread (linkshell runs in-process), between synchronous sends: the
+// test waits for events, not for wall-clock speed.
+
+import { createSocket, type Socket } from 'node:dgram';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { LogEventKind, parseLinkLog } from '../../src/link-emu/link-log.ts';
+import { formatAddress } from '../../src/net/address.ts';
+import { packetPumpUnavailable } from '../../src/net/packet-pump.ts';
+import { startLinkshell } from '../../src/linkshell/session.ts';
+import { config, traceFile, waitFor, work } from './helpers.ts';
+
+const native = packetPumpUnavailable() === undefined ? test : test.skip;
+/** One 1504-byte opportunity every 2 ms. */
+const TRACE_EVERY_2MS = traceFile('every-2ms.trace', [2]);
+const GAP_MS = 30;
+
+function holdEventLoop(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+async function boundSocket(): Promise<Socket> {
+  const socket = createSocket('udp4');
+  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', () => resolve()));
+  return socket;
+}
+
+/**
+ * Three datagrams GAP_MS apart into a droptail queue of one packet on a link
+ * that sends every 2 ms, all while the event loop is held: each has left
+ * long before the next arrives, unless they are taken as arriving together.
+ */
+async function threeSpacedDatagrams(nativePath: boolean, log: string) {
+  const sink = await boundSocket();
+  let received = 0;
+  sink.on('message', () => received++);
+  const session = await startLinkshell(
+    config(['--trace', TRACE_EVERY_2MS, '--connect', formatAddress({ ...sink.address(), family: 4 }), '--uplink-queue', 'droptail', '--uplink-queue-args', 'packets=1', '--uplink-log', log]),
+    { warn: () => {}, nativePath },
+  );
+  const sender = await boundSocket();
+  await new Promise<void>((resolve) => sender.connect(session.listenAddress.port, session.listenAddress.address, () => resolve()));
+  try {
+    // A connected socket sends at once (no address lookup): each send is in the kernel before the wait.
+    for (let i = 0; i < 3; i++) {
+      sender.send(Buffer.alloc(100, i));
+      holdEventLoop(GAP_MS);
+    }
+    await waitFor(() => session.report().directions[0].stats.packetsIn === 3, 10_000, 'three datagrams in');
+    await waitFor(() => received + session.report().directions[0].stats.drops.queue === 3, 10_000, 'three datagrams out or dropped');
+  } finally {
+    sender.close();
+    const report = await session.stop();
+    sink.close();
+    const parsed = parseLinkLog(readFileSync(log, 'utf8'), log);
+    const arrivals = [...parsed.time].filter((_, i) => parsed.kind[i] === LogEventKind.Arrival);
+    return { report, received, arrivals };
+  }
+}
+
+native('native path: datagrams spaced 30 ms apart, read together after the event loop was held, still arrive 30 ms apart: no queue drops', async () => {
+  const { report, received, arrivals } = await threeSpacedDatagrams(true, join(work, 'spaced-native.log'));
+  assert.is(report.directions[0].stats.drops.queue, 0);
+  assert.is(received, 3);
+  assert.is(arrivals.length, 3);
+  for (let i = 1; i < 3; i++) assert.ok(arrivals[i] - arrivals[i - 1] >= GAP_MS - 1, `arrivals ${arrivals.join(', ')}`);
+  // The queueing delay counts from the arrival: at most one opportunity (2 ms) each.
+  assert.ok(report.directions[0].stats.queueingDelayMs.max() <= 2, `max delay ${report.directions[0].stats.queueingDelayMs.max()}`);
+});
+
+test('event-loop path (no native thread): the same datagrams are read together and taken as one burst (what the native path fixes)', async () => {
+  const { report, arrivals } = await threeSpacedDatagrams(false, join(work, 'spaced-loop.log'));
+  assert.is(arrivals.length, 3);
+  assert.ok(arrivals[2] - arrivals[0] <= 1, `arrivals ${arrivals.join(', ')}`);
+  assert.is(report.directions[0].stats.drops.queue, 2);
+});
+
+test.run();
