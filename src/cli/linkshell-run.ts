@@ -13,6 +13,7 @@ import { startNetnsSession } from '../linkshell/netns-session.ts';
 import { LINKSHELL_HELP, parseLinkshellCommandLine, type ParsedModeCommandLine } from './linkshell-options.ts';
 import { startLinkshell, type RunningLink } from '../linkshell/session.ts';
 import { formatSummary, StatusLine } from '../linkshell/summary.ts';
+import { SummaryJsonFile } from '../linkshell/summary-json-file.ts';
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 /** After this many stop signals the command is killed outright. */
@@ -35,14 +36,18 @@ async function run(argv: string[]): Promise<number> {
   let session: RunningLink;
   let banner: string;
   let launch: (() => ChildCommand) | undefined;
+  let summaryJson: SummaryJsonFile | undefined;
   try {
     const parsed = parseLinkshellCommandLine(argv);
     if (parsed.help) {
       process.stdout.write(LINKSHELL_HELP);
       return 0;
     }
+    // Opened before anything starts, so that a path that cannot be written is a bad argument, not a lost summary.
+    if (parsed.config.summaryJson !== undefined) summaryJson = SummaryJsonFile.open(parsed.config.summaryJson);
     ({ session, banner, launch } = await start(parsed, argv, stderr));
   } catch (error) {
+    summaryJson?.discard();
     stderr(oneLine(error));
     return exitStatusOf(error);
   }
@@ -99,6 +104,14 @@ async function run(argv: string[]): Promise<number> {
     code = 1;
   }
   process.stderr.write(formatSummary(report));
+  if (summaryJson !== undefined) {
+    try {
+      summaryJson.write(report);
+    } catch (error) {
+      stderr(oneLine(error));
+      code = code === 0 ? exitStatusOf(error) : code;
+    }
+  }
   for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
   return code;
 }

@@ -73,12 +73,12 @@ export async function startNetnsSession(config: PathConfig, options: SessionOpti
   const { layout } = link;
   const session = new RunningSession<null, { netns: NetnsCounters }>(
     {
+      receivePath: () => (pump !== undefined ? 'native' : 'event-loop'),
       // The kernel's drops when linkshell did not read a device fast enough: its transmit queue overflowed.
       kernelDrops: () => ({ inside: readTxDropped(layout.insideDevice, layout.namespace), outside: readTxDropped(layout.hostDevice) }),
       figures: () => ({
         netns: {
           namespace: layout.namespace,
-          receivePath: pump !== undefined ? 'native' : 'event-loop',
           writeDrops: link.host.stats().writeDrops + link.inside.stats().writeDrops,
           dnsAnswers: dns?.stats().answered,
         },

@@ -56,6 +56,8 @@ export interface LinkshellSession extends RunningLink<{ relay: RelayCounters }> 
 
 /** What carries datagrams between the applications and the two directions: the relay's sockets, or linkshell --netns's TUN devices. */
 export interface SessionTransport<X> {
+  /** Who receives: the native packet path's thread or the event loop. */
+  receivePath(): 'native' | 'event-loop';
   /** What the kernel dropped before linkshell could take it, per direction. */
   kernelDrops(): KernelDrops;
   /** The transport's own counters, for the report. */
@@ -89,7 +91,7 @@ export async function startLinkshell(config: LinkshellConfig, options: SessionOp
     await relay.close();
     throw usageError((error as Error).message);
   }
-  const transport: SessionTransport<{ relay: RelayCounters }> = { kernelDrops: () => relay.kernelDrops(), figures: () => ({ relay: relay.stats() }), close: () => relay.close() };
+  const transport: SessionTransport<{ relay: RelayCounters }> = { receivePath: () => relay.receivePath(), kernelDrops: () => relay.kernelDrops(), figures: () => ({ relay: relay.stats() }), close: () => relay.close() };
   const session = new RunningSession(transport, scheduler, run, [paths.uplink, paths.downlink], logs, faults, options.logFlushMs ?? 250);
   return Object.assign(session, { listenAddress: relay.listenAddress, peerAddress: peer });
 }
@@ -290,6 +292,7 @@ export class RunningSession<F, X extends Pick<LinkshellReport, 'relay' | 'netns'
           socketDrops: p.name === 'uplink' ? drops.inside : drops.outside,
         }),
       ),
+      receivePath: this.transport.receivePath(),
       ...this.transport.figures(),
     };
   }

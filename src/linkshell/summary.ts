@@ -6,6 +6,7 @@
 import Table from 'cli-table3';
 import type { DirectionStats } from './direction.ts';
 import type { RelayCounters } from './relay.ts';
+import { formatVerdict, runVerdict } from './verdict.ts';
 
 export interface DirectionReport {
   name: string;
@@ -19,6 +20,8 @@ export interface DirectionReport {
 export interface LinkshellReport {
   durationMs: number;
   directions: DirectionReport[];
+  /** Who received the datagrams: the native packet path's thread (arrival = the kernel's receive time) or the event loop (arrival = read time). */
+  receivePath?: 'native' | 'event-loop';
   /** The relay's counters (relay mode). */
   relay?: RelayCounters;
   /** The TUN devices' counters (linkshell --netns). */
@@ -28,8 +31,6 @@ export interface LinkshellReport {
 /** What linkshell --netns counts besides the directions. */
 export interface NetnsCounters {
   namespace: string;
-  /** Who read the devices: the native packet path's thread (kernel arrival times) or the event loop (read times). */
-  receivePath?: 'native' | 'event-loop';
   /** Packets the TUN devices refused (a full device queue, or not an IP packet). */
   writeDrops: number;
   /** Questions the DNS forwarder answered (undefined: it could not listen). */
@@ -82,7 +83,8 @@ export function formatSummary(report: LinkshellReport): string {
     return `p50 ${fixed(h.quantile(0.5), 3)} p99 ${fixed(h.quantile(0.99), 3)} max ${fixed(h.max(), 3)} ms`;
   });
   const notes = report.relay ? relayNotes(report.relay) : report.netns ? netnsNotes(report.netns) : [];
-  return `linkshell: ran ${fixed(ms / 1000, 3)} s${notes.length > 0 ? '; ' : ''}${notes.join(', ')}\n${table.toString()}\n`;
+  if (report.receivePath !== undefined) notes.push(report.receivePath === 'native' ? 'arrivals stamped by the kernel (native thread)' : 'arrivals timed when read (event loop)');
+  return `linkshell: ran ${fixed(ms / 1000, 3)} s${notes.length > 0 ? '; ' : ''}${notes.join(', ')}\n${table.toString()}\n${formatVerdict(runVerdict(report))}`;
 }
 
 function netnsNotes(n: NetnsCounters): string[] {

@@ -11,7 +11,6 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { LogEventKind, parseLinkLog } from '../../src/link-emu/link-log.ts';
-import { formatAddress } from '../../src/net/address.ts';
 import { packetPumpUnavailable } from '../../src/net/packet-pump.ts';
 import { startLinkshell } from '../../src/linkshell/session.ts';
 import { config, traceFile, waitFor, work } from './helpers.ts';
@@ -41,7 +40,7 @@ async function threeSpacedDatagrams(nativePath: boolean, log: string) {
   let received = 0;
   sink.on('message', () => received++);
   const session = await startLinkshell(
-    config(['--trace', TRACE_EVERY_2MS, '--connect', formatAddress({ ...sink.address(), family: 4 }), '--uplink-queue', 'droptail', '--uplink-queue-args', 'packets=1', '--uplink-log', log]),
+    config(['--trace', TRACE_EVERY_2MS, '--connect', `127.0.0.1:${sink.address().port}`, '--uplink-queue', 'droptail', '--uplink-queue-args', 'packets=1', '--uplink-log', log]),
     { warn: () => {}, nativePath },
   );
   const sender = await boundSocket();
