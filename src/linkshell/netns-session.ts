@@ -68,7 +68,7 @@ export async function startNetnsSession(config: PathConfig, options: SessionOpti
       scheduler.runDue(Infinity, atMs);
       path.direction.push(packet, null, atMs);
     });
-  const pump = startReading(link, clock.originNs!, into(uplink), into(downlink), (error) => faults.fail(error));
+  const pump = startReading(link, clock.originNs!, config.mtu - config.overheadBytes, into(uplink), into(downlink), (error) => faults.fail(error));
 
   const { layout } = link;
   const session = new RunningSession<null, { netns: NetnsCounters }>(
@@ -108,11 +108,14 @@ export async function startNetnsSession(config: PathConfig, options: SessionOpti
 /**
  * Reads both devices: with the native packet path where it is built (its
  * thread reads each packet the moment the kernel queues it and stamps its
- * arrival), else on the event loop (arrival = read time). Returns the pump, if used.
+ * arrival; a packet longer than the devices' MTU, which cannot come, would be
+ * refused by the link as oversize), else on the event loop (arrival = read
+ * time). Returns the pump, if used.
  */
 function startReading(
   link: NetnsLink,
   originNs: bigint,
+  maxPacket: number,
   uplink: (packet: Buffer, atMs?: number) => void,
   downlink: (packet: Buffer, atMs?: number) => void,
   fail: (error: Error) => void,
@@ -133,8 +136,7 @@ function startReading(
     devices.forEach((device, i) => pump.addTun(i, device.fileDescriptor()));
     return pump;
   }
-  // (Packets longer than the devices' MTU cannot come; the link refuses them as oversize anyway.)
-  link.inside.startReading(65535, (packet) => uplink(packet), fail);
-  link.host.startReading(65535, (packet) => downlink(packet), fail);
+  link.inside.startReading(maxPacket, (packet) => uplink(packet), fail);
+  link.host.startReading(maxPacket, (packet) => downlink(packet), fail);
   return undefined;
 }
