@@ -16,8 +16,8 @@ import { startLinkshell } from '../../src/linkshell/session.ts';
 import { config, traceFile, waitFor, work } from './helpers.ts';
 
 const native = packetPumpUnavailable() === undefined ? test : test.skip;
-/** One 1504-byte opportunity every 2 ms. */
-const TRACE_EVERY_2MS = traceFile('every-2ms.trace', [2]);
+/** One 1504-byte opportunity every 10 ms. */
+const TRACE_EVERY_10MS = traceFile('every-10ms.trace', [10]);
 const GAP_MS = 30;
 
 function holdEventLoop(ms: number): void {
@@ -32,34 +32,37 @@ async function boundSocket(): Promise<Socket> {
 
 /**
  * Three datagrams GAP_MS apart into a droptail queue of one packet on a link
- * that sends every 2 ms, all while the event loop is held: each has left
- * long before the next arrives, unless they are taken as arriving together.
+ * that sends every 10 ms, all while the event loop is held: each has left
+ * before the next arrives, unless they are taken as arriving together.
  */
 async function threeSpacedDatagrams(nativePath: boolean, log: string) {
   const sink = await boundSocket();
   let received = 0;
   sink.on('message', () => received++);
   const session = await startLinkshell(
-    config(['--trace', TRACE_EVERY_2MS, '--connect', `127.0.0.1:${sink.address().port}`, '--uplink-queue', 'droptail', '--uplink-queue-args', 'packets=1', '--uplink-log', log]),
+    config(['--trace', TRACE_EVERY_10MS, '--connect', `127.0.0.1:${sink.address().port}`, '--uplink-queue', 'droptail', '--uplink-queue-args', 'packets=1', '--uplink-log', log]),
     { warn: () => {}, nativePath },
   );
   const sender = await boundSocket();
   await new Promise<void>((resolve) => sender.connect(session.listenAddress.port, session.listenAddress.address, () => resolve()));
   try {
+    // First one datagram through, so that the source's flow (its outside socket) exists before the three.
+    sender.send(Buffer.alloc(100, 9));
+    await waitFor(() => received === 1, 10_000, 'the first datagram through');
     // A connected socket sends at once (no address lookup): each send is in the kernel before the wait.
     for (let i = 0; i < 3; i++) {
       sender.send(Buffer.alloc(100, i));
       holdEventLoop(GAP_MS);
     }
-    await waitFor(() => session.report().directions[0].stats.packetsIn === 3, 10_000, 'three datagrams in');
-    await waitFor(() => received + session.report().directions[0].stats.drops.queue === 3, 10_000, 'three datagrams out or dropped');
+    await waitFor(() => session.report().directions[0].stats.packetsIn === 4, 10_000, 'three datagrams in');
+    await waitFor(() => received + session.report().directions[0].stats.drops.queue === 4, 10_000, 'three datagrams out or dropped');
   } finally {
     sender.close();
     const report = await session.stop();
     sink.close();
     const parsed = parseLinkLog(readFileSync(log, 'utf8'), log);
-    const arrivals = [...parsed.time].filter((_, i) => parsed.kind[i] === LogEventKind.Arrival);
-    return { report, received, arrivals };
+    const arrivals = [...parsed.time].filter((_, i) => parsed.kind[i] === LogEventKind.Arrival).slice(1);
+    return { report, received: received - 1, arrivals };
   }
 }
 
@@ -69,15 +72,16 @@ native('native path: datagrams spaced 30 ms apart, read together after the event
   assert.is(received, 3);
   assert.is(arrivals.length, 3);
   for (let i = 1; i < 3; i++) assert.ok(arrivals[i] - arrivals[i - 1] >= GAP_MS - 1, `arrivals ${arrivals.join(', ')}`);
-  // The queueing delay counts from the arrival: at most one opportunity (2 ms) each.
-  assert.ok(report.directions[0].stats.queueingDelayMs.max() <= 2, `max delay ${report.directions[0].stats.queueingDelayMs.max()}`);
+  // The queueing delay counts from the arrival: at most one opportunity (10 ms) each.
+  assert.ok(report.directions[0].stats.queueingDelayMs.max() <= 10, `max delay ${report.directions[0].stats.queueingDelayMs.max()}`);
 });
 
 test('event-loop path (no native thread): the same datagrams are read together and taken as one burst (what the native path fixes)', async () => {
   const { report, arrivals } = await threeSpacedDatagrams(false, join(work, 'spaced-loop.log'));
   assert.is(arrivals.length, 3);
-  assert.ok(arrivals[2] - arrivals[0] <= 1, `arrivals ${arrivals.join(', ')}`);
-  assert.is(report.directions[0].stats.drops.queue, 2);
+  // Read one after another, within a few ms (an opportunity may fall between two reads): the queue of one drops at least one.
+  assert.ok(arrivals[2] - arrivals[0] < 10, `arrivals ${arrivals.join(', ')}`);
+  assert.ok(report.directions[0].stats.drops.queue >= 1, `queue drops ${report.directions[0].stats.drops.queue}`);
 });
 
 test.run();
