@@ -56,6 +56,7 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
+#include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -87,8 +88,28 @@ typedef struct {
   size_t offset; /* in out_data */
 } Outgoing;
 
+/* A datagram to send at a given time (sendAt): the thread sends it when its timer fires. */
+typedef struct {
+  double due; /* ms, CLOCK_MONOTONIC */
+  uint64_t seq;
+  uint32_t id;
+  uint32_t tag;
+  uint32_t length;
+  uint8_t has_address;
+  struct sockaddr_storage address;
+  uint8_t *data;
+} Timed;
+
 typedef struct {
   pthread_t thread;
+  int timerfd;
+  Timed *timed; /* a binary heap by (due, seq), under the lock */
+  size_t timed_count, timed_cap;
+  uint64_t timed_seq;
+  double armed; /* the due time the timer is set for (0: none) */
+  double *lateness; /* [tag, ms] pairs of timed sends, under the lock, until drained */
+  size_t lateness_count, lateness_cap;
+  uint64_t timed_sent, timed_dropped;
   int thread_started;
   int epfd;
   int wakefd;
@@ -283,6 +304,114 @@ static void receive_tun(Pump *pump, uint32_t id, Source *source, Scratch *s) {
   atomic_fetch_add(&pump->received, count);
 }
 
+static int timed_before(const Timed *a, const Timed *b) {
+  return a->due < b->due || (a->due == b->due && a->seq < b->seq);
+}
+
+/* Heap operations; called with the lock held. */
+static int timed_push(Pump *pump, Timed *t) {
+  if (pump->timed_count == pump->timed_cap) {
+    size_t cap = pump->timed_cap ? pump->timed_cap * 2 : 256;
+    Timed *grown = realloc(pump->timed, cap * sizeof(Timed));
+    if (grown == NULL) return -1;
+    pump->timed = grown;
+    pump->timed_cap = cap;
+  }
+  size_t i = pump->timed_count++;
+  while (i > 0) {
+    size_t parent = (i - 1) / 2;
+    if (!timed_before(t, &pump->timed[parent])) break;
+    pump->timed[i] = pump->timed[parent];
+    i = parent;
+  }
+  pump->timed[i] = *t;
+  return 0;
+}
+
+static Timed timed_pop(Pump *pump) {
+  Timed top = pump->timed[0];
+  Timed last = pump->timed[--pump->timed_count];
+  size_t i = 0, n = pump->timed_count;
+  for (;;) {
+    size_t child = 2 * i + 1;
+    if (child >= n) break;
+    if (child + 1 < n && timed_before(&pump->timed[child + 1], &pump->timed[child])) child++;
+    if (!timed_before(&pump->timed[child], &last)) break;
+    pump->timed[i] = pump->timed[child];
+    i = child;
+  }
+  if (n > 0) pump->timed[i] = last;
+  return top;
+}
+
+/* Sets the timer for the earliest timed send (lock held). */
+static void arm_timer(Pump *pump) {
+  double due = pump->timed_count > 0 ? pump->timed[0].due : 0;
+  if (due == pump->armed) return;
+  pump->armed = due;
+  struct itimerspec spec;
+  memset(&spec, 0, sizeof(spec));
+  if (due > 0) {
+    double ms = due < 0.001 ? 0.001 : due; /* (0 would disarm it) */
+    spec.it_value.tv_sec = (time_t)(ms / 1000);
+    spec.it_value.tv_nsec = (long)((ms - (double)spec.it_value.tv_sec * 1000) * 1e6);
+    if (spec.it_value.tv_nsec >= 1000000000L) spec.it_value.tv_nsec = 999999999L;
+    if (spec.it_value.tv_sec == 0 && spec.it_value.tv_nsec == 0) spec.it_value.tv_nsec = 1;
+  }
+  timerfd_settime(pump->timerfd, TFD_TIMER_ABSTIME, &spec, NULL);
+}
+
+static void send_one(Pump *pump, Timed *t) {
+  Source *source = &pump->sources[t->id];
+  ssize_t n = -1;
+  if (source->fd >= 0 && !source->closing) {
+    do {
+      if (source->kind == KIND_TUN) n = write(source->fd, t->data, t->length);
+      else if (t->has_address)
+        n = sendto(source->fd, t->data, t->length, MSG_DONTWAIT, (struct sockaddr *)&t->address,
+                   t->address.ss_family == AF_INET ? sizeof(struct sockaddr_in) : sizeof(struct sockaddr_in6));
+      else n = send(source->fd, t->data, t->length, MSG_DONTWAIT);
+    } while (n < 0 && errno == EINTR);
+  }
+  if (n >= 0) pump->timed_sent++;
+  else pump->timed_dropped++;
+}
+
+/* In the thread: sends every timed datagram that is due, noting how late each left. */
+static void send_due(Pump *pump) {
+  uint64_t expirations;
+  if (read(pump->timerfd, &expirations, sizeof(expirations)) < 0) { /* not expired yet */ }
+  for (;;) {
+    pthread_mutex_lock(&pump->lock);
+    double now = now_ms(CLOCK_MONOTONIC);
+    if (pump->timed_count == 0 || pump->timed[0].due > now) {
+      pump->armed = 0;
+      arm_timer(pump);
+      pthread_mutex_unlock(&pump->lock);
+      return;
+    }
+    Timed t = timed_pop(pump);
+    pthread_mutex_unlock(&pump->lock);
+    send_one(pump, &t);
+    double late = now_ms(CLOCK_MONOTONIC) - t.due;
+    free(t.data);
+    pthread_mutex_lock(&pump->lock);
+    if (pump->lateness_count + 2 > pump->lateness_cap) {
+      size_t cap = pump->lateness_cap ? pump->lateness_cap * 2 : 1024;
+      double *grown = realloc(pump->lateness, cap * sizeof(double));
+      if (grown != NULL) {
+        pump->lateness = grown;
+        pump->lateness_cap = cap;
+      }
+    }
+    if (pump->lateness_count + 2 <= pump->lateness_cap) {
+      pump->lateness[pump->lateness_count++] = t.tag;
+      pump->lateness[pump->lateness_count++] = late > 0 ? late : 0;
+    }
+    pthread_mutex_unlock(&pump->lock);
+  }
+}
+
 static void close_removed(Pump *pump) {
   pthread_mutex_lock(&pump->lock);
   for (int i = 0; i < MAX_SOURCES; i++) {
@@ -314,6 +443,10 @@ static void *pump_thread(void *arg) {
     int removed = 0;
     for (int i = 0; i < n; i++) {
       uint64_t key = events[i].data.u64;
+      if (key == UINT64_MAX - 1) {
+        send_due(pump);
+        continue;
+      }
       if (key == UINT64_MAX) {
         uint64_t value;
         if (read(pump->wakefd, &value, sizeof(value)) < 0) { /* nothing to do */ }
@@ -386,6 +519,9 @@ static void on_async(uv_async_t *handle) {
 }
 
 static void release(Pump *pump) {
+  for (size_t i = 0; i < pump->timed_count; i++) free(pump->timed[i].data);
+  free(pump->timed);
+  free(pump->lateness);
   free(pump->in_buf);
   free(pump->out);
   free(pump->out_data);
@@ -415,6 +551,7 @@ static void stop_pump(Pump *pump) {
     if (pump->sources[i].fd >= 0) close(pump->sources[i].fd);
   close(pump->epfd);
   close(pump->wakefd);
+  close(pump->timerfd);
   napi_delete_reference(pump->env, pump->callback);
   napi_async_destroy(pump->env, pump->context);
   uv_close((uv_handle_t *)&pump->async, on_async_closed);
@@ -457,15 +594,19 @@ static napi_value pump_create(napi_env env, napi_callback_info info) {
   pthread_cond_init(&pump->drained, NULL);
   pump->epfd = epoll_create1(EPOLL_CLOEXEC);
   pump->wakefd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-  if (pump->epfd < 0 || pump->wakefd < 0) {
+  pump->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+  if (pump->epfd < 0 || pump->wakefd < 0 || pump->timerfd < 0) {
     int error = errno;
     if (pump->epfd >= 0) close(pump->epfd);
     if (pump->wakefd >= 0) close(pump->wakefd);
+    if (pump->timerfd >= 0) close(pump->timerfd);
     release(pump);
     return throw_error(env, "createPump: %s", strerror(error));
   }
   struct epoll_event event = {.events = EPOLLIN, .data.u64 = UINT64_MAX};
   epoll_ctl(pump->epfd, EPOLL_CTL_ADD, pump->wakefd, &event);
+  struct epoll_event timer_event = {.events = EPOLLIN, .data.u64 = UINT64_MAX - 1};
+  epoll_ctl(pump->epfd, EPOLL_CTL_ADD, pump->timerfd, &timer_event);
   uv_async_init(loop, &pump->async, on_async);
   pump->async.data = pump;
   /* The pump alone does not keep the process alive (its sources' owners do). */
@@ -691,6 +832,67 @@ static napi_value pump_flush(napi_env env, napi_callback_info info) {
   return make_int(env, failed);
 }
 
+/* sendAt(pump, id, bytes, dueMs, tag, address?, port?): the thread sends it at dueMs (CLOCK_MONOTONIC ms), at once if past. */
+static napi_value pump_send_at(napi_env env, napi_callback_info info) {
+  napi_value argv[7];
+  size_t argc = 7;
+  int64_t id, tag;
+  uint8_t *data;
+  size_t length;
+  double due;
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  if (argc < 5) return throw_type_error(env, "sendAt expects 5 or 7 arguments, got %zu", argc);
+  Pump *pump = get_pump(env, argv[0]);
+  if (pump == NULL || arg_int(env, argv[1], "id", 0, MAX_SOURCES - 1, &id) || arg_bytes(env, argv[2], "bytes", -1, &data, &length)) return NULL;
+  if (napi_get_value_double(env, argv[3], &due) != napi_ok || !(due >= 0) || due > 1e15) return throw_range_error(env, "dueMs must be a finite number >= 0");
+  if (arg_int(env, argv[4], "tag", 0, 1 << 20, &tag)) return NULL;
+  if (length > MAX_DATAGRAM) return throw_range_error(env, "bytes must be at most %d, got %zu", MAX_DATAGRAM, length);
+  Timed t;
+  memset(&t, 0, sizeof(t));
+  if (argc >= 7 && !is_null_or_undefined(env, argv[5])) {
+    if (parse_address(env, argv[5], argv[6], &t.address)) return NULL;
+    t.has_address = 1;
+  }
+  t.due = due;
+  t.id = (uint32_t)id;
+  t.tag = (uint32_t)tag;
+  t.length = (uint32_t)length;
+  t.data = malloc(length ? length : 1);
+  if (t.data == NULL) return throw_error(env, "sendAt: out of memory");
+  memcpy(t.data, data, length);
+  pthread_mutex_lock(&pump->lock);
+  t.seq = pump->timed_seq++;
+  int failed = timed_push(pump, &t);
+  if (!failed) arm_timer(pump);
+  pthread_mutex_unlock(&pump->lock);
+  if (failed) {
+    free(t.data);
+    return throw_error(env, "sendAt: out of memory");
+  }
+  return NULL;
+}
+
+/* drainLateness(pump) -> Float64Array of [tag, lateness ms] pairs of the timed sends since the last call. */
+static napi_value pump_drain_lateness(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  if (get_args(env, info, "drainLateness", 1, argv)) return NULL;
+  Pump *pump = get_pump(env, argv[0]);
+  if (pump == NULL) return NULL;
+  pthread_mutex_lock(&pump->lock);
+  size_t count = pump->lateness_count;
+  napi_value buffer, array;
+  void *out;
+  if (napi_create_arraybuffer(env, count * sizeof(double), &out, &buffer) != napi_ok) {
+    pthread_mutex_unlock(&pump->lock);
+    return throw_error(env, "drainLateness: out of memory");
+  }
+  if (count) memcpy(out, pump->lateness, count * sizeof(double));
+  pump->lateness_count = 0;
+  pthread_mutex_unlock(&pump->lock);
+  napi_create_typedarray(env, napi_float64_array, count, buffer, 0, &array);
+  return array;
+}
+
 static napi_value pump_stats(napi_env env, napi_callback_info info) {
   napi_value argv[1];
   if (get_args(env, info, "stats", 1, argv)) return NULL;
@@ -709,6 +911,11 @@ static napi_value pump_stats(napi_env env, napi_callback_info info) {
   set_named(env, result, "sendDrops", make_double(env, (double)pump->send_drops));
   set_named(env, result, "sendRefused", make_double(env, (double)pump->send_refused));
   set_named(env, result, "sendErrors", make_double(env, (double)pump->send_errors));
+  pthread_mutex_lock(&pump->lock);
+  set_named(env, result, "timedSent", make_double(env, (double)pump->timed_sent));
+  set_named(env, result, "timedDropped", make_double(env, (double)pump->timed_dropped));
+  set_named(env, result, "timedPending", make_double(env, (double)pump->timed_count));
+  pthread_mutex_unlock(&pump->lock);
   /* The kernel's drop count (SO_RXQ_OVFL) of each UDP source that has reported one: [id, drops, ...]. */
   napi_create_array(env, &drops);
   uint32_t k = 0;
@@ -741,6 +948,8 @@ void pump_define(napi_env env, napi_value exports) {
       {"removeSource", NULL, pump_remove_source, NULL, NULL, NULL, napi_enumerable, NULL},
       {"send", NULL, pump_send, NULL, NULL, NULL, napi_enumerable, NULL},
       {"flush", NULL, pump_flush, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"sendAt", NULL, pump_send_at, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"drainLateness", NULL, pump_drain_lateness, NULL, NULL, NULL, napi_enumerable, NULL},
       {"stats", NULL, pump_stats, NULL, NULL, NULL, napi_enumerable, NULL},
       {"closePump", NULL, pump_close, NULL, NULL, NULL, napi_enumerable, NULL},
       {"monotonicNow", NULL, monotonic_now, NULL, NULL, NULL, napi_enumerable, NULL},

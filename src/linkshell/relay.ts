@@ -241,6 +241,33 @@ export class Relay {
     else flow.outside.send(bytes);
   }
 
+  /**
+   * Hands a datagram for the peer to the native thread, to leave at `dueMs`
+   * (on the clock of nativePath's origin) without waiting for this thread;
+   * false when it cannot (no native path, the flow's socket not connected yet
+   * or forgotten): send it with sendToPeer at its time then. `tag` comes back
+   * with its lateness (drainSendLateness).
+   */
+  sendToPeerAt(flow: Flow, bytes: Uint8Array, dueMs: number, tag: number): boolean {
+    if (this.closed || this.pump === undefined || flow.closed || flow.pumpId === undefined) return false;
+    this.pump.sendAt(flow.pumpId, bytes, dueMs, tag);
+    return true;
+  }
+
+  /** As sendToPeerAt, towards the flow's inside source from the listen socket. */
+  sendToInsideAt(flow: Flow, bytes: Uint8Array, dueMs: number, tag: number): boolean {
+    if (this.closed || this.pump === undefined || flow.closed) return false;
+    this.pump.sendAt(0, bytes, dueMs, tag, flow.insideAddress, flow.insidePort);
+    return true;
+  }
+
+  /** Tells `add` how late each datagram handed over with a send...At left, since the last call. */
+  drainSendLateness(add: (tag: number, ms: number) => void): void {
+    if (this.closed || this.pump === undefined) return;
+    const pairs = this.pump.drainLateness();
+    for (let i = 0; i + 1 < pairs.length; i += 2) add(pairs[i]!, pairs[i + 1]!);
+  }
+
   /** Sends a datagram to the flow's inside source from the listen socket. */
   sendToInside(flow: Flow, bytes: Uint8Array): void {
     if (this.closed) return;

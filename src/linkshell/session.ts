@@ -62,6 +62,8 @@ export interface SessionTransport<X> {
   kernelDrops(): KernelDrops;
   /** The transport's own counters, for the report. */
   figures(): X;
+  /** Tells `add` how late each datagram sent ahead (Direction's sendAhead) left, per direction (0 uplink, 1 downlink), since the last call. */
+  drainSendLateness?(add: (direction: number, ms: number) => void): void;
   /** Takes nothing in from the moment it is called; resolves once everything is closed. */
   close(): Promise<void>;
 }
@@ -83,15 +85,22 @@ export async function startLinkshell(config: LinkshellConfig, options: SessionOp
   const logs: LinkLogFile[] = [];
   try {
     const build = { config, run, scheduler, rng: createRng(config.seed), logs, commandLine: options.commandLine ?? ['linkshell', ...process.argv.slice(2)], warn };
-    paths.uplink = buildPath(build, 'uplink', traces.uplink, (bytes, flow) => relay.sendToPeer(flow, bytes));
-    paths.downlink = buildPath(build, 'downlink', traces.downlink, (bytes, flow) => relay.sendToInside(flow, bytes));
+    // Where a departure is known at arrival, the native thread sends it at its time (see Direction's sendAhead).
+    paths.uplink = buildPath(build, 'uplink', traces.uplink, (bytes, flow) => relay.sendToPeer(flow, bytes), (bytes, flow, due) => relay.sendToPeerAt(flow, bytes, due, 0));
+    paths.downlink = buildPath(build, 'downlink', traces.downlink, (bytes, flow) => relay.sendToInside(flow, bytes), (bytes, flow, due) => relay.sendToInsideAt(flow, bytes, due, 1));
   } catch (error) {
     scheduler.close();
     for (const log of logs) log.close();
     await relay.close();
     throw usageError((error as Error).message);
   }
-  const transport: SessionTransport<{ relay: RelayCounters }> = { receivePath: () => relay.receivePath(), kernelDrops: () => relay.kernelDrops(), figures: () => ({ relay: relay.stats() }), close: () => relay.close() };
+  const transport: SessionTransport<{ relay: RelayCounters }> = {
+    receivePath: () => relay.receivePath(),
+    drainSendLateness: (add) => relay.drainSendLateness(add),
+    kernelDrops: () => relay.kernelDrops(),
+    figures: () => ({ relay: relay.stats() }),
+    close: () => relay.close(),
+  };
   const session = new RunningSession(transport, scheduler, run, [paths.uplink, paths.downlink], logs, faults, options.logFlushMs ?? 250);
   return Object.assign(session, { listenAddress: relay.listenAddress, peerAddress: peer });
 }
@@ -209,7 +218,13 @@ export interface PathBuild {
 }
 
 /** One direction, with its log file if it has one; throws an Error naming the problem (a log file that cannot be written). */
-export function buildPath<F = Flow>(build: PathBuild, name: DirectionName, trace: Trace, deliver: (bytes: Uint8Array, flow: F) => void): PathInfo<F> {
+export function buildPath<F = Flow>(
+  build: PathBuild,
+  name: DirectionName,
+  trace: Trace,
+  deliver: (bytes: Uint8Array, flow: F) => void,
+  sendAhead?: (bytes: Uint8Array, flow: F, dueMs: number) => boolean,
+): PathInfo<F> {
   const { config, run } = build;
   const up = name === 'uplink';
   const queue = up ? config.uplinkQueue : config.downlinkQueue;
@@ -241,6 +256,7 @@ export function buildPath<F = Flow>(build: PathBuild, name: DirectionName, trace
     baseTimestamp: run.baseTimestamp,
     log: log?.writer,
     deliver,
+    sendAhead,
     onMemoryCap: (which) => build.warn(`${which} holds ${config.memoryCapBytes} bytes of datagrams; dropping arrivals until it drains (--memory-cap)`),
   });
   return { name, trace: traceName, queue: queueText, direction };
@@ -266,6 +282,7 @@ export class RunningSession<F, X extends Pick<LinkshellReport, 'relay' | 'netns'
     this.flushTimer = setInterval(
       faults.guard(() => {
         for (const log of logs) log.flush();
+        this.drainSendLateness();
       }),
       logFlushMs,
     );
@@ -280,6 +297,7 @@ export class RunningSession<F, X extends Pick<LinkshellReport, 'relay' | 'netns'
   }
 
   report(): LinkshellReport & X {
+    this.drainSendLateness();
     const drops = this.finalKernelDrops ?? this.transport.kernelDrops();
     return {
       durationMs: (this.stopMs ?? this.run.clock.now()) - this.run.baseTimestamp,
@@ -302,6 +320,10 @@ export class RunningSession<F, X extends Pick<LinkshellReport, 'relay' | 'netns'
     return this.stopping;
   }
 
+  private drainSendLateness(): void {
+    this.transport.drainSendLateness?.((direction, ms) => this.paths[direction]?.direction.addSendLateness(ms));
+  }
+
   private async finish(): Promise<LinkshellReport & X> {
     clearInterval(this.flushTimer);
     let problem = attempt(() => {
@@ -309,6 +331,7 @@ export class RunningSession<F, X extends Pick<LinkshellReport, 'relay' | 'netns'
       for (const p of this.paths) p.direction.catchUp();
     });
     this.stopMs = this.run.clock.now();
+    this.drainSendLateness();
     this.finalKernelDrops = this.transport.kernelDrops();
     this.scheduler.close();
     for (const log of this.logs) {

@@ -7,9 +7,12 @@
 // then delays when the link model sees an arrival, not the arrival time the
 // model uses: queue admission, log times and delays are those of the arrival.
 //
-// Sending stays on this thread: send() queues a datagram, and everything
-// queued in one turn of the event loop leaves together (sendmmsg per socket)
-// at the end of the turn, in the order queued.
+// Sending: send() queues a datagram, and everything queued in one turn of
+// the event loop leaves together (sendmmsg per socket) at the end of the
+// turn, in the order queued. sendAt() hands a datagram to the thread with
+// the time it is to leave (a timerfd wakes the thread then): its departure
+// no longer waits for this thread, and the thread notes how late each left
+// (drainLateness()).
 //
 // Arrival times are given on the caller's MonotonicClock (milliseconds since
 // its origin): the thread reads CLOCK_MONOTONIC, which process.hrtime reads.
@@ -39,6 +42,10 @@ export interface PumpCounters {
   stalls: number;
   sent: number;
   sendCalls: number;
+  /** Datagrams handed over with sendAt: sent, not sent (an error, a source removed), still waiting. */
+  timedSent: number;
+  timedDropped: number;
+  timedPending: number;
   /** Datagrams not sent: a full socket buffer or device queue, "port unreachable", other errors. */
   sendDrops: number;
   sendRefused: number;
@@ -55,6 +62,8 @@ interface NativePump {
   removeSource(pump: PumpHandle, id: number): void;
   send(pump: PumpHandle, id: number, bytes: Uint8Array, address?: string, port?: number): void;
   flush(pump: PumpHandle): number;
+  sendAt(pump: PumpHandle, id: number, bytes: Uint8Array, dueMs: number, tag: number, address?: string, port?: number): void;
+  drainLateness(pump: PumpHandle): Float64Array;
   stats(pump: PumpHandle): PumpCounters;
   closePump(pump: PumpHandle): void;
   monotonicNow(): number;
@@ -130,6 +139,24 @@ export class PacketPump {
       this.flushScheduled = true;
       queueMicrotask(this.flushBound);
     }
+  }
+
+  /**
+   * Hands a datagram to the thread, to leave source `id`'s socket (to
+   * `address`:`port` if it is not connected) or device at `atMs` on the pump's
+   * clock (at once if that has passed). `tag` comes back with its lateness.
+   */
+  sendAt(id: number, bytes: Uint8Array, atMs: number, tag: number, address?: string, port?: number): void {
+    if (this.closed) return;
+    const due = Math.max(0, atMs + this.originMs);
+    if (address === undefined) this.addon.sendAt(this.handle, id, bytes, due, tag);
+    else this.addon.sendAt(this.handle, id, bytes, due, tag, address, port);
+  }
+
+  /** How late (ms) each datagram handed over with sendAt left, since the last call: [tag, ms, tag, ms, ...]. */
+  drainLateness(): Float64Array {
+    if (this.closed) return new Float64Array(0);
+    return this.addon.drainLateness(this.handle);
   }
 
   /** Sends what is queued now; returns how many could not be sent (counted in stats()). */
