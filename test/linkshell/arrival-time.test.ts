@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { LogEventKind, parseLinkLog } from '../../src/link-emu/link-log.ts';
-import { packetPumpUnavailable } from '../../src/net/packet-pump.ts';
+import { PacketPump, packetPumpUnavailable, takeOverDgramSocket, type PumpArrival } from '../../src/net/packet-pump.ts';
+import { createMonotonicClock } from '../../src/net/wall-clock.ts';
 import { startLinkshell } from '../../src/linkshell/session.ts';
 import { config, traceFile, waitFor, work } from './helpers.ts';
 
@@ -82,6 +83,36 @@ test('event-loop path (no native thread): the same datagrams are read together a
   // Read one after another, within a few ms (an opportunity may fall between two reads): the queue of one drops at least one.
   assert.ok(arrivals[2] - arrivals[0] < 10, `arrivals ${arrivals.join(', ')}`);
   assert.ok(report.directions[0].stats.drops.queue >= 1, `queue drops ${report.directions[0].stats.drops.queue}`);
+});
+
+native('departures known at arrival leave at their time from the native thread, while the event loop is held', async () => {
+  // The sink stamps arrivals with the kernel's time too (its own pump), since this thread is held when they come.
+  const clock = createMonotonicClock();
+  const sink = await boundSocket();
+  const got: PumpArrival[] = [];
+  const sinkPump = new PacketPump({ originNs: clock.originNs!, onArrivals: (a) => got.push(...a), onError: () => {} });
+  sinkPump.addUdp(0, takeOverDgramSocket(sink)!, false);
+  const session = await startLinkshell(config(['--trace', TRACE_EVERY_10MS, '--connect', `127.0.0.1:${sink.address().port}`]), { warn: () => {} });
+  const sender = await boundSocket();
+  await new Promise<void>((resolve) => sender.connect(session.listenAddress.port, session.listenAddress.address, () => resolve()));
+  try {
+    sender.send(Buffer.alloc(100, 9)); // the flow first
+    await waitFor(() => got.length === 1, 10_000, 'the first datagram through');
+    for (let i = 0; i < 12; i++) sender.send(Buffer.alloc(1400, i)); // one opportunity each: they leave 10 ms apart, over 120 ms
+    await waitFor(() => session.report().directions[0].stats.packetsIn === 13, 10_000, 'twelve datagrams in');
+    const heldFrom = clock.now();
+    holdEventLoop(100);
+    const heldUntil = clock.now();
+    await waitFor(() => got.length === 13, 10_000, 'twelve datagrams out');
+    // Sent by the model's thread, none would arrive while it is held; the native thread sends them at their times meanwhile.
+    const during = got.slice(1).map((a) => a.atMs).filter((t) => t > heldFrom && t < heldUntil);
+    assert.ok(during.length >= 3, `${during.length} of 12 arrived while the loop was held (${got.map((a) => (a.atMs - heldFrom).toFixed(1)).join(', ')})`);
+  } finally {
+    sender.close();
+    await session.stop();
+    sinkPump.close();
+    sink.close();
+  }
 });
 
 test.run();
