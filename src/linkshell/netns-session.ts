@@ -48,10 +48,18 @@ export async function startNetnsSession(config: PathConfig, options: SessionOpti
   let uplink: PathInfo<null>;
   let downlink: PathInfo<null>;
   let dns: DnsForwarder | undefined;
+  // The native thread (once reading starts) also writes, at their times, the packets whose departure is known at arrival:
+  // uplink packets into the host's device (pump source 1), downlink packets into the inside device (source 0).
+  let pump: PacketPump | undefined;
+  const ahead = (device: number, tag: number) => (packet: Uint8Array, _flow: null, dueMs: number) => {
+    if (pump === undefined) return false;
+    pump.sendAt(device, packet, dueMs, tag);
+    return true;
+  };
   try {
     const build = { config, run, scheduler, rng: createRng(config.seed), logs, commandLine: options.commandLine ?? ['linkshell', ...process.argv.slice(2)], warn };
-    uplink = buildPath<null>(build, 'uplink', traces.uplink, (packet) => link.host.write(packet));
-    downlink = buildPath<null>(build, 'downlink', traces.downlink, (packet) => link.inside.write(packet));
+    uplink = buildPath<null>(build, 'uplink', traces.uplink, (packet) => link.host.write(packet), ahead(1, 0));
+    downlink = buildPath<null>(build, 'downlink', traces.downlink, (packet) => link.inside.write(packet), ahead(0, 1));
     dns = await DnsForwarder.listen(link.layout.hostAddress).catch((error: NodeJS.ErrnoException) => {
       warn(`no DNS inside: cannot listen on ${link.layout.hostAddress}:53 (${error.code ?? error.message})`);
       return undefined;
@@ -68,18 +76,23 @@ export async function startNetnsSession(config: PathConfig, options: SessionOpti
       scheduler.runDue(Infinity, atMs);
       path.direction.push(packet, null, atMs);
     });
-  const pump = startReading(link, clock.originNs!, config.mtu - config.overheadBytes, into(uplink), into(downlink), (error) => faults.fail(error));
+  pump = startReading(link, clock.originNs!, config.mtu - config.overheadBytes, into(uplink), into(downlink), (error) => faults.fail(error));
 
   const { layout } = link;
   const session = new RunningSession<null, { netns: NetnsCounters }>(
     {
       receivePath: () => (pump !== undefined ? 'native' : 'event-loop'),
+      drainSendLateness: (add) => {
+        const pairs = pump?.drainLateness() ?? [];
+        for (let i = 0; i + 1 < pairs.length; i += 2) add(pairs[i]!, pairs[i + 1]!);
+      },
       // The kernel's drops when linkshell did not read a device fast enough: its transmit queue overflowed.
       kernelDrops: () => ({ inside: readTxDropped(layout.insideDevice, layout.namespace), outside: readTxDropped(layout.hostDevice) }),
       figures: () => ({
         netns: {
           namespace: layout.namespace,
-          writeDrops: link.host.stats().writeDrops + link.inside.stats().writeDrops,
+          // (Packets the native thread could not write count too.)
+          writeDrops: link.host.stats().writeDrops + link.inside.stats().writeDrops + (pump?.stats().timedDropped ?? 0),
           dnsAnswers: dns?.stats().answered,
         },
       }),

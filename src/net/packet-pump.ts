@@ -102,6 +102,7 @@ export class PacketPump {
   private readonly handle: PumpHandle;
   private readonly originMs: number;
   private closed = false;
+  private finalStats: PumpCounters | undefined;
   private queued = 0;
   private flushScheduled = false;
   private readonly flushBound = () => this.flush();
@@ -172,15 +173,16 @@ export class PacketPump {
     return this.addon.monotonicNow() - this.originMs;
   }
 
+  /** The counters now (once closed: as they were at the close). */
   stats(): PumpCounters {
-    if (this.closed) throw new Error('packet pump is closed');
-    return this.addon.stats(this.handle);
+    return this.finalStats ?? this.addon.stats(this.handle);
   }
 
   /** Sends what is queued, stops the thread, closes its fds. Idempotent. */
   close(): void {
     if (this.closed) return;
     this.flush();
+    this.finalStats = this.addon.stats(this.handle);
     this.closed = true;
     this.addon.closePump(this.handle);
   }

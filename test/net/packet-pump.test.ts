@@ -107,7 +107,7 @@ native('arguments are checked: a closed pump, a source id out of range, a bad fd
   assert.throws(() => pump.send(0, Buffer.from([1]), 'not-an-address', 9), /not an IPv4 or IPv6 address/);
   pump.close();
   pump.close(); // idempotent
-  assert.throws(() => pump.stats(), /closed/);
+  assert.is(pump.stats().received, 0); // the counters as they were at the close
 });
 
 test.run();
