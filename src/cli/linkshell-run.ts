@@ -14,6 +14,7 @@ import { LINKSHELL_HELP, parseLinkshellCommandLine, type ParsedModeCommandLine }
 import { startLinkshell, type RunningLink } from '../linkshell/session.ts';
 import { formatSummary, StatusLine } from '../linkshell/summary.ts';
 import { SummaryJsonFile } from '../linkshell/summary-json-file.ts';
+import { formatVerdict, runVerdict } from '../linkshell/verdict.ts';
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 /** After this many stop signals the command is killed outright. */
@@ -103,7 +104,7 @@ async function run(argv: string[]): Promise<number> {
     stderr(`internal error, stopped: ${fatal.stack ?? fatal.message}`);
     code = 1;
   }
-  process.stderr.write(formatSummary(report));
+  process.stderr.write(formatSummary(report) + formatVerdict(runVerdict(report)));
   if (summaryJson !== undefined) {
     try {
       summaryJson.write(report);

@@ -1,12 +1,14 @@
-// --summary-json FILE: opened when linkshell starts (created if new, left
+// --summary-json FILE: the run's figures and verdict as one JSON document
+// (summaryDocument), in a file opened when linkshell starts (created if new, left
 // as it is otherwise), so that a path that cannot be written stops it before
 // anything runs; written once, at the end, with the summary and the run's
 // verdict. A run that does not start leaves no file it created.
 
 import { closeSync, existsSync, ftruncateSync, openSync, unlinkSync, writeSync } from 'node:fs';
 import { unwritableFile } from '../common/errors.ts';
-import type { LinkshellReport } from './summary.ts';
-import { summaryDocument } from './verdict.ts';
+import type { Histogram } from './histogram.ts';
+import { throughputFigures, type LinkshellReport } from './summary.ts';
+import { runVerdict } from './verdict.ts';
 
 export class SummaryJsonFile {
   private constructor(
@@ -51,4 +53,47 @@ export class SummaryJsonFile {
       // Gone already.
     }
   }
+}
+
+/** Finite numbers as they are, the rest as null (JSON has no NaN). */
+const num = (x: number): number | null => (Number.isFinite(x) ? x : null);
+
+function quantiles(h: Histogram) {
+  return { count: h.count(), p50: num(h.quantile(0.5)), p95: num(h.quantile(0.95)), p99: num(h.quantile(0.99)), max: num(h.max()) };
+}
+
+/** The run's figures and verdict as one JSON document (what --summary-json writes). */
+export function summaryDocument(report: LinkshellReport): object {
+  const v = runVerdict(report);
+  return {
+    verdict: v.verdict,
+    latenessBoundMs: v.latenessBoundMs,
+    latenessP99Ms: num(v.latenessP99Ms),
+    latenessMaxMs: num(v.latenessMaxMs),
+    kernelDrops: v.kernelDrops ?? null,
+    receivePath: report.receivePath ?? null,
+    durationMs: report.durationMs,
+    directions: report.directions.map((d) => {
+      const s = d.stats;
+      const t = throughputFigures(s, report.durationMs);
+      return {
+        name: d.name,
+        trace: d.trace,
+        queue: d.queue,
+        datagramsIn: s.packetsIn + s.memoryCapDrops,
+        datagramsOut: s.packetsOut,
+        bytesIn: s.bytesIn + s.memoryCapDropBytes,
+        bytesOut: s.bytesOut,
+        drops: { queue: s.drops.queue, memoryCap: s.memoryCapDrops, loss: s.drops.loss, onoff: s.drops.onoff, oversize: s.drops.oversize, kernel: d.socketDrops ?? null },
+        heldBytes: s.heldBytes,
+        capacityMbps: num(t.capacityMbps),
+        throughputMbps: num(t.throughputMbps),
+        utilization: num(t.utilization),
+        queueingDelayMs: quantiles(s.queueingDelayMs),
+        departureLatenessMs: quantiles(s.departureLatenessMs),
+      };
+    }),
+    ...(report.relay ? { relay: report.relay } : {}),
+    ...(report.netns ? { netns: report.netns } : {}),
+  };
 }

@@ -6,7 +6,6 @@
 import Table from 'cli-table3';
 import type { DirectionStats } from './direction.ts';
 import type { RelayCounters } from './relay.ts';
-import { formatVerdict, runVerdict } from './verdict.ts';
 
 export interface DirectionReport {
   name: string;
@@ -84,7 +83,7 @@ export function formatSummary(report: LinkshellReport): string {
   });
   const notes = report.relay ? relayNotes(report.relay) : report.netns ? netnsNotes(report.netns) : [];
   if (report.receivePath !== undefined) notes.push(report.receivePath === 'native' ? 'arrivals stamped by the kernel (native thread)' : 'arrivals timed when read (event loop)');
-  return `linkshell: ran ${fixed(ms / 1000, 3)} s${notes.length > 0 ? '; ' : ''}${notes.join(', ')}\n${table.toString()}\n${formatVerdict(runVerdict(report))}`;
+  return `linkshell: ran ${fixed(ms / 1000, 3)} s${notes.length > 0 ? '; ' : ''}${notes.join(', ')}\n${table.toString()}\n`;
 }
 
 function netnsNotes(n: NetnsCounters): string[] {

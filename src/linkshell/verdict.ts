@@ -1,6 +1,6 @@
-// Whether a linkshell run can be trusted, and its figures as JSON
-// (--summary-json FILE), so that an experiment can discard a run that the
-// machine did not carry faithfully:
+// Whether a linkshell run can be trusted (the summary's last line, and
+// --summary-json's "verdict"), so that an experiment can discard a run that
+// the machine did not carry faithfully:
 //
 // - 'valid': every direction's departure lateness (how far the real sending
 //   fell behind the link's own time) stayed at or under LATENESS_BOUND_MS at
@@ -19,8 +19,6 @@
 // measure.
 
 import type { LinkshellReport } from './summary.ts';
-import { throughputFigures } from './summary.ts';
-import type { Histogram } from './histogram.ts';
 
 export const LATENESS_BOUND_MS = 2;
 
@@ -59,47 +57,4 @@ export function formatVerdict(v: RunVerdict): string {
   const lateness = Number.isNaN(v.latenessP99Ms) ? 'no departures' : `departure lateness p99 ${fixed(v.latenessP99Ms, 3)} ms (bound ${v.latenessBoundMs} ms), max ${fixed(v.latenessMaxMs, 3)} ms`;
   const drops = v.kernelDrops === undefined ? 'kernel drops not known' : `${v.kernelDrops} kernel drop${v.kernelDrops === 1 ? '' : 's'}`;
   return `linkshell: verdict: ${v.verdict} (${lateness}; ${drops})\n`;
-}
-
-/** Finite numbers as they are, the rest as null (JSON has no NaN). */
-const num = (x: number): number | null => (Number.isFinite(x) ? x : null);
-
-function quantiles(h: Histogram) {
-  return { count: h.count(), p50: num(h.quantile(0.5)), p95: num(h.quantile(0.95)), p99: num(h.quantile(0.99)), max: num(h.max()) };
-}
-
-/** The run's figures and verdict as one JSON document (what --summary-json writes). */
-export function summaryDocument(report: LinkshellReport): object {
-  const v = runVerdict(report);
-  return {
-    verdict: v.verdict,
-    latenessBoundMs: v.latenessBoundMs,
-    latenessP99Ms: num(v.latenessP99Ms),
-    latenessMaxMs: num(v.latenessMaxMs),
-    kernelDrops: v.kernelDrops ?? null,
-    receivePath: report.receivePath ?? null,
-    durationMs: report.durationMs,
-    directions: report.directions.map((d) => {
-      const s = d.stats;
-      const t = throughputFigures(s, report.durationMs);
-      return {
-        name: d.name,
-        trace: d.trace,
-        queue: d.queue,
-        datagramsIn: s.packetsIn + s.memoryCapDrops,
-        datagramsOut: s.packetsOut,
-        bytesIn: s.bytesIn + s.memoryCapDropBytes,
-        bytesOut: s.bytesOut,
-        drops: { queue: s.drops.queue, memoryCap: s.memoryCapDrops, loss: s.drops.loss, onoff: s.drops.onoff, oversize: s.drops.oversize, kernel: d.socketDrops ?? null },
-        heldBytes: s.heldBytes,
-        capacityMbps: num(t.capacityMbps),
-        throughputMbps: num(t.throughputMbps),
-        utilization: num(t.utilization),
-        queueingDelayMs: quantiles(s.queueingDelayMs),
-        departureLatenessMs: quantiles(s.departureLatenessMs),
-      };
-    }),
-    ...(report.relay ? { relay: report.relay } : {}),
-    ...(report.netns ? { netns: report.netns } : {}),
-  };
 }

@@ -9,8 +9,8 @@ import * as assert from 'uvu/assert';
 import type { DirectionStats } from '../../src/linkshell/direction.ts';
 import { Histogram } from '../../src/linkshell/histogram.ts';
 import type { DirectionReport, LinkshellReport } from '../../src/linkshell/summary.ts';
-import { formatSummary } from '../../src/linkshell/summary.ts';
-import { LATENESS_BOUND_MS, runVerdict, summaryDocument } from '../../src/linkshell/verdict.ts';
+import { summaryDocument } from '../../src/linkshell/summary-json-file.ts';
+import { formatVerdict, LATENESS_BOUND_MS, runVerdict } from '../../src/linkshell/verdict.ts';
 import { root, TRACE_12MBPS, work } from './helpers.ts';
 
 function direction(name: string, lateness: number[], socketDrops: number | undefined): DirectionReport {
@@ -41,7 +41,7 @@ test('late: one direction\'s lateness p99 over the bound (the worse direction de
   const v = runVerdict(report([direction('uplink', punctual, 0), direction('downlink', late, 0)]));
   assert.is(v.verdict, 'late');
   assert.ok(v.latenessP99Ms > 7.9 && v.latenessP99Ms < 8.1, String(v.latenessP99Ms));
-  assert.match(formatSummary(report([direction('uplink', late, 0)])), /verdict: late \(departure lateness p99 8\.0\d\d ms \(bound 2 ms\), max 8\.000 ms; 0 kernel drops\)/);
+  assert.match(formatVerdict(runVerdict(report([direction('uplink', late, 0)]))), /verdict: late \(departure lateness p99 8\.0\d\d ms \(bound 2 ms\), max 8\.000 ms; 0 kernel drops\)/);
 });
 
 test('kernel drops: any datagram the kernel dropped before linkshell took it, whatever the lateness; unverified when not known', () => {
