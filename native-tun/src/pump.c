@@ -373,8 +373,18 @@ static void send_one(Pump *pump, Timed *t) {
       else n = send(source->fd, t->data, t->length, MSG_DONTWAIT);
     } while (n < 0 && errno == EINTR);
   }
-  if (n >= 0) pump->timed_sent++;
-  else pump->timed_dropped++;
+  if (n >= 0) {
+    pump->timed_sent++;
+    return;
+  }
+  pump->timed_dropped++;
+  if (errno == ECONNREFUSED) {
+    /* The peer's host refused an earlier datagram: reported as a receive would report it. */
+    double now = now_ms(CLOCK_MONOTONIC);
+    pthread_mutex_lock(&pump->lock);
+    append(pump, t->id, now, NULL, 0, NULL, 0, ECONNREFUSED);
+    pthread_mutex_unlock(&pump->lock);
+  }
 }
 
 /* In the thread: sends every timed datagram that is due, noting how late each left. */

@@ -56,6 +56,8 @@ export interface Flow {
   closed: boolean;
   /** The outside socket's source id in the packet pump, once the pump reads and sends it. */
   pumpId: number | undefined;
+  /** Datagrams to the peer that the link will deliver through sendToPeer, not ahead: later ones wait behind them (order). */
+  notAhead: number;
 }
 
 /** How long a source must have been idle before a new one may take its place. */
@@ -231,6 +233,11 @@ export class Relay {
 
   /** Sends a datagram to the peer from the flow's outside socket. */
   sendToPeer(flow: Flow, bytes: Uint8Array): void {
+    if (flow.notAhead > 0) flow.notAhead--;
+    this.transmitToPeer(flow, bytes);
+  }
+
+  private transmitToPeer(flow: Flow, bytes: Uint8Array): void {
     if (this.closed) return;
     if (flow.closed) {
       this.counters.evictedFlowDatagrams++;
@@ -249,7 +256,11 @@ export class Relay {
    * with its lateness (drainSendLateness).
    */
   sendToPeerAt(flow: Flow, bytes: Uint8Array, dueMs: number, tag: number): boolean {
-    if (this.closed || this.pump === undefined || flow.closed || flow.pumpId === undefined) return false;
+    // (Never ahead of a datagram of the flow still to go at its own time: the peer would get them out of order.)
+    if (this.closed || this.pump === undefined || flow.closed || flow.pumpId === undefined || flow.notAhead > 0) {
+      flow.notAhead++;
+      return false;
+    }
     this.pump.sendAt(flow.pumpId, bytes, dueMs, tag);
     return true;
   }
@@ -323,7 +334,7 @@ export class Relay {
   }
 
   private openFlow(key: string, address: string, port: number): Flow {
-    const flow: Flow = { key, insideAddress: address, insidePort: port, outside: undefined!, stray: undefined!, pending: [], lastActive: this.now(), closed: false, pumpId: undefined };
+    const flow: Flow = { key, insideAddress: address, insidePort: port, outside: undefined!, stray: undefined!, pending: [], lastActive: this.now(), closed: false, pumpId: undefined, notAhead: 0 };
     this.newSockets(flow);
     this.flows.set(key, flow);
     this.counters.sources++;
@@ -380,7 +391,7 @@ export class Relay {
     this.pumpFlow(flow);
     const pending = flow.pending ?? [];
     flow.pending = undefined;
-    for (const bytes of pending) this.sendToPeer(flow, bytes);
+    for (const bytes of pending) this.transmitToPeer(flow, bytes);
     await bindSocket(flow.stray, this.outsideBind, port);
   }
 
