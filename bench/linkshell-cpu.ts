@@ -1,7 +1,9 @@
-// linkshell's CPU time per datagram against two others carrying the same
-// load in the same run: a minimal Node UDP forwarder (bench/udp-forwarder.ts,
-// the floor for a relay written in Node) and, when one is given, Mahimahi's
-// mm-link. Each relay runs as a process of its own; one sender
+// linkshell's CPU time per datagram against others carrying the same load
+// in the same run: a minimal Node UDP forwarder (bench/udp-forwarder.ts, the
+// floor for a relay written in Node) and Mahimahi's mm-link, or, when mm-link
+// is not installed, a plain C forwarder the benchmark builds
+// (bench/c-forwarder.c: recv and send, nothing else; a floor below mm-link,
+// which the table says). Each relay runs as a process of its own; one sender
 // (bench/udp-load.ts, inside the mm-link shell for mm-link) sends the same
 // datagrams at the same rate to it, through an unconstrained trace (100
 // delivery opportunities per millisecond both ways, so nothing is queued or
@@ -10,11 +12,19 @@
 // every mm-link process it forked) from the moment the sender starts to
 // 300 ms after it stops: start-up and shut-down are not counted.
 //
-// Usage:
-//   npx tsx bench/linkshell-cpu.ts [--seconds 10] [--loads 1000x1000,5000x200,20000x200]
-//       [--mm-link PATH --mm-user USER] [--relays floor,linkshell,linkshell-thread,mm-link] [--linkshell-args "..."]
+// A run counts only when its load started in time (at most 200 ms late) and
+// the window caught at least 95 % of the datagrams sent; otherwise it is run
+// again (--attempts times at most) and, if it never counts, no ratio is
+// printed for it. Each load runs --pairs times, the relays interleaved; the
+// ratios are of the medians.
 //
-// Relays: floor (the Node forwarder), linkshell (its defaults: --timer
+// Usage:
+//   node --import tsx bench/linkshell-cpu.ts [--seconds 10] [--loads 1000x1000,5000x200,20000x200]
+//       [--mm-link PATH --mm-user USER] [--relays floor,linkshell,linkshell-thread,mm-link] [--linkshell-args "..."]
+//       [--pairs 3] [--attempts 3] [--yes N]
+// --yes N: N busy processes (`yes > /dev/null`, this benchmark's priority) run throughout.
+//
+// Relays: floor (the Node forwarder), c-forwarder (stands in for mm-link when it is missing), linkshell (its defaults: --timer
 // timeout, setTimeout, about a millisecond late at worst, as mm-link's
 // millisecond poll), linkshell-thread (--timer thread: the worker thread's
 // sub-millisecond alarm), mm-link.
@@ -39,6 +49,11 @@ const loads = option('loads', '1000x1000,5000x200,20000x200').split(',').map((te
   return { pps, size };
 });
 const relays = option('relays', 'floor,linkshell,linkshell-thread,mm-link').split(',');
+const pairs = Number(option('pairs', '3'));
+const attempts = Number(option('attempts', '3'));
+const busy = Number(option('yes', '0'));
+const LATE_START_LIMIT_MS = 200;
+const CAUGHT_MIN = 0.95;
 const linkshellArgs = option('linkshell-args', '').split(' ').filter((a) => a !== '');
 const mmUser = option('mm-user', '');
 const which = spawnSync('sh', ['-c', 'command -v mm-link'], { encoding: 'utf8' });
@@ -51,6 +66,13 @@ chmodSync(dir, 0o755); // mm-link's user reads the trace
 const trace = join(dir, 'unconstrained.trace');
 writeFileSync(trace, '1\n'.repeat(100));
 chmodSync(trace, 0o644);
+const cForwarder = join(dir, 'c-forwarder');
+const built = spawnSync('cc', ['-O2', '-o', cForwarder, here('./c-forwarder.c')], { encoding: 'utf8' });
+if (built.status !== 0) throw new Error(`building bench/c-forwarder.c failed: ${built.stderr || built.error?.message}`);
+const yesProcesses = Array.from({ length: busy }, () => spawn('sh', ['-c', 'exec yes > /dev/null'], { stdio: 'ignore' }));
+process.on('exit', () => {
+  for (const y of yesProcesses) y.kill('SIGKILL');
+});
 
 /** Run time (ms) of every thread of `pid` now; 0 once it is gone. */
 function threadsCpuMs(pid: number): number {
@@ -111,6 +133,8 @@ interface RunResult {
   received: number;
   cpuMs: number;
   lateStartMs: number;
+  /** linkshell's own figures (its --summary-json), for linkshell runs. */
+  summary?: { verdict: string; latenessP99Ms: number | null; kernelDrops: number | null; queueDrops: number };
 }
 
 const sink = createSocket('udp4');
@@ -131,6 +155,7 @@ async function run(relay: string, pps: number, size: number): Promise<RunResult>
   let relayProcess: ChildProcess;
   let sender: ChildProcess;
   let measured: () => number[];
+  const summaryFile = join(dir, `summary-${relay}.json`);
   if (relay === 'mm-link') {
     // The shell outlives the load by a few seconds, so that mm-link is still there to be measured after it.
     const command = `node ${load('$MAHIMAHI_BASE', sinkPort).join(' ')}; sleep 3`;
@@ -142,9 +167,11 @@ async function run(relay: string, pps: number, size: number): Promise<RunResult>
   } else {
     const port = await freePort();
     const argv = relay === 'floor'
-      ? [...tsx, here('./udp-forwarder.ts'), String(port), '127.0.0.1', String(sinkPort)]
-      : [here('../bin/linkshell.js'), '--trace', trace, '--listen', `127.0.0.1:${port}`, '--connect', `127.0.0.1:${sinkPort}`, ...linkshellArgs, ...(relay === 'linkshell-thread' ? ['--timer', 'thread'] : [])];
-    relayProcess = spawn('node', argv, { cwd: root, stdio: ['ignore', 'ignore', 'ignore'] }); // (linkshell's summary on stderr is not needed)
+      ? ['node', ...tsx, here('./udp-forwarder.ts'), String(port), '127.0.0.1', String(sinkPort)]
+      : relay === 'c-forwarder'
+        ? [cForwarder, String(port), String(sinkPort)]
+        : ['node', here('../bin/linkshell.js'), '--trace', trace, '--listen', `127.0.0.1:${port}`, '--connect', `127.0.0.1:${sinkPort}`, '--summary-json', summaryFile, ...linkshellArgs, ...(relay === 'linkshell-thread' ? ['--timer', 'thread'] : [])];
+    relayProcess = spawn(argv[0], argv.slice(1), { cwd: root, stdio: ['ignore', 'ignore', 'ignore'] }); // (linkshell's summary on stderr is not needed)
     sender = spawn('node', load('127.0.0.1', port), { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
     measured = () => [relayProcess.pid!];
   }
@@ -167,25 +194,70 @@ async function run(relay: string, pps: number, size: number): Promise<RunResult>
     throw new Error(`${relay}: the load reported nothing (${JSON.stringify(output)})`);
   }
   if (relay === 'mm-link' && pids.length === 0) throw new Error('found no mm-link process to measure');
-  return { relay, sent: report.sent, received: got, cpuMs, lateStartMs: report.lateStartMs };
+  let summary: RunResult['summary'];
+  if (relay.startsWith('linkshell')) {
+    const doc = JSON.parse(readFileSync(summaryFile, 'utf8'));
+    summary = { verdict: doc.verdict, latenessP99Ms: doc.latenessP99Ms, kernelDrops: doc.kernelDrops, queueDrops: doc.directions[0].drops.queue };
+  }
+  return { relay, sent: report.sent, received: got, cpuMs, lateStartMs: report.lateStartMs, summary };
 }
 
+/** Why a run does not count (its load started late, or the window missed datagrams), or undefined. */
+function invalid(r: RunResult): string | undefined {
+  if (r.lateStartMs > LATE_START_LIMIT_MS) return `load started ${r.lateStartMs} ms late`;
+  if (!(r.received >= CAUGHT_MIN * r.sent)) return `window caught ${f((100 * r.received) / r.sent)} % of the datagrams`;
+  return undefined;
+}
+
+/** A run of `relay` that counts, trying up to `attempts` times; undefined (and why, on stdout) if none did. */
+async function validRun(relay: string, pps: number, size: number): Promise<RunResult | undefined> {
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    const r = await run(relay, pps, size);
+    const why = invalid(r);
+    if (why === undefined) return r;
+    console.log(`(${relay} at ${pps} x ${size}: run ${attempt} does not count: ${why}${attempt < attempts ? '; again' : '; no valid run'})`);
+  }
+  return undefined;
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
 const f = (x: number, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : '-');
-const wanted = relays.filter((r) => r !== 'mm-link' || mmLink !== '');
-console.log(`relay CPU per datagram: ${seconds} s per run, unconstrained trace (100 opportunities/ms), loopback`);
-console.log(`mm-link: ${mmLink !== '' ? mmLink : 'NOT AVAILABLE (no mm-link on PATH and no --mm-link): linkshell is compared with the Node floor only'}`);
+const wanted = relays.map((r) => (r === 'mm-link' && mmLink === '' ? 'c-forwarder' : r)).filter((r, i, all) => all.indexOf(r) === i);
+const reference = wanted.includes('mm-link') ? 'mm-link' : 'c-forwarder';
+const uptime = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+console.log(`relay CPU per datagram: ${seconds} s per run, ${pairs} interleaved runs per relay and load, unconstrained trace (100 opportunities/ms), loopback${busy > 0 ? `, ${busy} busy processes (yes > /dev/null) running` : ''}`);
+console.log(`load average at the start: ${uptime()}`);
+console.log(
+  mmLink !== ''
+    ? `mm-link: ${mmLink}`
+    : 'mm-link: NOT AVAILABLE (no mm-link on PATH and no --mm-link): the reference is a plain C forwarder (bench/c-forwarder.c: recv and send only, a floor BELOW mm-link, which also polls a timer and runs a queue)',
+);
 if (linkshellArgs.length > 0) console.log(`linkshell arguments: ${linkshellArgs.join(' ')}`);
-console.log('| load (pkt/s x bytes) | relay | sent | received | CPU (ms) | CPU % of a core | CPU per datagram (us) | vs floor | vs mm-link |');
-console.log('|---|---|---|---|---|---|---|---|---|');
+console.log(`| load (pkt/s x bytes) | relay | valid runs | CPU per datagram (us), median | per run | vs floor | vs ${reference} | linkshell verdicts, lateness p99 (ms), kernel drops, queue drops |`);
+console.log('|---|---|---|---|---|---|---|---|');
 for (const { pps, size } of loads) {
-  const results: RunResult[] = [];
-  for (const relay of wanted) results.push(await run(relay, pps, size));
-  const per = (r: RunResult | undefined) => (r ? (1000 * r.cpuMs) / r.received : NaN);
-  const floor = per(results.find((r) => r.relay === 'floor'));
-  const mm = per(results.find((r) => r.relay === 'mm-link'));
-  for (const r of results) {
-    const late = r.lateStartMs > 500 ? ` (load started ${f(r.lateStartMs, 0)} ms late)` : '';
-    console.log(`| ${pps} x ${size} | ${r.relay}${late} | ${r.sent} | ${r.received} | ${f(r.cpuMs)} | ${f(r.cpuMs / (seconds * 10))} | ${f(per(r), 2)} | ${f(per(r) / floor, 2)} | ${f(per(r) / mm, 2)} |`);
+  const runs = new Map<string, RunResult[]>(wanted.map((r) => [r, []]));
+  for (let pair = 0; pair < pairs; pair++) {
+    for (const relay of wanted) {
+      const r = await validRun(relay, pps, size);
+      if (r) runs.get(relay)!.push(r);
+    }
+  }
+  const per = (r: RunResult) => (1000 * r.cpuMs) / r.received;
+  const med = (relay: string) => median((runs.get(relay) ?? []).map(per));
+  const floor = med('floor');
+  const ref = med(reference);
+  for (const relay of wanted) {
+    const rs = runs.get(relay)!;
+    const m = med(relay);
+    const own = rs.map((r) => (r.summary ? `${r.summary.verdict} ${f(r.summary.latenessP99Ms ?? NaN, 2)} ${r.summary.kernelDrops ?? '?'} ${r.summary.queueDrops}` : '')).filter((x) => x !== '');
+    console.log(`| ${pps} x ${size} | ${relay} | ${rs.length} of ${pairs} | ${f(m, 2)} | ${rs.map((r) => f(per(r), 2)).join(', ')} | ${f(m / floor, 2)} | ${f(m / ref, 2)} | ${own.join('; ')} |`);
   }
 }
+console.log(`load average at the end: ${uptime()}`);
 sink.close();
+for (const y of yesProcesses) y.kill('SIGKILL');

@@ -4,6 +4,7 @@
       "target_name": "tun",
       "sources": [
         "src/tun.c",
+        "src/pump.c",
         "../native-common/napi_util.c"
       ],
       "cflags": [
@@ -11,7 +12,8 @@
         "-std=gnu11",
         "-Wall",
         "-Wextra",
-        "-Wno-unused-parameter"
+        "-Wno-unused-parameter",
+        "-pthread"
       ],
       "include_dirs": [
         "../native-common"

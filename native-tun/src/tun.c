@@ -309,6 +309,8 @@ static napi_value tun_close(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
+void pump_define(napi_env env, napi_value exports);
+
 static napi_value init(napi_env env, napi_value exports) {
   napi_property_descriptor properties[] = {
       {"open", NULL, tun_open, NULL, NULL, NULL, napi_enumerable, NULL},
@@ -318,6 +320,7 @@ static napi_value init(napi_env env, napi_value exports) {
       {"close", NULL, tun_close, NULL, NULL, NULL, napi_enumerable, NULL},
   };
   napi_define_properties(env, exports, sizeof(properties) / sizeof(properties[0]), properties);
+  pump_define(env, exports);
   return exports;
 }
 

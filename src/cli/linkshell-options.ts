@@ -51,6 +51,7 @@ the peer's answers cross the downlink (delay, loss, link) back to the sender.`,
     ['--seed N', 'seed of every random draw (loss, PIE): an integer from\n0 to 2^53-1 (default 1)'],
     ['-u, --uplink-log FILE', 'mm-link log of the uplink'],
     ['-d, --downlink-log FILE', 'mm-link log of the downlink'],
+    ['--summary-json FILE', 'the summary and the run\'s verdict (valid, late, kernel\ndrops) as JSON'],
     ['--overhead N', `link bytes a datagram takes beyond its payload, 0 to 4096\n(default ${DEFAULT_OVERHEAD_BYTES}: IPv4 + UDP headers and the TUN header\nMahimahi counts; with --netns ${NETNS_OVERHEAD_BYTES}, the TUN header: a\npacket is a whole IP packet there)`],
     ['--memory-cap MIB', `datagram bytes held per direction before arrivals are\ndropped, whatever the queue, 1 to ${1 << 20} (default ${DEFAULT_MEMORY_CAP_MIB})`],
     ['--max-sources N', `inside sources (address and port) served at once, 1 to\n65535 (default ${DEFAULT_MAX_FLOWS}); when full, a new one replaces\none idle for a minute`],
@@ -146,7 +147,11 @@ export function parseLinkshellCommandLine(argv: readonly string[]): ParsedModeCo
   const timing = timingOptions(values);
   const logs = logOptions(values);
   refuseOutputsOverInputs(
-    [logs.uplinkLog === undefined ? undefined : { role: '--uplink-log', path: logs.uplinkLog }, logs.downlinkLog === undefined ? undefined : { role: '--downlink-log', path: logs.downlinkLog }],
+    [
+      logs.uplinkLog === undefined ? undefined : { role: '--uplink-log', path: logs.uplinkLog },
+      logs.downlinkLog === undefined ? undefined : { role: '--downlink-log', path: logs.downlinkLog },
+      logs.summaryJson === undefined ? undefined : { role: '--summary-json', path: logs.summaryJson },
+    ],
     traceInputs(values.trace !== undefined, traces),
   );
   const path: NetnsConfig = {
@@ -180,6 +185,7 @@ const OPTIONS = {
   seed: { type: 'string' },
   'uplink-log': { type: 'string', short: 'u' },
   'downlink-log': { type: 'string', short: 'd' },
+  'summary-json': { type: 'string' },
   overhead: { type: 'string' },
   'memory-cap': { type: 'string' },
   'max-sources': { type: 'string' },
@@ -318,13 +324,17 @@ function timingOptions(values: Values): Pick<LinkshellConfig, 'timer' | 'spinMs'
   return { timer, spinMs };
 }
 
-function logOptions(values: Values): Pick<LinkshellConfig, 'uplinkLog' | 'downlinkLog'> {
+function logOptions(values: Values): Pick<LinkshellConfig, 'uplinkLog' | 'downlinkLog' | 'summaryJson'> {
   const uplinkLog = optional(values['uplink-log'], (t) => pathValue('uplink-log', t));
   const downlinkLog = optional(values['downlink-log'], (t) => pathValue('downlink-log', t));
   if (uplinkLog !== undefined && uplinkLog === downlinkLog) {
     throw usageError(`--uplink-log and --downlink-log name the same file ${JSON.stringify(uplinkLog)}`);
   }
-  return { uplinkLog, downlinkLog };
+  const summaryJson = optional(values['summary-json'], (t) => pathValue('summary-json', t));
+  if (summaryJson !== undefined && (summaryJson === uplinkLog || summaryJson === downlinkLog)) {
+    throw usageError(`--summary-json and a log name the same file ${JSON.stringify(summaryJson)}`);
+  }
+  return { uplinkLog, downlinkLog, summaryJson };
 }
 
 function checkQueue(direction: string, kind: string, args: string): void {

@@ -15,6 +15,8 @@ import { LINKSHELL_HELP, parseLinkshellCommandLine, type ParsedModeCommandLine }
 import { startLinkshell, type RunningLink } from '../linkshell/session.ts';
 import { formatSummary, StatusLine } from '../linkshell/summary.ts';
 import { openTrace } from '../link-emu/trace-files.ts';
+import { SummaryJsonFile } from '../linkshell/summary-json-file.ts';
+import { formatVerdict, runVerdict } from '../linkshell/verdict.ts';
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 /** After this many stop signals the command is killed outright. */
@@ -38,6 +40,7 @@ async function run(argv: string[]): Promise<number> {
   let banner: string;
   let launch: (() => ChildCommand) | undefined;
   let traceEndMs = Infinity;
+  let summaryJson: SummaryJsonFile | undefined;
   try {
     const parsed = parseLinkshellCommandLine(argv);
     if (parsed.help) {
@@ -45,8 +48,11 @@ async function run(argv: string[]): Promise<number> {
       return 0;
     }
     if (parsed.config.once) traceEndMs = Math.min(openTrace(parsed.config.uplinkTrace).period, openTrace(parsed.config.downlinkTrace).period);
+    // Opened before anything starts, so that a path that cannot be written is a bad argument, not a lost summary.
+    if (parsed.config.summaryJson !== undefined) summaryJson = SummaryJsonFile.open(parsed.config.summaryJson);
     ({ session, banner, launch } = await start(parsed, argv, stderr));
   } catch (error) {
+    summaryJson?.discard();
     stderr(oneLine(error));
     return exitStatusOf(error);
   }
@@ -111,7 +117,15 @@ async function run(argv: string[]): Promise<number> {
     stderr(`internal error, stopped: ${fatal.stack ?? fatal.message}`);
     code = 1;
   }
-  process.stderr.write(formatSummary(report));
+  process.stderr.write(formatSummary(report) + formatVerdict(runVerdict(report)));
+  if (summaryJson !== undefined) {
+    try {
+      summaryJson.write(report);
+    } catch (error) {
+      stderr(oneLine(error));
+      code = code === 0 ? exitStatusOf(error) : code;
+    }
+  }
   for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
   return code;
 }

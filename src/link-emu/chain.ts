@@ -73,6 +73,14 @@ export interface ChainOptions<T> {
   deliver: (payload: T, size: number) => void;
   /** Called for every packet lost on the way, with the cause. */
   onDrop?: (cause: DropCause, size: number, payload: T | undefined) => void;
+  /**
+   * Called, when the chain's last stage is a link whose queue never drops a
+   * packet it has admitted (infinite, droptail), with each packet the link
+   * admits and the time it will leave the chain (Infinity: never, a `once`
+   * trace ended): known at its arrival, because later arrivals only queue
+   * behind it. (linkshell hands the datagram to its sending thread then.)
+   */
+  onDeparturePlanned?: (payload: T, time: number) => void;
 }
 
 type Hop<T> = (size: number, payload: T) => void;
@@ -91,6 +99,8 @@ export class Chain<T> {
   private readonly seeds: StageSeed[] = [];
   /** The largest packet the chain's links accept (Infinity without a link). */
   readonly mtu: number;
+  /** Whether departures are known at arrival (onDeparturePlanned is called; see ChainOptions). */
+  private projecting = false;
 
   constructor(readonly specs: readonly StageSpec[], private readonly options: ChainOptions<T>) {
     let next: Hop<T> = (size, payload) => {
@@ -103,7 +113,7 @@ export class Chain<T> {
       const spec = specs[i];
       const rng = options.rng.fork(`stage${i}-${spec.kind}`);
       if (spec.kind !== 'delay') this.seeds.unshift({ stage: i, kind: spec.kind, seed: rng.seed });
-      next = this.buildStage(spec, next, rng);
+      next = this.buildStage(spec, next, rng, i === specs.length - 1);
       if (spec.kind === 'link') mtu = Math.min(mtu, spec.mtu ?? DEFAULT_MTU);
     }
     this.entry = next;
@@ -132,6 +142,11 @@ export class Chain<T> {
     return this.seeds;
   }
 
+  /** Whether onDeparturePlanned learns every admitted packet's departure at its arrival. */
+  projectsDepartures(): boolean {
+    return this.projecting;
+  }
+
   /** The chain's trace-driven links, in order (for their counters and backlog). */
   links(): readonly TraceLink<T>[] {
     return this.traceLinks;
@@ -143,7 +158,7 @@ export class Chain<T> {
     this.options.onDrop?.(cause, size, payload);
   }
 
-  private buildStage(spec: StageSpec, next: Hop<T>, rng: Rng): Hop<T> {
+  private buildStage(spec: StageSpec, next: Hop<T>, rng: Rng, last: boolean): Hop<T> {
     const scheduler = this.options.scheduler;
     switch (spec.kind) {
       case 'delay': {
@@ -177,13 +192,17 @@ export class Chain<T> {
         };
       }
       case 'link':
-        return this.buildLink(spec, next, rng);
+        return this.buildLink(spec, next, rng, last);
     }
   }
 
-  private buildLink(spec: Extract<StageSpec, { kind: 'link' }>, next: Hop<T>, rng: Rng): Hop<T> {
+  private buildLink(spec: Extract<StageSpec, { kind: 'link' }>, next: Hop<T>, rng: Rng, last: boolean): Hop<T> {
     const scheduler = this.options.scheduler;
-    const queue = createQueue<T>(spec.queue ?? 'infinite', spec.queueArgs ?? '', rng);
+    const kind = spec.queue ?? 'infinite';
+    const queue = createQueue<T>(kind, spec.queueArgs ?? '', rng);
+    const planned = this.options.onDeparturePlanned;
+    const project = planned !== undefined && last && (kind === 'infinite' || kind === 'droptail');
+    if (project) this.projecting = true;
     const link = new TraceLink<T>({
       trace: spec.trace,
       queue,
@@ -193,6 +212,7 @@ export class Chain<T> {
       events: spec.events,
       maxWaitMs: spec.maxWaitMs,
       onDrop: (packet) => this.drop('queue', packet.size, packet.payload),
+      projectDepartures: project,
     });
     this.traceLinks.push(link);
     let wakeAt = -Infinity;
@@ -213,7 +233,7 @@ export class Chain<T> {
       schedule();
     };
     return (size, payload) => {
-      link.arrive(scheduler.now(), size, payload, depart);
+      link.arrive(scheduler.now(), size, payload, depart, project ? (time) => planned!(payload, time) : undefined);
       schedule();
     };
   }

@@ -45,6 +45,13 @@ export interface LinkOptions<T> {
    * no bound (the queue's own limit alone).
    */
   maxWaitMs?: number;
+  /**
+   * Work out each admitted packet's departure time when it arrives (see
+   * arrive()). Exact only for a queue that never drops or reorders a packet
+   * it has admitted (infinite, droptail): later arrivals then only queue
+   * behind it.
+   */
+  projectDepartures?: boolean;
 }
 
 export type DepartureListener<T> = (packet: QueuedPacket<T>, time: number) => void;
@@ -77,6 +84,15 @@ export class TraceLink<T = unknown> {
   private pendingDropPackets = 0;
   private pendingDropBytes = 0;
   private readonly maxWaitMs: number | undefined;
+  private readonly projecting: boolean;
+  /** Where the last byte queued will leave (while the link is busy): its opportunity (index, pass base) and the bytes left in it. */
+  private tailIndex = 0;
+  private tailBase = 0;
+  private tailLeft = 0;
+  private tailFinished = false;
+  /** The packet being offered to the queue, and whether the queue refused it. */
+  private arriving: QueuedPacket<T> | undefined;
+  private arrivingDropped = false;
 
   constructor(options: LinkOptions<T>) {
     const mtu = options.mtu ?? DEFAULT_MTU;
@@ -96,7 +112,9 @@ export class TraceLink<T = unknown> {
     }
     this.maxWaitMs = options.maxWaitMs;
     const onDrop = options.onDrop;
+    this.projecting = options.projectDepartures ?? false;
     this.dropCounter = (packet, now) => {
+      if (packet === this.arriving) this.arrivingDropped = true;
       this.pendingDropPackets++;
       this.pendingDropBytes += packet.size;
       onDrop?.(packet, now);
@@ -223,20 +241,58 @@ export class TraceLink<T = unknown> {
    * offered to the queue. Returns the number of packets the queue dropped.
    * Throws PacketTooLargeError for a packet larger than the MTU (nothing is
    * logged for it, as mm-link refuses it before logging).
+   *
+   * With projectDepartures, `onAdmitted` learns when an admitted packet will
+   * depart (the opportunity that will carry its last byte; Infinity after a
+   * `once` trace's end) before any opportunity after `now` is used.
    */
-  arrive(now: number, size: number, payload: T, onDeparture: DepartureListener<T>): number {
+  arrive(now: number, size: number, payload: T, onDeparture: DepartureListener<T>, onAdmitted?: (departure: number) => void): number {
     if (size > this.mtu) throw new PacketTooLargeError(size, this.mtu);
     if (!(size > 0) || !Number.isInteger(size)) throw new RangeError(`packet size must be a positive integer, got ${size}`);
     this.advanceTo(now, onDeparture);
     this.stats.arrivals++;
     this.stats.arrivalBytes += size;
     this.events?.arrival(now, size);
+    const wasIdle = this.isIdle();
     const packet = { size, arrival: now, payload };
+    this.arriving = packet;
+    this.arrivingDropped = false;
     if (this.maxWaitMs !== undefined && this.deliveryTime(size, now) - now > this.maxWaitMs) this.dropCounter(packet, now);
     else this.queue.enqueue(packet, now, this.dropCounter);
+    this.arriving = undefined;
+    if (this.projecting && !this.arrivingDropped) {
+      const departure = this.projectTail(size, wasIdle);
+      onAdmitted?.(departure);
+    }
     const dropped = this.pendingDropPackets;
     this.flushDrops(now);
     return dropped;
+  }
+
+  /** Moves the tail past `size` more bytes (from the next opportunity if the link was idle); returns the departure of the last of them. */
+  private projectTail(size: number, wasIdle: boolean): number {
+    const times = this.times;
+    if (wasIdle) {
+      this.tailIndex = this.index;
+      this.tailBase = this.base;
+      this.tailLeft = this.mtu;
+      this.tailFinished = this.finished;
+    }
+    let left = size;
+    while (!this.tailFinished) {
+      const take = left < this.tailLeft ? left : this.tailLeft;
+      left -= take;
+      this.tailLeft -= take;
+      if (left === 0) return times[this.tailIndex] + this.tailBase;
+      this.tailIndex++;
+      if (this.tailIndex === times.length) {
+        this.tailIndex = 0;
+        if (this.once) this.tailFinished = true;
+        else this.tailBase += this.period;
+      }
+      this.tailLeft = this.mtu;
+    }
+    return Infinity;
   }
 
   private flushDrops(time: number): void {

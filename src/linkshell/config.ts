@@ -30,6 +30,8 @@ export interface LinkshellConfig {
   seed: string;
   uplinkLog?: string;
   downlinkLog?: string;
+  /** Where the summary and the run's verdict go as JSON (--summary-json). */
+  summaryJson?: string;
   overheadBytes: number;
   memoryCapBytes: number;
   maxSources: number;

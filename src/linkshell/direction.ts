@@ -62,6 +62,14 @@ export interface DirectionOptions<F> {
   log?: LinkEventSink & { stageSeed?(seed: StageSeed): void };
   /** Called with each datagram that leaves the direction. */
   deliver: (bytes: Uint8Array, flow: F) => void;
+  /**
+   * Where departures can be known at arrival (the link is the direction's
+   * last stage and its queue infinite or droptail: see Chain), each admitted
+   * datagram is offered here with the link time it will leave at; true: the
+   * caller sends it then (linkshell's native thread), and `deliver` is not
+   * called for it. Its lateness comes back through addSendLateness().
+   */
+  sendAhead?: (bytes: Uint8Array, flow: F, dueMs: number) => boolean;
   /** Called once when the memory cap first drops a datagram. */
   onMemoryCap?: (direction: DirectionName) => void;
 }
@@ -89,6 +97,8 @@ export interface DirectionStats extends ChainCounters {
 interface Datagram<F> {
   bytes: Uint8Array;
   flow: F;
+  /** Handed to sendAhead: leaves at its time without `deliver`. */
+  ahead?: boolean;
 }
 
 export class Direction<F> {
@@ -107,6 +117,10 @@ export class Direction<F> {
   private readonly onMemoryCap: ((direction: DirectionName) => void) | undefined;
   private readonly linkClock: Scheduler;
   private readonly log: LinkEventSink | undefined;
+  /** The arrival time of the datagram being pushed (undefined: now). */
+  private arrivalMs: number | undefined;
+  /** The lateness of the departure event running (when departures are projected, counted at delivery, for datagrams not sent ahead). */
+  private departureLateness = 0;
 
   constructor(options: DirectionOptions<F>) {
     this.name = options.name;
@@ -118,7 +132,7 @@ export class Direction<F> {
     let last = -Infinity;
     const linkClock: Scheduler = (this.linkClock = {
       now: () => {
-        const t = wall.dueTimeOfRunning() ?? Math.floor(wall.now());
+        const t = wall.dueTimeOfRunning() ?? Math.floor(this.arrivalMs ?? wall.now());
         if (t > last) last = t;
         return last;
       },
@@ -129,7 +143,9 @@ export class Direction<F> {
       arrival: (time, size) => log?.arrival(time, size),
       opportunity: (time, mtu) => log?.opportunity(time, mtu),
       departure: (time, size, delay) => {
-        this.lateness.add(Math.max(0, wall.now() - time));
+        // (Projected departures: the link is the last stage, so delivery follows at once; datagrams sent ahead report their own lateness.)
+        if (this.chain.projectsDepartures()) this.departureLateness = Math.max(0, wall.now() - time);
+        else this.lateness.add(Math.max(0, wall.now() - time));
         this.queueingDelay.add(delay);
         this.lastDelay = delay;
         this.linkDepartureBytes += size;
@@ -150,13 +166,22 @@ export class Direction<F> {
       baseTimestamp: options.baseTimestamp,
       events,
     });
+    const sendAhead = options.sendAhead;
     this.chain = new Chain<Datagram<F>>(stages, {
       scheduler: linkClock,
       rng: options.rng,
       deliver: (datagram, size) => {
         this.held -= size;
+        if (datagram.ahead) return;
+        if (this.chain.projectsDepartures()) this.lateness.add(this.departureLateness);
         options.deliver(datagram.bytes, datagram.flow);
       },
+      onDeparturePlanned:
+        sendAhead === undefined
+          ? undefined
+          : (datagram, time) => {
+              if (time < Infinity && sendAhead(datagram.bytes, datagram.flow, time)) datagram.ahead = true;
+            },
       onDrop: (_cause: DropCause, size: number) => {
         this.held -= size;
       },
@@ -164,8 +189,23 @@ export class Direction<F> {
     for (const seed of this.chain.stageSeeds()) log?.stageSeed?.(seed);
   }
 
-  /** A datagram enters the direction now (it may be dropped: oversize, memory cap, loss, a full queue). */
-  push(bytes: Uint8Array, flow: F): void {
+  /**
+   * A datagram enters the direction (it may be dropped: oversize, memory
+   * cap, loss, a full queue): at `arrivalMs` on the scheduler's clock (when
+   * the kernel received it; the caller has run what fell due before), or now.
+   * Link time never goes back: an arrival stamped before an event the link
+   * has already handled counts as of that event's time.
+   */
+  push(bytes: Uint8Array, flow: F, arrivalMs?: number): void {
+    this.arrivalMs = arrivalMs;
+    try {
+      this.enter(bytes, flow);
+    } finally {
+      this.arrivalMs = undefined;
+    }
+  }
+
+  private enter(bytes: Uint8Array, flow: F): void {
     // (An empty datagram with --overhead 0 still takes a byte: the link has no zero-size packets.)
     const size = Math.max(1, bytes.length + this.overhead);
     if (size <= this.chain.mtu && this.held + size > this.memoryCap) {
@@ -178,6 +218,11 @@ export class Direction<F> {
     }
     this.held += size;
     this.chain.push(size, { bytes, flow });
+  }
+
+  /** How late (ms) a datagram handed to sendAhead actually left. */
+  addSendLateness(ms: number): void {
+    this.lateness.add(Math.max(0, ms));
   }
 
   /**

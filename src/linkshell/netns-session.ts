@@ -14,6 +14,7 @@ import { DnsForwarder } from '../netns/dns-forwarder.ts';
 import { NetnsLink, NetnsSetupError, planLayout, type NetnsLayout } from '../netns/namespace.ts';
 import { netnsUnavailable } from '../netns/prerequisites.ts';
 import { readTxDropped } from '../netns/device-stats.ts';
+import { PacketPump, packetPumpUnavailable } from '../net/packet-pump.ts';
 import type { LinkLogFile } from './log-file.ts';
 import { buildPath, FaultLatch, loadTraces, RunningSession, type PathConfig, type PathInfo, type RunningLink, type RunTimes, type SessionOptions } from './session.ts';
 import type { NetnsCounters } from './summary.ts';
@@ -47,10 +48,18 @@ export async function startNetnsSession(config: PathConfig, options: SessionOpti
   let uplink: PathInfo<null>;
   let downlink: PathInfo<null>;
   let dns: DnsForwarder | undefined;
+  // The native thread (once reading starts) also writes, at their times, the packets whose departure is known at arrival:
+  // uplink packets into the host's device (pump source 1), downlink packets into the inside device (source 0).
+  let pump: PacketPump | undefined;
+  const ahead = (device: number, tag: number) => (packet: Uint8Array, _flow: null, dueMs: number) => {
+    if (pump === undefined) return false;
+    pump.sendAt(device, packet, dueMs, tag);
+    return true;
+  };
   try {
     const build = { config, run, scheduler, rng: createRng(config.seed), logs, commandLine: options.commandLine ?? ['linkshell', ...process.argv.slice(2)], warn };
-    uplink = buildPath<null>(build, 'uplink', traces.uplink, (packet) => link.host.write(packet));
-    downlink = buildPath<null>(build, 'downlink', traces.downlink, (packet) => link.inside.write(packet));
+    uplink = buildPath<null>(build, 'uplink', traces.uplink, (packet) => link.host.write(packet), ahead(1, 0));
+    downlink = buildPath<null>(build, 'downlink', traces.downlink, (packet) => link.inside.write(packet), ahead(0, 1));
     dns = await DnsForwarder.listen(link.layout.hostAddress).catch((error: NodeJS.ErrnoException) => {
       warn(`no DNS inside: cannot listen on ${link.layout.hostAddress}:53 (${error.code ?? error.message})`);
       return undefined;
@@ -61,29 +70,34 @@ export async function startNetnsSession(config: PathConfig, options: SessionOpti
     await link.destroy();
     throw usageError((error as Error).message);
   }
-  // Whatever fell due before a packet arrived happens first, so link time only moves forward.
+  // Whatever fell due before a packet arrived happens first, so link time only moves forward; the packet enters as of its arrival.
   const into = (path: PathInfo<null>) =>
-    faults.guard((packet: Buffer) => {
-      scheduler.runDue(Infinity);
-      path.direction.push(packet, null);
+    faults.guard((packet: Buffer, atMs?: number) => {
+      scheduler.runDue(Infinity, atMs);
+      path.direction.push(packet, null, atMs);
     });
-  const maxPacket = config.mtu - config.overheadBytes;
-  link.inside.startReading(maxPacket, into(uplink), (error) => faults.fail(error));
-  link.host.startReading(maxPacket, into(downlink), (error) => faults.fail(error));
+  pump = startReading(link, clock.originNs!, config.mtu - config.overheadBytes, into(uplink), into(downlink), (error) => faults.fail(error));
 
   const { layout } = link;
   const session = new RunningSession<null, { netns: NetnsCounters }>(
     {
+      receivePath: () => (pump !== undefined ? 'native' : 'event-loop'),
+      drainSendLateness: (add) => {
+        const pairs = pump?.drainLateness() ?? [];
+        for (let i = 0; i + 1 < pairs.length; i += 2) add(pairs[i]!, pairs[i + 1]!);
+      },
       // The kernel's drops when linkshell did not read a device fast enough: its transmit queue overflowed.
       kernelDrops: () => ({ inside: readTxDropped(layout.insideDevice, layout.namespace), outside: readTxDropped(layout.hostDevice) }),
       figures: () => ({
         netns: {
           namespace: layout.namespace,
-          writeDrops: link.host.stats().writeDrops + link.inside.stats().writeDrops,
+          // (Packets the native thread could not write count too.)
+          writeDrops: link.host.stats().writeDrops + link.inside.stats().writeDrops + (pump?.stats().timedDropped ?? 0),
           dnsAnswers: dns?.stats().answered,
         },
       }),
       close: async () => {
+        pump?.close();
         link.inside.stopReading();
         link.host.stopReading();
         await dns?.close();
@@ -102,4 +116,40 @@ export async function startNetnsSession(config: PathConfig, options: SessionOpti
     commandLine: (command: readonly string[]) => link.commandLine(command),
     environment: () => ({ MAHIMAHI_BASE: layout.hostAddress }),
   });
+}
+
+/**
+ * Reads both devices: with the native packet path where it is built (its
+ * thread reads each packet the moment the kernel queues it and stamps its
+ * arrival; a packet longer than the devices' MTU, which cannot come, would be
+ * refused by the link as oversize), else on the event loop (arrival = read
+ * time). Returns the pump, if used.
+ */
+function startReading(
+  link: NetnsLink,
+  originNs: bigint,
+  maxPacket: number,
+  uplink: (packet: Buffer, atMs?: number) => void,
+  downlink: (packet: Buffer, atMs?: number) => void,
+  fail: (error: Error) => void,
+): PacketPump | undefined {
+  if (packetPumpUnavailable() === undefined) {
+    const devices = [link.inside, link.host];
+    const into = [uplink, downlink];
+    const pump = new PacketPump({
+      originNs,
+      onArrivals: (arrivals) => {
+        for (const a of arrivals) {
+          devices[a.source]!.countRead(1);
+          into[a.source]!(a.bytes, a.atMs);
+        }
+      },
+      onError: (source, code) => fail(Object.assign(new Error(`reading TUN device ${devices[source]!.name} failed: ${code}`), { code })),
+    });
+    devices.forEach((device, i) => pump.addTun(i, device.fileDescriptor()));
+    return pump;
+  }
+  link.inside.startReading(maxPacket, (packet) => uplink(packet), fail);
+  link.host.startReading(maxPacket, (packet) => downlink(packet), fail);
+  return undefined;
 }

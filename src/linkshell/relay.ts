@@ -19,6 +19,13 @@
 // Datagrams the kernel dropped at these sockets (full receive buffers) are
 // read from its per-socket counters (src/net/socket-drops.ts).
 //
+// Where the native packet path is built (Linux; src/net/packet-pump.ts), the
+// listen socket and the outside sockets are read by its thread, which stamps
+// every datagram with the kernel's arrival time, and datagrams leave through
+// it in batches (sendmmsg); Node's sockets then only bind, connect and hold
+// the ports. Elsewhere Node's event loop reads them and a datagram's arrival
+// time is when it was read.
+//
 // When the table of sources is full, a new source takes the place of the
 // one idle longest, if that one has been idle (no datagram either way) for
 // at least a minute, as a NAT's UDP mappings time out; otherwise the new
@@ -30,6 +37,7 @@
 import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
 import { formatAddress, isLoopback, type UdpAddress } from '../net/address.ts';
 import { UdpSocketTable } from '../net/socket-drops.ts';
+import { MAX_PUMP_SOURCES, PacketPump, packetPumpUnavailable, takeOverDgramSocket, type PumpArrival } from '../net/packet-pump.ts';
 
 export interface Flow {
   /** "address:port" of the inside source. */
@@ -46,6 +54,10 @@ export interface Flow {
   lastActive: number;
   /** Set when the flow has been forgotten to make room: its datagrams still in the link are dropped. */
   closed: boolean;
+  /** The outside socket's source id in the packet pump, once the pump reads and sends it. */
+  pumpId: number | undefined;
+  /** Datagrams to the peer that the link will deliver through sendToPeer, not ahead: later ones wait behind them (order). */
+  notAhead: number;
 }
 
 /** How long a source must have been idle before a new one may take its place. */
@@ -77,10 +89,12 @@ export interface RelayOptions {
   listen: UdpAddress;
   peer: UdpAddress;
   maxSources: number;
-  /** A datagram from an inside application. */
-  onInside: (bytes: Buffer, flow: Flow) => void;
+  /** A datagram from an inside application; `atMs` is when the kernel received it (on `originNs`'s clock), undefined: now. */
+  onInside: (bytes: Buffer, flow: Flow, atMs: number | undefined) => void;
   /** A datagram from the peer, on the flow's outside socket. */
-  onOutside: (bytes: Buffer, flow: Flow) => void;
+  onOutside: (bytes: Buffer, flow: Flow, atMs: number | undefined) => void;
+  /** Read and send through the native packet path where it is built, with arrival times on the clock that started at this process.hrtime.bigint() reading. */
+  nativePath?: { originNs: bigint };
   /** Warnings (a refused source, a socket error): one line each. */
   warn: (message: string) => void;
   /** Socket receive buffer to ask for (the kernel may cap it). */
@@ -111,6 +125,11 @@ export class Relay {
   private evictedKernelDrops = 0;
   private readonly outsideBind: string | undefined;
   private readonly now: () => number;
+  /** The native packet path, if used: source 0 is the listen socket, flows take the others. */
+  private pump: PacketPump | undefined;
+  private readonly flowsByPumpId = new Map<number, Flow>();
+  private nextPumpId = 1;
+  private readonly freePumpIds: number[] = [];
 
   private constructor(
     private readonly listenSocket: Socket,
@@ -139,13 +158,59 @@ export class Relay {
     trySetReceiveBuffer(socket, options.receiveBufferBytes ?? DEFAULT_RECEIVE_BUFFER);
     const bound = socket.address();
     const relay = new Relay(socket, { address: bound.address, family: options.listen.family, port: bound.port }, options);
-    socket.on('message', (bytes, from) => relay.fromInside(bytes, from));
+    socket.on('message', (bytes, from) => relay.fromInside(bytes, from.address, from.port, undefined));
     socket.on('error', (error) => relay.socketError('listen socket', error));
+    if (options.nativePath !== undefined && packetPumpUnavailable() === undefined) relay.startPump(options.nativePath.originNs);
     return relay;
   }
 
+  /** How datagrams are received: 'native' (the packet path's thread, kernel arrival times) or 'event-loop' (read times). */
+  receivePath(): 'native' | 'event-loop' {
+    return this.pump !== undefined ? 'native' : 'event-loop';
+  }
+
+  /** The packet path's counters (undefined without it). */
+  pumpStats(): ReturnType<PacketPump['stats']> | undefined {
+    return this.pump !== undefined && !this.closed ? this.pump.stats() : undefined;
+  }
+
+  private startPump(originNs: bigint): void {
+    const fd = takeOverDgramSocket(this.listenSocket);
+    if (fd === undefined) return;
+    this.pump = new PacketPump({
+      originNs,
+      onArrivals: (arrivals) => this.fromPump(arrivals),
+      onError: (source, code) => {
+        const flow = this.flowsByPumpId.get(source);
+        this.socketError(flow ? `outside socket of ${flow.key}` : 'listen socket', Object.assign(new Error(code), { code, syscall: 'recvmmsg' }));
+      },
+    });
+    this.pump.addUdp(0, fd, true);
+  }
+
+  private fromPump(arrivals: PumpArrival[]): void {
+    for (const a of arrivals) {
+      if (this.closed) return;
+      if (a.source === 0) {
+        this.fromInside(a.bytes, a.address, a.port, a.atMs);
+        continue;
+      }
+      const flow = this.flowsByPumpId.get(a.source);
+      if (flow === undefined || flow.closed) continue;
+      flow.lastActive = this.now();
+      this.options.onOutside(a.bytes, flow, a.atMs);
+    }
+  }
+
   stats(): RelayCounters {
-    return { ...this.counters };
+    const pump = this.pumpStats();
+    if (pump === undefined) return { ...this.counters };
+    // Datagrams the packet path could not send count as send errors (a full buffer included); "port unreachable" as refusals.
+    return {
+      ...this.counters,
+      sendErrors: this.counters.sendErrors + pump.sendErrors + pump.sendDrops,
+      peerRefusals: this.counters.peerRefusals + pump.sendRefused,
+    };
   }
 
   /**
@@ -168,13 +233,50 @@ export class Relay {
 
   /** Sends a datagram to the peer from the flow's outside socket. */
   sendToPeer(flow: Flow, bytes: Uint8Array): void {
+    if (flow.notAhead > 0) flow.notAhead--;
+    this.transmitToPeer(flow, bytes);
+  }
+
+  private transmitToPeer(flow: Flow, bytes: Uint8Array): void {
     if (this.closed) return;
     if (flow.closed) {
       this.counters.evictedFlowDatagrams++;
       return;
     }
     if (flow.pending !== undefined) flow.pending.push(bytes);
+    else if (flow.pumpId !== undefined) this.pump!.send(flow.pumpId, bytes);
     else flow.outside.send(bytes);
+  }
+
+  /**
+   * Hands a datagram for the peer to the native thread, to leave at `dueMs`
+   * (on the clock of nativePath's origin) without waiting for this thread;
+   * false when it cannot (no native path, the flow's socket not connected yet
+   * or forgotten): send it with sendToPeer at its time then. `tag` comes back
+   * with its lateness (drainSendLateness).
+   */
+  sendToPeerAt(flow: Flow, bytes: Uint8Array, dueMs: number, tag: number): boolean {
+    // (Never ahead of a datagram of the flow still to go at its own time: the peer would get them out of order.)
+    if (this.closed || this.pump === undefined || flow.closed || flow.pumpId === undefined || flow.notAhead > 0) {
+      flow.notAhead++;
+      return false;
+    }
+    this.pump.sendAt(flow.pumpId, bytes, dueMs, tag);
+    return true;
+  }
+
+  /** As sendToPeerAt, towards the flow's inside source from the listen socket. */
+  sendToInsideAt(flow: Flow, bytes: Uint8Array, dueMs: number, tag: number): boolean {
+    if (this.closed || this.pump === undefined || flow.closed) return false;
+    this.pump.sendAt(0, bytes, dueMs, tag, flow.insideAddress, flow.insidePort);
+    return true;
+  }
+
+  /** Tells `add` how late each datagram handed over with a send...At left, since the last call. */
+  drainSendLateness(add: (tag: number, ms: number) => void): void {
+    if (this.closed || this.pump === undefined) return;
+    const pairs = this.pump.drainLateness();
+    for (let i = 0; i + 1 < pairs.length; i += 2) add(pairs[i]!, pairs[i + 1]!);
   }
 
   /** Sends a datagram to the flow's inside source from the listen socket. */
@@ -184,7 +286,8 @@ export class Relay {
       this.counters.evictedFlowDatagrams++;
       return;
     }
-    this.listenSocket.send(bytes, flow.insidePort, flow.insideAddress);
+    if (this.pump !== undefined) this.pump.send(0, bytes, flow.insideAddress, flow.insidePort);
+    else this.listenSocket.send(bytes, flow.insidePort, flow.insideAddress);
   }
 
   /** Closes every socket; later sends are ignored. */
@@ -193,12 +296,13 @@ export class Relay {
     this.closed = true;
     const sockets = [this.listenSocket, ...[...this.flows.values()].flatMap((f) => [f.outside, f.stray])];
     for (const flow of this.flows.values()) flow.closed = true;
+    this.pump?.close();
     await Promise.all(sockets.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
   }
 
-  private fromInside(bytes: Buffer, from: RemoteInfo): void {
+  private fromInside(bytes: Buffer, address: string, port: number, atMs: number | undefined): void {
     if (this.closed) return;
-    const key = from.family === 'IPv6' ? `[${from.address}]:${from.port}` : `${from.address}:${from.port}`;
+    const key = this.listenAddress.family === 6 ? `[${address}]:${port}` : `${address}:${port}`;
     let flow = this.flows.get(key);
     if (flow === undefined) {
       if (this.flows.size >= this.options.maxSources && !this.evictIdlest()) {
@@ -208,10 +312,10 @@ export class Relay {
         this.counters.refusedSourceDatagrams++;
         return;
       }
-      flow = this.openFlow(key, from);
+      flow = this.openFlow(key, address, port);
     }
     flow.lastActive = this.now();
-    this.options.onInside(bytes, flow);
+    this.options.onInside(bytes, flow, atMs);
   }
 
   /** Forgets the source idle longest if it has been idle long enough; true if room was made. */
@@ -222,14 +326,15 @@ export class Relay {
     idlest.closed = true;
     this.evictedKernelDrops += this.outsideDrops(UdpSocketTable.read(), idlest) ?? 0;
     this.flows.delete(idlest.key);
+    this.releasePumpId(idlest);
     idlest.outside.close();
     idlest.stray.close();
     this.counters.evictedSources++;
     return true;
   }
 
-  private openFlow(key: string, from: RemoteInfo): Flow {
-    const flow: Flow = { key, insideAddress: from.address, insidePort: from.port, outside: undefined!, stray: undefined!, pending: [], lastActive: this.now(), closed: false };
+  private openFlow(key: string, address: string, port: number): Flow {
+    const flow: Flow = { key, insideAddress: address, insidePort: port, outside: undefined!, stray: undefined!, pending: [], lastActive: this.now(), closed: false, pumpId: undefined, notAhead: 0 };
     this.newSockets(flow);
     this.flows.set(key, flow);
     this.counters.sources++;
@@ -244,7 +349,7 @@ export class Relay {
     outside.on('message', (bytes) => {
       if (this.closed || flow.closed) return;
       flow.lastActive = this.now();
-      this.options.onOutside(bytes, flow);
+      this.options.onOutside(bytes, flow, undefined);
     });
     stray.on('message', (_bytes, sender) => this.fromStranger(sender));
     outside.on('error', (error) => this.socketError(`outside socket of ${flow.key}`, error));
@@ -283,10 +388,41 @@ export class Relay {
     const outside = flow.outside;
     await new Promise<void>((resolve) => outside.connect(this.options.peer.port, this.options.peer.address, () => resolve()));
     if (gone()) return;
+    this.pumpFlow(flow);
     const pending = flow.pending ?? [];
     flow.pending = undefined;
-    for (const bytes of pending) outside.send(bytes);
+    for (const bytes of pending) this.transmitToPeer(flow, bytes);
     await bindSocket(flow.stray, this.outsideBind, port);
+  }
+
+  /** Hands a connected outside socket to the packet path (if used): its thread reads it, sends go through it. */
+  private pumpFlow(flow: Flow): void {
+    if (this.pump === undefined) return;
+    // (Ids of forgotten flows are taken again only once every other has been used: the thread closes a removed source's fd a moment later.)
+    const id = this.nextPumpId < MAX_PUMP_SOURCES ? this.nextPumpId++ : this.freePumpIds.shift();
+    if (id === undefined) return; // (more sockets than the path takes: this one stays on the event loop)
+    const fd = takeOverDgramSocket(flow.outside);
+    if (fd === undefined) {
+      this.freePumpIds.push(id);
+      return;
+    }
+    try {
+      this.pump.addUdp(id, fd, false);
+    } catch (error) {
+      // Node no longer reads the socket: it must be the pump's or nobody's.
+      this.socketError(`outside socket of ${flow.key}`, error as Error);
+      return;
+    }
+    flow.pumpId = id;
+    this.flowsByPumpId.set(id, flow);
+  }
+
+  private releasePumpId(flow: Flow): void {
+    if (flow.pumpId === undefined) return;
+    this.pump?.remove(flow.pumpId);
+    this.flowsByPumpId.delete(flow.pumpId);
+    this.freePumpIds.push(flow.pumpId);
+    flow.pumpId = undefined;
   }
 
   /** A datagram at an outside socket's port that is not the peer's: counted, not relayed. */

@@ -33,6 +33,8 @@ export interface SessionOptions {
   logFlushMs?: number;
   /** Receive buffer to ask for on each socket (bytes; default the relay's, 8 MiB; the kernel may cap it). */
   receiveBufferBytes?: number;
+  /** Receive on the native packet path where it is built (default true); false: on the event loop, arrival = read time. */
+  nativePath?: boolean;
 }
 
 /** A running emulated link, whichever carries its datagrams. */
@@ -54,10 +56,14 @@ export interface LinkshellSession extends RunningLink<{ relay: RelayCounters }> 
 
 /** What carries datagrams between the applications and the two directions: the relay's sockets, or linkshell --netns's TUN devices. */
 export interface SessionTransport<X> {
+  /** Who receives: the native packet path's thread or the event loop. */
+  receivePath(): 'native' | 'event-loop';
   /** What the kernel dropped before linkshell could take it, per direction. */
   kernelDrops(): KernelDrops;
   /** The transport's own counters, for the report. */
   figures(): X;
+  /** Tells `add` how late each datagram sent ahead (Direction's sendAhead) left, per direction (0 uplink, 1 downlink), since the last call. */
+  drainSendLateness?(add: (direction: number, ms: number) => void): void;
   /** Takes nothing in from the moment it is called; resolves once everything is closed. */
   close(): Promise<void>;
 }
@@ -71,23 +77,30 @@ export async function startLinkshell(config: LinkshellConfig, options: SessionOp
   const { listen, peer } = await resolveEndpoints(config);
   const faults = new FaultLatch();
   const paths: Paths = {};
-  const relay = await openRelay(config, options, listen, peer, paths, faults, warn);
   const clock = createMonotonicClock();
+  const relay = await openRelay(config, options, listen, peer, paths, faults, warn, clock.originNs!);
   const scheduler = new WallClockScheduler({ clock, timer: config.timer, spinMs: config.spinMs, onError: (error) => faults.fail(error) });
   paths.scheduler = scheduler;
   const run: RunTimes = { clock, initTimestamp: Date.now(), baseTimestamp: Math.floor(clock.now()) };
   const logs: LinkLogFile[] = [];
   try {
     const build = { config, run, scheduler, rng: createRng(config.seed), logs, commandLine: options.commandLine ?? ['linkshell', ...process.argv.slice(2)], warn };
-    paths.uplink = buildPath(build, 'uplink', traces.uplink, (bytes, flow) => relay.sendToPeer(flow, bytes));
-    paths.downlink = buildPath(build, 'downlink', traces.downlink, (bytes, flow) => relay.sendToInside(flow, bytes));
+    // Where a departure is known at arrival, the native thread sends it at its time (see Direction's sendAhead).
+    paths.uplink = buildPath(build, 'uplink', traces.uplink, (bytes, flow) => relay.sendToPeer(flow, bytes), (bytes, flow, due) => relay.sendToPeerAt(flow, bytes, due, 0));
+    paths.downlink = buildPath(build, 'downlink', traces.downlink, (bytes, flow) => relay.sendToInside(flow, bytes), (bytes, flow, due) => relay.sendToInsideAt(flow, bytes, due, 1));
   } catch (error) {
     scheduler.close();
     for (const log of logs) log.close();
     await relay.close();
     throw usageError((error as Error).message);
   }
-  const transport: SessionTransport<{ relay: RelayCounters }> = { kernelDrops: () => relay.kernelDrops(), figures: () => ({ relay: relay.stats() }), close: () => relay.close() };
+  const transport: SessionTransport<{ relay: RelayCounters }> = {
+    receivePath: () => relay.receivePath(),
+    drainSendLateness: (add) => relay.drainSendLateness(add),
+    kernelDrops: () => relay.kernelDrops(),
+    figures: () => ({ relay: relay.stats() }),
+    close: () => relay.close(),
+  };
   const session = new RunningSession(transport, scheduler, run, [paths.uplink, paths.downlink], logs, faults, options.logFlushMs ?? 250);
   return Object.assign(session, { listenAddress: relay.listenAddress, peerAddress: peer });
 }
@@ -165,12 +178,13 @@ function openRelay(
   paths: Paths,
   faults: FaultLatch,
   warn: (message: string) => void,
+  originNs: bigint,
 ): Promise<Relay> {
-  // Whatever fell due before a datagram arrived happens first, so link time only moves forward.
+  // Whatever fell due before a datagram arrived happens first, so link time only moves forward; the datagram enters as of its arrival.
   const into = (which: 'uplink' | 'downlink') =>
-    faults.guard((bytes: Buffer, flow: Flow) => {
-      paths.scheduler?.runDue(Infinity);
-      paths[which]?.direction.push(bytes, flow);
+    faults.guard((bytes: Buffer, flow: Flow, atMs: number | undefined) => {
+      paths.scheduler?.runDue(Infinity, atMs);
+      paths[which]?.direction.push(bytes, flow, atMs);
     });
   return Relay.open({
     listen,
@@ -180,6 +194,7 @@ function openRelay(
     onInside: into('uplink'),
     onOutside: into('downlink'),
     warn,
+    nativePath: options.nativePath === false ? undefined : { originNs },
   }).catch(asUsageError);
 }
 
@@ -203,7 +218,13 @@ export interface PathBuild {
 }
 
 /** One direction, with its log file if it has one; throws an Error naming the problem (a log file that cannot be written). */
-export function buildPath<F = Flow>(build: PathBuild, name: DirectionName, trace: Trace, deliver: (bytes: Uint8Array, flow: F) => void): PathInfo<F> {
+export function buildPath<F = Flow>(
+  build: PathBuild,
+  name: DirectionName,
+  trace: Trace,
+  deliver: (bytes: Uint8Array, flow: F) => void,
+  sendAhead?: (bytes: Uint8Array, flow: F, dueMs: number) => boolean,
+): PathInfo<F> {
   const { config, run } = build;
   const up = name === 'uplink';
   const queue = up ? config.uplinkQueue : config.downlinkQueue;
@@ -235,6 +256,7 @@ export function buildPath<F = Flow>(build: PathBuild, name: DirectionName, trace
     baseTimestamp: run.baseTimestamp,
     log: log?.writer,
     deliver,
+    sendAhead,
     onMemoryCap: (which) => build.warn(`${which} holds ${config.memoryCapBytes} bytes of datagrams; dropping arrivals until it drains (--memory-cap)`),
   });
   return { name, trace: traceName, queue: queueText, direction };
@@ -260,6 +282,7 @@ export class RunningSession<F, X extends Pick<LinkshellReport, 'relay' | 'netns'
     this.flushTimer = setInterval(
       faults.guard(() => {
         for (const log of logs) log.flush();
+        this.drainSendLateness();
       }),
       logFlushMs,
     );
@@ -274,6 +297,7 @@ export class RunningSession<F, X extends Pick<LinkshellReport, 'relay' | 'netns'
   }
 
   report(): LinkshellReport & X {
+    this.drainSendLateness();
     const drops = this.finalKernelDrops ?? this.transport.kernelDrops();
     return {
       durationMs: (this.stopMs ?? this.run.clock.now()) - this.run.baseTimestamp,
@@ -286,6 +310,7 @@ export class RunningSession<F, X extends Pick<LinkshellReport, 'relay' | 'netns'
           socketDrops: p.name === 'uplink' ? drops.inside : drops.outside,
         }),
       ),
+      receivePath: this.transport.receivePath(),
       ...this.transport.figures(),
     };
   }
@@ -295,6 +320,10 @@ export class RunningSession<F, X extends Pick<LinkshellReport, 'relay' | 'netns'
     return this.stopping;
   }
 
+  private drainSendLateness(): void {
+    this.transport.drainSendLateness?.((direction, ms) => this.paths[direction]?.direction.addSendLateness(ms));
+  }
+
   private async finish(): Promise<LinkshellReport & X> {
     clearInterval(this.flushTimer);
     let problem = attempt(() => {
@@ -302,6 +331,7 @@ export class RunningSession<F, X extends Pick<LinkshellReport, 'relay' | 'netns'
       for (const p of this.paths) p.direction.catchUp();
     });
     this.stopMs = this.run.clock.now();
+    this.drainSendLateness();
     this.finalKernelDrops = this.transport.kernelDrops();
     this.scheduler.close();
     for (const log of this.logs) {

@@ -19,6 +19,8 @@ export interface DirectionReport {
 export interface LinkshellReport {
   durationMs: number;
   directions: DirectionReport[];
+  /** Who received the datagrams: the native packet path's thread (arrival = the kernel's receive time) or the event loop (arrival = read time). */
+  receivePath?: 'native' | 'event-loop';
   /** The relay's counters (relay mode). */
   relay?: RelayCounters;
   /** The TUN devices' counters (linkshell --netns). */
@@ -80,6 +82,7 @@ export function formatSummary(report: LinkshellReport): string {
     return `p50 ${fixed(h.quantile(0.5), 3)} p99 ${fixed(h.quantile(0.99), 3)} max ${fixed(h.max(), 3)} ms`;
   });
   const notes = report.relay ? relayNotes(report.relay) : report.netns ? netnsNotes(report.netns) : [];
+  if (report.receivePath !== undefined) notes.push(report.receivePath === 'native' ? 'arrivals stamped by the kernel (native thread)' : 'arrivals timed when read (event loop)');
   return `linkshell: ran ${fixed(ms / 1000, 3)} s${notes.length > 0 ? '; ' : ''}${notes.join(', ')}\n${table.toString()}\n`;
 }
 

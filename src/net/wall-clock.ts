@@ -154,9 +154,10 @@ export class WallClockScheduler {
   /**
    * Runs every callback due by now, in due-time order (also what the timers
    * call). At most `limit` callbacks (default: the batch limit) run before
-   * the loop gets a turn.
+   * the loop gets a turn. With `until`, only those due by then (a past
+   * arrival's time: what fell due before it happens first).
    */
-  runDue(limit = this.batchLimit): void {
+  runDue(limit = this.batchLimit, until = Infinity): void {
     if (this.closed || this.running) return;
     this.running = true;
     let ran = 0;
@@ -170,7 +171,7 @@ export class WallClockScheduler {
           continue;
         }
         const now = this.clock.now();
-        if (top.time > now) break;
+        if (top.time > now || top.time > until) break;
         heap.pop();
         top.cancelled = true;
         this.live--;

@@ -26,7 +26,8 @@
 // stages.
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { networkInterfaces } from 'node:os';
 import { TunDevice } from './tun.ts';
 import { tunOpenProblem } from './prerequisites.ts';
 
@@ -69,11 +70,12 @@ export function planLayout(mtu: number, usedAddresses: ReadonlySet<string> = hos
   };
 }
 
-/** The IPv4 addresses configured in the host's namespace. */
+/** The IPv4 addresses configured in the host's namespace (getifaddrs, through Node: no process to start). */
 export function hostAddresses(): Set<string> {
-  const r = spawnSync('ip', ['-4', '-o', 'addr', 'show'], { encoding: 'utf8' });
   const found = new Set<string>();
-  for (const match of (r.stdout ?? '').matchAll(/\binet (\d+\.\d+\.\d+\.\d+)/g)) found.add(match[1]);
+  for (const addresses of Object.values(networkInterfaces())) {
+    for (const a of addresses ?? []) if (a.family === 'IPv4') found.add(a.address);
+  }
   return found;
 }
 
@@ -110,31 +112,43 @@ export class NetnsLink {
     private readonly watchdog: ChildProcess,
   ) {}
 
-  /** Creates the namespace and both devices, configured and up; on a failed step, removes what was made and throws a NetnsSetupError. */
+  /**
+   * Creates the namespace and both devices, configured and up; on a failed
+   * step, removes what was made and throws a NetnsSetupError. Two `ip
+   * -batch` processes do the configuring (the host's side, then the
+   * namespace's): starting a process is what takes the time here, not what
+   * it does.
+   */
   static create(layout: NetnsLayout): NetnsLink {
     const watchdog = startWatchdog(layout.namespace);
     const made: { host?: TunDevice; inside?: TunDevice; namespace?: boolean } = {};
     try {
       made.host = openTun(layout.hostDevice);
       made.inside = openTun(layout.insideDevice);
-      ip(['netns', 'add', layout.namespace], `creating network namespace ${layout.namespace}`);
-      made.namespace = true;
+      // (Before the host's device is up, so that it never sends IPv6 chatter of its own.)
+      disableIpv6(layout.hostDevice);
+      const cidr = (address: string) => `${address}/${layout.prefixLength}`;
+      if (existsSync(`/run/netns/${layout.namespace}`)) throw new NetnsSetupError(`creating network namespace ${layout.namespace}: it exists already`);
+      made.namespace = true; // (ours from here on: removing it if the batch stops half-way is right)
+      ipBatch([], [
+        `netns add ${layout.namespace}`,
+        `link set dev ${layout.insideDevice} netns ${layout.namespace}`,
+        `addr add ${cidr(layout.hostAddress)} dev ${layout.hostDevice}`,
+        `link set dev ${layout.hostDevice} mtu ${layout.mtu} up`,
+      ], `creating network namespace ${layout.namespace} and configuring ${layout.hostDevice}`);
       const etc = `/etc/netns/${layout.namespace}`;
       step(`writing ${etc}/resolv.conf`, () => {
         mkdirSync(etc, { recursive: true });
         writeFileSync(`${etc}/resolv.conf`, `# linkshell --netns: the DNS forwarder on the host's end of the link\nnameserver ${layout.hostAddress}\n`);
       });
-      const ns = ['-n', layout.namespace];
-      const cidr = (address: string) => `${address}/${layout.prefixLength}`;
-      ip(['link', 'set', 'dev', layout.insideDevice, 'netns', layout.namespace], `moving ${layout.insideDevice} into ${layout.namespace}`);
-      ip([...ns, 'link', 'set', 'dev', 'lo', 'up'], `bringing up loopback in ${layout.namespace}`);
-      disableIpv6(layout.insideDevice, layout.namespace);
-      disableIpv6(layout.hostDevice);
-      ip([...ns, 'addr', 'add', cidr(layout.insideAddress), 'dev', layout.insideDevice], `giving ${layout.insideDevice} address ${layout.insideAddress}`);
-      ip([...ns, 'link', 'set', 'dev', layout.insideDevice, 'mtu', String(layout.mtu), 'up'], `bringing up ${layout.insideDevice}`);
-      ip([...ns, 'route', 'add', 'default', 'via', layout.hostAddress, 'dev', layout.insideDevice], `routing ${layout.namespace} through ${layout.insideDevice}`);
-      ip(['addr', 'add', cidr(layout.hostAddress), 'dev', layout.hostDevice], `giving ${layout.hostDevice} address ${layout.hostAddress}`);
-      ip(['link', 'set', 'dev', layout.hostDevice, 'mtu', String(layout.mtu), 'up'], `bringing up ${layout.hostDevice}`);
+      // Inside, IPv6 goes off first (a sysctl of the namespace's own), then loopback, the address, the device and the route.
+      const ipv6Off = existsSync('/proc/sys/net/ipv6') ? `echo 1 > /proc/sys/net/ipv6/conf/${layout.insideDevice}/disable_ipv6 && ` : '';
+      ipBatch(['netns', 'exec', layout.namespace, 'sh', '-c', `${ipv6Off}exec ip -batch -`], [
+        'link set dev lo up',
+        `addr add ${cidr(layout.insideAddress)} dev ${layout.insideDevice}`,
+        `link set dev ${layout.insideDevice} mtu ${layout.mtu} up`,
+        `route add default via ${layout.hostAddress} dev ${layout.insideDevice}`,
+      ], `configuring ${layout.insideDevice} in ${layout.namespace}`);
     } catch (error) {
       made.inside?.close();
       made.host?.close();
@@ -150,10 +164,25 @@ export class NetnsLink {
     return ['ip', 'netns', 'exec', this.layout.namespace, ...command];
   }
 
-  /** The pids of the processes in the namespace. */
+  /** The pids of the processes in the namespace (as `ip netns pids` finds them: /proc/PID/ns/net is the namespace's inode). */
   pids(): number[] {
-    const r = spawnSync('ip', ['netns', 'pids', this.layout.namespace], { encoding: 'utf8' });
-    return (r.stdout ?? '').split(/\s+/).filter((s) => /^\d+$/.test(s)).map(Number);
+    let inode: number;
+    try {
+      inode = statSync(`/run/netns/${this.layout.namespace}`).ino;
+    } catch {
+      return [];
+    }
+    const want = `net:[${inode}]`;
+    const found: number[] = [];
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        if (readlinkSync(`/proc/${entry}/ns/net`) === want) found.push(Number(entry));
+      } catch {
+        // Gone, or not ours to look at.
+      }
+    }
+    return found;
   }
 
   /** Ends the processes left in the namespace (SIGTERM, then SIGKILL), removes it, closes both devices (the kernel removes them). Idempotent. */
@@ -197,12 +226,17 @@ function openTun(name: string): TunDevice {
   }
 }
 
-function ip(args: string[], what: string): void {
-  const r = spawnSync('ip', args, { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
+/** Runs `ip [prefix...] -batch -` (or the prefix, which ends in an ip -batch reading stdin) with `commands`, one a line; the first that fails stops it. */
+function ipBatch(prefix: string[], commands: string[], what: string): void {
+  const args = prefix.length > 0 ? prefix : ['-batch', '-'];
+  const r = spawnSync('ip', args, { encoding: 'utf8', input: commands.join('\n') + '\n', stdio: ['pipe', 'ignore', 'pipe'] });
   if (r.error !== undefined) throw new NetnsSetupError(`${what}: cannot run ip (iproute2): ${(r.error as NodeJS.ErrnoException).code ?? r.error.message}`);
   if (r.status !== 0) {
+    // ip names the failed line ("Command failed -:2"): name the command too.
     const said = (r.stderr ?? '').trim().replace(/\s*\n\s*/g, '; ') || `exit status ${r.status}`;
-    throw new NetnsSetupError(`${what}: ip ${args.join(' ')} failed: ${said}`);
+    const line = /Command failed -:(\d+)/.exec(said);
+    const failed = line ? `ip ${commands[Number(line[1]) - 1]}` : `ip ${args.join(' ')}`;
+    throw new NetnsSetupError(`${what}: ${failed} failed: ${said}`);
   }
 }
 
@@ -214,15 +248,10 @@ function step(what: string, f: () => void): void {
   }
 }
 
-/** Switches IPv6 off on a device (in a namespace, or the host's), if the kernel has IPv6 at all. */
-function disableIpv6(device: string, namespace?: string): void {
+/** Switches IPv6 off on a device of the host's namespace, if the kernel has IPv6 at all. */
+function disableIpv6(device: string): void {
   if (!existsSync('/proc/sys/net/ipv6')) return;
-  const key = `/proc/sys/net/ipv6/conf/${device}/disable_ipv6`;
-  if (namespace === undefined) {
-    step(`switching IPv6 off on ${device}`, () => writeFileSync(key, '1'));
-    return;
-  }
-  ip(['netns', 'exec', namespace, 'sh', '-c', `echo 1 > ${key}`], `switching IPv6 off on ${device}`);
+  step(`switching IPv6 off on ${device}`, () => writeFileSync(`/proc/sys/net/ipv6/conf/${device}/disable_ipv6`, '1'));
 }
 
 function removeNamespace(namespace: string): void {

@@ -3,7 +3,7 @@
 // relay mode needs none of it) instead of a failure half-way through.
 
 import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
+import { delimiter, join } from 'node:path';
 
 export const TUN_DEVICE_PATH = '/dev/net/tun';
 const CAP_NET_ADMIN = 12;
@@ -32,8 +32,7 @@ export function netnsUnavailable(): string | undefined {
   } catch {
     return `--netns cannot open ${TUN_DEVICE_PATH} for reading and writing (permission denied); ${AS_ROOT}`;
   }
-  const ip = spawnSync('ip', ['-V'], { stdio: 'ignore' });
-  if (ip.error !== undefined) return `--netns needs the ip command (iproute2), which is not installed: apt-get install iproute2; ${RELAY_HINT}`;
+  if (!onPath('ip')) return `--netns needs the ip command (iproute2), which is not installed: apt-get install iproute2; ${RELAY_HINT}`;
   return undefined;
 }
 
@@ -52,4 +51,18 @@ export function tunOpenProblem(code: string | undefined, detail: string): string
   if (code === 'EACCES' || code === 'EPERM') return `cannot create a TUN device (${detail}): --netns needs root or CAP_NET_ADMIN; ${RELAY_HINT}`;
   if (code === 'ENOENT' || code === 'ENODEV' || code === 'ENXIO') return `cannot create a TUN device (${detail}): ${TUN_DEVICE_PATH} or the tun module is missing (modprobe tun); ${RELAY_HINT}`;
   return `cannot create a TUN device: ${detail}`;
+}
+
+/** Whether an executable `name` is in one of $PATH's directories (looked up, not run: starting a process costs tens of ms). */
+function onPath(name: string): boolean {
+  for (const dir of (process.env.PATH ?? '/usr/sbin:/usr/bin:/sbin:/bin').split(delimiter)) {
+    if (dir === '') continue;
+    try {
+      accessSync(join(dir, name), constants.X_OK);
+      return true;
+    } catch {
+      // Not there.
+    }
+  }
+  return false;
 }

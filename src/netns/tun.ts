@@ -81,6 +81,17 @@ export class TunDevice {
     });
   }
 
+  /** The device's file descriptor, for a reader of its own (the packet pump, src/net/packet-pump.ts, which reads a duplicate); counts packets it read with countRead(). */
+  fileDescriptor(): number {
+    if (this.closed) throw new Error(`TUN device ${this.name} is closed`);
+    return this.fd;
+  }
+
+  /** Counts packets another reader took from the device (see fileDescriptor). */
+  countRead(packets: number): void {
+    this.counters.readPackets += packets;
+  }
+
   /** Stops reading (packets the kernel sends into the device from now on wait there, or are dropped when its queue is full). */
   stopReading(): void {
     if (this.reader) nativeTun().stopReading(this.reader);

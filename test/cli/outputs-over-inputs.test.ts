@@ -60,6 +60,7 @@ test('the helper: same name, another spelling, a symbolic link, a hard link; "-"
 test('linkshell: --uplink-log or --downlink-log naming a trace (the defect: it overwrote the trace with rc 0)', () => {
   refused(() => parseLinkshellCommandLine([trace, trace, '--connect', '127.0.0.1:9', '--uplink-log', trace]), /^--uplink-log ".*" is the input UPLINK_TRACE/);
   refused(() => parseLinkshellCommandLine(['--netns', '--trace', trace, '-d', join(dir, 'hardlink.trace')]), /^--downlink-log ".*hardlink\.trace" is the input --trace/);
+  refused(() => parseLinkshellCommandLine([trace, trace, '--connect', '127.0.0.1:9', '--summary-json', trace]), /^--summary-json ".*" is the input UPLINK_TRACE/);
   // A trace found by name in $LINKSHELL_TRACES is that file.
   const before = process.env.LINKSHELL_TRACES;
   process.env.LINKSHELL_TRACES = dir;

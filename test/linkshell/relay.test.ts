@@ -48,7 +48,7 @@ test('a full table of sources makes room by forgetting one idle for a minute, ne
     assert.is(stats.sources, 2);
     assert.is(warnings.length, 1);
     // a's datagrams still in the link when it was forgotten are dropped, not sent from a closed socket.
-    const forgotten: Flow = { key: 'x', insideAddress: '127.0.0.1', insidePort: 9, outside: undefined as never, stray: undefined as never, pending: undefined, lastActive: 0, closed: true };
+    const forgotten: Flow = { key: 'x', insideAddress: '127.0.0.1', insidePort: 9, outside: undefined as never, stray: undefined as never, pending: undefined, lastActive: 0, closed: true, pumpId: undefined, notAhead: 0 };
     relay.sendToPeer(forgotten, Uint8Array.of(9));
     relay.sendToInside(forgotten, Uint8Array.of(9));
     assert.is(relay.stats().evictedFlowDatagrams, 2);

@@ -1,0 +1,968 @@
+/* linkshell's receive thread: a native thread that takes in every datagram
+ * (UDP sockets, with recvmmsg) and every packet (TUN devices, with read) the
+ * moment the kernel has it, stamps each with its arrival time, and hands them
+ * to JavaScript in batches, so that an event loop held up (by CPU contention,
+ * a garbage collection, a log write) delays when the link model *sees* an
+ * arrival but not *when it arrived*: the model admits it, logs it and counts
+ * its delay as of its true arrival time.
+ *
+ * Arrival time: for a UDP socket the kernel's own receive timestamp
+ * (SO_TIMESTAMPNS, taken when the datagram reached the socket; it is on the
+ * real-time clock and converted to CLOCK_MONOTONIC with the offset between
+ * the two clocks read in this thread right after the receive); for a TUN
+ * device CLOCK_MONOTONIC read in this thread right after each read (a TUN
+ * device has no receive timestamp). Times are handed over as milliseconds on
+ * CLOCK_MONOTONIC, the clock process.hrtime() reads.
+ *
+ * Between the thread and JavaScript: one growing buffer of records, filled by
+ * the thread and taken whole by the JavaScript thread (a pointer swap under a
+ * mutex held for a few instructions) when a libuv async handle wakes it. The
+ * buffer becomes a Buffer without a copy; each datagram is a view of it.
+ * When more than `maxPendingBytes` wait for JavaScript, the thread stops
+ * reading until they are taken: the kernel's socket buffer (or the TUN
+ * device's queue) then fills and the kernel's own drop counters count what
+ * is lost, as they would for any slow reader.
+ *
+ * Sending stays on the JavaScript thread (the link model decides a departure
+ * at its due time, so there is nothing to hand over early): send() queues a
+ * datagram, flush() sends everything queued with one sendmmsg per run of
+ * datagrams for the same socket (write() for a TUN device).
+ *
+ *   pump = createPump(callback, maxPendingBytes)     callback(records: Buffer, count)
+ *   addSource(pump, id, fd, kind, wantAddress)      kind 0: UDP socket, 1: TUN device; fd is dup()ed
+ *   removeSource(pump, id)
+ *   send(pump, id, bytes, address?, port?)           queued until flush
+ *   flush(pump)                                      -> datagrams that could not be sent
+ *   stats(pump)                                      -> counters, and per source the kernel's drop count
+ *   closePump(pump)
+ *
+ * A record (8-byte aligned, little-endian):
+ *   f64 arrival ms (CLOCK_MONOTONIC)  u32 id  u32 length  u16 port  u8 address length  u8 error
+ *   u8[46] address text (inet_ntop; only for sources added with wantAddress)  payload  padding
+ * A record with error != 0 (an errno, e.g. ECONNREFUSED: the peer's host refused a datagram) has no payload. */
+#define _GNU_SOURCE
+#include <node_api.h>
+#include "napi_util.h"
+#include <uv.h>
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <sys/timerfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_SOURCES 65544
+#define VLEN 64
+#define MAX_DATAGRAM 65536
+#define RECORD_HEADER 72
+#define ADDRESS_TEXT 46
+#define TUN_READS_PER_WAKE 64
+#define SEND_BATCH 64
+
+enum { KIND_UDP = 0, KIND_TUN = 1 };
+
+typedef struct {
+  int fd;     /* our dup; -1: free slot */
+  int kind;
+  int want_address;
+  int closing; /* removed; the thread closes fd */
+  atomic_uint_fast64_t kernel_drops; /* SO_RXQ_OVFL's cumulative count */
+  atomic_int drops_known;
+} Source;
+
+typedef struct {
+  uint32_t id;
+  uint32_t length;
+  uint16_t port;
+  uint8_t has_address;
+  struct sockaddr_storage address;
+  size_t offset; /* in out_data */
+} Outgoing;
+
+/* A datagram to send at a given time (sendAt): the thread sends it when its timer fires. */
+typedef struct {
+  double due; /* ms, CLOCK_MONOTONIC */
+  uint64_t seq;
+  uint32_t id;
+  uint32_t tag;
+  uint32_t length;
+  uint8_t has_address;
+  struct sockaddr_storage address;
+  uint8_t *data;
+} Timed;
+
+typedef struct {
+  pthread_t thread;
+  int timerfd;
+  Timed *timed; /* a binary heap by (due, seq), under the lock */
+  size_t timed_count, timed_cap;
+  uint64_t timed_seq;
+  double armed; /* the due time the timer is set for (0: none) */
+  double *lateness; /* [tag, ms] pairs of timed sends, under the lock, until drained */
+  size_t lateness_count, lateness_cap;
+  uint64_t timed_sent, timed_dropped;
+  int thread_started;
+  int epfd;
+  int wakefd;
+  pthread_mutex_t lock;
+  pthread_cond_t drained;
+  uint8_t *in_buf;
+  size_t in_len, in_cap;
+  uint32_t in_count;
+  size_t max_pending;
+  int stopping;
+  Source sources[MAX_SOURCES];
+  /* JavaScript side */
+  uv_async_t async;
+  napi_env env;
+  napi_ref callback;
+  napi_async_context context;
+  int closed;         /* stopped: the thread joined, the fds closed */
+  int handle_closed;  /* libuv has closed the async handle */
+  int finalized;      /* the JavaScript handle was collected */
+  Outgoing *out;
+  size_t out_count, out_cap;
+  uint8_t *out_data;
+  size_t out_len, out_data_cap;
+  /* counters */
+  atomic_uint_fast64_t received, received_bytes, receive_calls, wakes, handovers, max_batch, stalls;
+  uint64_t sent, send_calls, send_drops, send_refused, send_errors;
+} Pump;
+
+static double now_ms(clockid_t clock) {
+  struct timespec ts;
+  clock_gettime(clock, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* Room for `bytes` more in the inbound buffer; called with the lock held. */
+static int reserve(Pump *pump, size_t bytes) {
+  if (pump->in_len + bytes <= pump->in_cap) return 0;
+  size_t cap = pump->in_cap ? pump->in_cap : 1 << 16;
+  while (cap < pump->in_len + bytes) cap *= 2;
+  uint8_t *grown = realloc(pump->in_buf, cap);
+  if (grown == NULL) return -1;
+  pump->in_buf = grown;
+  pump->in_cap = cap;
+  return 0;
+}
+
+static void append(Pump *pump, uint32_t id, double arrival, const uint8_t *data, uint32_t length, const char *address, uint16_t port, uint8_t error) {
+  size_t size = RECORD_HEADER + ((length + 7u) & ~7u);
+  if (reserve(pump, size) < 0) return; /* out of memory: the datagram is lost, as by a full buffer */
+  uint8_t *r = pump->in_buf + pump->in_len;
+  memcpy(r, &arrival, 8);
+  memcpy(r + 8, &id, 4);
+  memcpy(r + 12, &length, 4);
+  memcpy(r + 16, &port, 2);
+  size_t address_length = address ? strlen(address) : 0;
+  r[18] = (uint8_t)address_length;
+  r[19] = error;
+  memset(r + 20, 0, ADDRESS_TEXT + 6);
+  if (address_length) memcpy(r + 20, address, address_length);
+  if (length) memcpy(r + RECORD_HEADER, data, length);
+  pump->in_len += size;
+  pump->in_count++;
+}
+
+/* Blocks while JavaScript has more than max_pending bytes to take; returns nonzero when stopping. */
+static int wait_for_room(Pump *pump) {
+  pthread_mutex_lock(&pump->lock);
+  int stalled = 0;
+  while (!pump->stopping && pump->in_len > pump->max_pending) {
+    if (!stalled) atomic_fetch_add(&pump->stalls, 1);
+    stalled = 1;
+    pthread_cond_wait(&pump->drained, &pump->lock);
+  }
+  int stopping = pump->stopping;
+  pthread_mutex_unlock(&pump->lock);
+  return stopping;
+}
+
+typedef struct {
+  struct mmsghdr msgs[VLEN];
+  struct iovec iovs[VLEN];
+  struct sockaddr_storage addrs[VLEN];
+  char controls[VLEN][CMSG_SPACE(sizeof(struct timespec)) + CMSG_SPACE(sizeof(uint32_t)) + 64];
+  double stamps[VLEN];
+  uint8_t *buffers; /* VLEN * MAX_DATAGRAM */
+} Scratch;
+
+static void address_text(const struct sockaddr_storage *a, char *text, uint16_t *port) {
+  text[0] = 0;
+  *port = 0;
+  if (a->ss_family == AF_INET) {
+    const struct sockaddr_in *v4 = (const struct sockaddr_in *)a;
+    inet_ntop(AF_INET, &v4->sin_addr, text, ADDRESS_TEXT);
+    *port = ntohs(v4->sin_port);
+  } else if (a->ss_family == AF_INET6) {
+    const struct sockaddr_in6 *v6 = (const struct sockaddr_in6 *)a;
+    inet_ntop(AF_INET6, &v6->sin6_addr, text, ADDRESS_TEXT);
+    *port = ntohs(v6->sin6_port);
+  }
+}
+
+/* Reads what waits at a UDP socket (up to VLEN datagrams per call, a few calls at most). */
+static void receive_udp(Pump *pump, uint32_t id, Source *source, Scratch *s) {
+  for (int round = 0; round < 4; round++) {
+    for (int i = 0; i < VLEN; i++) {
+      s->iovs[i].iov_base = s->buffers + (size_t)i * MAX_DATAGRAM;
+      s->iovs[i].iov_len = MAX_DATAGRAM;
+      memset(&s->msgs[i].msg_hdr, 0, sizeof(struct msghdr));
+      s->msgs[i].msg_hdr.msg_iov = &s->iovs[i];
+      s->msgs[i].msg_hdr.msg_iovlen = 1;
+      s->msgs[i].msg_hdr.msg_name = &s->addrs[i];
+      s->msgs[i].msg_hdr.msg_namelen = sizeof(s->addrs[i]);
+      s->msgs[i].msg_hdr.msg_control = s->controls[i];
+      s->msgs[i].msg_hdr.msg_controllen = sizeof(s->controls[i]);
+    }
+    int n = recvmmsg(source->fd, s->msgs, VLEN, MSG_DONTWAIT, NULL);
+    atomic_fetch_add(&pump->receive_calls, 1);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      if (errno == EAGAIN || errno == EWOULDBLOCK) return;
+      /* ECONNREFUSED and the like: the socket's pending error, reported once per occurrence. */
+      double t = now_ms(CLOCK_MONOTONIC);
+      pthread_mutex_lock(&pump->lock);
+      append(pump, id, t, NULL, 0, NULL, 0, (uint8_t)(errno < 256 ? errno : 255));
+      pthread_mutex_unlock(&pump->lock);
+      if (errno != ECONNREFUSED) return;
+      continue;
+    }
+    if (n == 0) return;
+    /* The offset between the real-time clock (SO_TIMESTAMPNS) and CLOCK_MONOTONIC, read now, in this thread. */
+    double mono = now_ms(CLOCK_MONOTONIC);
+    double offset = now_ms(CLOCK_REALTIME) - mono;
+    pthread_mutex_lock(&pump->lock);
+    for (int i = 0; i < n; i++) {
+      struct msghdr *h = &s->msgs[i].msg_hdr;
+      double arrival = mono;
+      for (struct cmsghdr *c = CMSG_FIRSTHDR(h); c != NULL; c = CMSG_NXTHDR(h, c)) {
+        if (c->cmsg_level != SOL_SOCKET) continue;
+        if (c->cmsg_type == SCM_TIMESTAMPNS) {
+          struct timespec ts;
+          memcpy(&ts, CMSG_DATA(c), sizeof(ts));
+          double kernel = (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6 - offset;
+          /* A clock step between the two readings could put it in the future or far back: keep it sane. */
+          if (kernel <= mono && kernel > mono - 10000) arrival = kernel;
+        } else if (c->cmsg_type == SO_RXQ_OVFL) {
+          uint32_t drops;
+          memcpy(&drops, CMSG_DATA(c), sizeof(drops));
+          atomic_store(&source->kernel_drops, drops);
+          atomic_store(&source->drops_known, 1);
+        }
+      }
+      char text[ADDRESS_TEXT] = {0};
+      uint16_t port = 0;
+      if (source->want_address) address_text(&s->addrs[i], text, &port);
+      uint32_t length = s->msgs[i].msg_len;
+      if (h->msg_flags & MSG_TRUNC) length = MAX_DATAGRAM; /* (a datagram larger than any link's MTU: refused as oversize) */
+      append(pump, id, arrival, s->iovs[i].iov_base, length, source->want_address ? text : NULL, port, 0);
+    }
+    pthread_mutex_unlock(&pump->lock);
+    atomic_fetch_add(&pump->received, n);
+    if (n < VLEN) return;
+  }
+}
+
+static void receive_tun(Pump *pump, uint32_t id, Source *source, Scratch *s) {
+  int count = 0;
+  while (count < TUN_READS_PER_WAKE) {
+    uint8_t *buffer = s->buffers + (size_t)count * MAX_DATAGRAM;
+    ssize_t n = read(source->fd, buffer, MAX_DATAGRAM);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      if (errno != EAGAIN && errno != EWOULDBLOCK) {
+        double t = now_ms(CLOCK_MONOTONIC);
+        pthread_mutex_lock(&pump->lock);
+        append(pump, id, t, NULL, 0, NULL, 0, (uint8_t)(errno < 256 ? errno : 255));
+        pthread_mutex_unlock(&pump->lock);
+        epoll_ctl(pump->epfd, EPOLL_CTL_DEL, source->fd, NULL);
+      }
+      break;
+    }
+    s->msgs[count].msg_len = (unsigned)n;
+    /* No receive timestamp on a TUN device: the clock right after the read. */
+    s->stamps[count] = now_ms(CLOCK_MONOTONIC);
+    count++;
+  }
+  if (count == 0) return;
+  pthread_mutex_lock(&pump->lock);
+  for (int i = 0; i < count; i++) {
+    append(pump, id, s->stamps[i], s->buffers + (size_t)i * MAX_DATAGRAM, s->msgs[i].msg_len, NULL, 0, 0);
+  }
+  pthread_mutex_unlock(&pump->lock);
+  atomic_fetch_add(&pump->received, count);
+}
+
+static int timed_before(const Timed *a, const Timed *b) {
+  return a->due < b->due || (a->due == b->due && a->seq < b->seq);
+}
+
+/* Heap operations; called with the lock held. */
+static int timed_push(Pump *pump, Timed *t) {
+  if (pump->timed_count == pump->timed_cap) {
+    size_t cap = pump->timed_cap ? pump->timed_cap * 2 : 256;
+    Timed *grown = realloc(pump->timed, cap * sizeof(Timed));
+    if (grown == NULL) return -1;
+    pump->timed = grown;
+    pump->timed_cap = cap;
+  }
+  size_t i = pump->timed_count++;
+  while (i > 0) {
+    size_t parent = (i - 1) / 2;
+    if (!timed_before(t, &pump->timed[parent])) break;
+    pump->timed[i] = pump->timed[parent];
+    i = parent;
+  }
+  pump->timed[i] = *t;
+  return 0;
+}
+
+static Timed timed_pop(Pump *pump) {
+  Timed top = pump->timed[0];
+  Timed last = pump->timed[--pump->timed_count];
+  size_t i = 0, n = pump->timed_count;
+  for (;;) {
+    size_t child = 2 * i + 1;
+    if (child >= n) break;
+    if (child + 1 < n && timed_before(&pump->timed[child + 1], &pump->timed[child])) child++;
+    if (!timed_before(&pump->timed[child], &last)) break;
+    pump->timed[i] = pump->timed[child];
+    i = child;
+  }
+  if (n > 0) pump->timed[i] = last;
+  return top;
+}
+
+/* Sets the timer for the earliest timed send (lock held). */
+static void arm_timer(Pump *pump) {
+  double due = pump->timed_count > 0 ? pump->timed[0].due : 0;
+  if (due == pump->armed) return;
+  pump->armed = due;
+  struct itimerspec spec;
+  memset(&spec, 0, sizeof(spec));
+  if (due > 0) {
+    double ms = due < 0.001 ? 0.001 : due; /* (0 would disarm it) */
+    spec.it_value.tv_sec = (time_t)(ms / 1000);
+    spec.it_value.tv_nsec = (long)((ms - (double)spec.it_value.tv_sec * 1000) * 1e6);
+    if (spec.it_value.tv_nsec >= 1000000000L) spec.it_value.tv_nsec = 999999999L;
+    if (spec.it_value.tv_sec == 0 && spec.it_value.tv_nsec == 0) spec.it_value.tv_nsec = 1;
+  }
+  timerfd_settime(pump->timerfd, TFD_TIMER_ABSTIME, &spec, NULL);
+}
+
+static void send_one(Pump *pump, Timed *t) {
+  Source *source = &pump->sources[t->id];
+  ssize_t n = -1;
+  if (source->fd >= 0 && !source->closing) {
+    do {
+      if (source->kind == KIND_TUN) n = write(source->fd, t->data, t->length);
+      else if (t->has_address)
+        n = sendto(source->fd, t->data, t->length, MSG_DONTWAIT, (struct sockaddr *)&t->address,
+                   t->address.ss_family == AF_INET ? sizeof(struct sockaddr_in) : sizeof(struct sockaddr_in6));
+      else n = send(source->fd, t->data, t->length, MSG_DONTWAIT);
+    } while (n < 0 && errno == EINTR);
+  }
+  if (n >= 0) {
+    pump->timed_sent++;
+    return;
+  }
+  pump->timed_dropped++;
+  if (errno == ECONNREFUSED) {
+    /* The peer's host refused an earlier datagram: reported as a receive would report it. */
+    double now = now_ms(CLOCK_MONOTONIC);
+    pthread_mutex_lock(&pump->lock);
+    append(pump, t->id, now, NULL, 0, NULL, 0, ECONNREFUSED);
+    pthread_mutex_unlock(&pump->lock);
+  }
+}
+
+/* In the thread: sends every timed datagram that is due, noting how late each left. */
+static void send_due(Pump *pump) {
+  uint64_t expirations;
+  if (read(pump->timerfd, &expirations, sizeof(expirations)) < 0) { /* not expired yet */ }
+  for (;;) {
+    pthread_mutex_lock(&pump->lock);
+    double now = now_ms(CLOCK_MONOTONIC);
+    if (pump->timed_count == 0 || pump->timed[0].due > now) {
+      pump->armed = 0;
+      arm_timer(pump);
+      pthread_mutex_unlock(&pump->lock);
+      return;
+    }
+    Timed t = timed_pop(pump);
+    pthread_mutex_unlock(&pump->lock);
+    send_one(pump, &t);
+    double late = now_ms(CLOCK_MONOTONIC) - t.due;
+    free(t.data);
+    pthread_mutex_lock(&pump->lock);
+    if (pump->lateness_count + 2 > pump->lateness_cap) {
+      size_t cap = pump->lateness_cap ? pump->lateness_cap * 2 : 1024;
+      double *grown = realloc(pump->lateness, cap * sizeof(double));
+      if (grown != NULL) {
+        pump->lateness = grown;
+        pump->lateness_cap = cap;
+      }
+    }
+    if (pump->lateness_count + 2 <= pump->lateness_cap) {
+      pump->lateness[pump->lateness_count++] = t.tag;
+      pump->lateness[pump->lateness_count++] = late > 0 ? late : 0;
+    }
+    pthread_mutex_unlock(&pump->lock);
+  }
+}
+
+static void close_removed(Pump *pump) {
+  pthread_mutex_lock(&pump->lock);
+  for (int i = 0; i < MAX_SOURCES; i++) {
+    Source *source = &pump->sources[i];
+    if (source->fd >= 0 && source->closing) {
+      close(source->fd);
+      source->fd = -1;
+      source->closing = 0;
+    }
+  }
+  pthread_mutex_unlock(&pump->lock);
+}
+
+static void *pump_thread(void *arg) {
+  Pump *pump = (Pump *)arg;
+  Scratch *s = calloc(1, sizeof(Scratch));
+  if (s != NULL) s->buffers = malloc((size_t)VLEN * MAX_DATAGRAM);
+  if (s == NULL || s->buffers == NULL) return NULL;
+  struct epoll_event events[64];
+  for (;;) {
+    if (wait_for_room(pump)) break;
+    int n = epoll_wait(pump->epfd, events, 64, -1);
+    if (n < 0 && errno != EINTR) break;
+    atomic_fetch_add(&pump->wakes, 1);
+    size_t before;
+    pthread_mutex_lock(&pump->lock);
+    before = pump->in_count;
+    pthread_mutex_unlock(&pump->lock);
+    int removed = 0;
+    for (int i = 0; i < n; i++) {
+      uint64_t key = events[i].data.u64;
+      if (key == UINT64_MAX - 1) {
+        send_due(pump);
+        continue;
+      }
+      if (key == UINT64_MAX) {
+        uint64_t value;
+        if (read(pump->wakefd, &value, sizeof(value)) < 0) { /* nothing to do */ }
+        removed = 1;
+        continue;
+      }
+      Source *source = &pump->sources[key];
+      if (source->fd < 0 || source->closing) continue;
+      if (source->kind == KIND_UDP) receive_udp(pump, (uint32_t)key, source, s);
+      else receive_tun(pump, (uint32_t)key, source, s);
+    }
+    if (removed) close_removed(pump);
+    pthread_mutex_lock(&pump->lock);
+    int stopping = pump->stopping;
+    size_t added = pump->in_count - before;
+    pthread_mutex_unlock(&pump->lock);
+    if (stopping) break;
+    if (added > 0) uv_async_send(&pump->async);
+  }
+  free(s->buffers);
+  free(s);
+  return NULL;
+}
+
+static const napi_type_tag PUMP_TAG = {0x6c696e6b7368656cULL, 0x70756d7072656376ULL};
+
+static void free_records(napi_env env, void *data, void *hint) {
+  free(data);
+}
+
+/* On the JavaScript thread: take what the thread gathered and hand it over as one Buffer. */
+static void on_async(uv_async_t *handle) {
+  Pump *pump = (Pump *)handle->data;
+  if (pump->closed) return;
+  pthread_mutex_lock(&pump->lock);
+  uint8_t *records = pump->in_buf;
+  size_t length = pump->in_len;
+  uint32_t count = pump->in_count;
+  pump->in_buf = NULL;
+  pump->in_len = pump->in_cap = 0;
+  pump->in_count = 0;
+  pthread_cond_signal(&pump->drained);
+  pthread_mutex_unlock(&pump->lock);
+  if (count == 0) {
+    free(records);
+    return;
+  }
+  atomic_fetch_add(&pump->handovers, 1);
+  if (count > atomic_load(&pump->max_batch)) atomic_store(&pump->max_batch, count);
+  napi_env env = pump->env;
+  napi_handle_scope scope;
+  napi_open_handle_scope(env, &scope);
+  napi_value buffer, callback, resource, result, argv[2];
+  if (napi_create_external_buffer(env, length, records, free_records, NULL, &buffer) != napi_ok) {
+    /* (Some runtimes refuse external buffers: copy instead.) */
+    void *copy;
+    napi_create_buffer_copy(env, length, records, &copy, &buffer);
+    free(records);
+  }
+  argv[0] = buffer;
+  argv[1] = make_int(env, count);
+  napi_get_reference_value(env, pump->callback, &callback);
+  napi_create_object(env, &resource);
+  if (napi_make_callback(env, pump->context, resource, callback, 2, argv, &result) == napi_pending_exception) {
+    napi_value exception;
+    napi_get_and_clear_last_exception(env, &exception);
+    napi_fatal_exception(env, exception);
+  }
+  napi_close_handle_scope(env, scope);
+}
+
+static void release(Pump *pump) {
+  for (size_t i = 0; i < pump->timed_count; i++) free(pump->timed[i].data);
+  free(pump->timed);
+  free(pump->lateness);
+  free(pump->in_buf);
+  free(pump->out);
+  free(pump->out_data);
+  pthread_mutex_destroy(&pump->lock);
+  pthread_cond_destroy(&pump->drained);
+  free(pump);
+}
+
+/* The memory goes once libuv is done with the handle and JavaScript with the object, whichever is last. */
+static void on_async_closed(uv_handle_t *handle) {
+  Pump *pump = (Pump *)handle->data;
+  pump->handle_closed = 1;
+  if (pump->finalized) release(pump);
+}
+
+static void stop_pump(Pump *pump) {
+  if (pump->closed) return;
+  pump->closed = 1;
+  pthread_mutex_lock(&pump->lock);
+  pump->stopping = 1;
+  pthread_cond_signal(&pump->drained);
+  pthread_mutex_unlock(&pump->lock);
+  uint64_t one = 1;
+  if (write(pump->wakefd, &one, sizeof(one)) < 0) { /* the thread sees `stopping` at its next wake anyway */ }
+  if (pump->thread_started) pthread_join(pump->thread, NULL);
+  for (int i = 0; i < MAX_SOURCES; i++)
+    if (pump->sources[i].fd >= 0) close(pump->sources[i].fd);
+  close(pump->epfd);
+  close(pump->wakefd);
+  close(pump->timerfd);
+  napi_delete_reference(pump->env, pump->callback);
+  napi_async_destroy(pump->env, pump->context);
+  uv_close((uv_handle_t *)&pump->async, on_async_closed);
+}
+
+static void pump_finalize(napi_env env, void *data, void *hint) {
+  /* Collected without closePump: stop the thread (the memory is freed once libuv has closed the handle). */
+  Pump *pump = (Pump *)data;
+  pump->finalized = 1;
+  stop_pump(pump);
+  if (pump->handle_closed) release(pump);
+}
+
+static Pump *get_pump(napi_env env, napi_value value) {
+  void *data = NULL;
+  if (arg_external(env, value, "pump", &PUMP_TAG, &data)) return NULL;
+  Pump *pump = (Pump *)data;
+  if (pump->closed) {
+    throw_error(env, "pump is closed");
+    return NULL;
+  }
+  return pump;
+}
+
+static napi_value pump_create(napi_env env, napi_callback_info info) {
+  napi_value argv[2];
+  napi_valuetype type;
+  int64_t max_pending;
+  if (get_args(env, info, "createPump", 2, argv)) return NULL;
+  if (napi_typeof(env, argv[0], &type) != napi_ok || type != napi_function) return throw_type_error(env, "callback must be a function");
+  if (arg_int(env, argv[1], "maxPendingBytes", 1 << 16, (int64_t)1 << 40, &max_pending)) return NULL;
+  uv_loop_t *loop;
+  if (napi_get_uv_event_loop(env, &loop) != napi_ok) return throw_error(env, "no event loop");
+  Pump *pump = calloc(1, sizeof(Pump));
+  if (pump == NULL) return throw_error(env, "createPump: out of memory");
+  for (int i = 0; i < MAX_SOURCES; i++) pump->sources[i].fd = -1;
+  pump->env = env;
+  pump->max_pending = (size_t)max_pending;
+  pthread_mutex_init(&pump->lock, NULL);
+  pthread_cond_init(&pump->drained, NULL);
+  pump->epfd = epoll_create1(EPOLL_CLOEXEC);
+  pump->wakefd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+  pump->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+  if (pump->epfd < 0 || pump->wakefd < 0 || pump->timerfd < 0) {
+    int error = errno;
+    if (pump->epfd >= 0) close(pump->epfd);
+    if (pump->wakefd >= 0) close(pump->wakefd);
+    if (pump->timerfd >= 0) close(pump->timerfd);
+    release(pump);
+    return throw_error(env, "createPump: %s", strerror(error));
+  }
+  struct epoll_event event = {.events = EPOLLIN, .data.u64 = UINT64_MAX};
+  epoll_ctl(pump->epfd, EPOLL_CTL_ADD, pump->wakefd, &event);
+  struct epoll_event timer_event = {.events = EPOLLIN, .data.u64 = UINT64_MAX - 1};
+  epoll_ctl(pump->epfd, EPOLL_CTL_ADD, pump->timerfd, &timer_event);
+  uv_async_init(loop, &pump->async, on_async);
+  pump->async.data = pump;
+  /* The pump alone does not keep the process alive (its sources' owners do). */
+  uv_unref((uv_handle_t *)&pump->async);
+  napi_value name, handle;
+  napi_create_string_utf8(env, "LinkshellPump", NAPI_AUTO_LENGTH, &name);
+  napi_async_init(env, NULL, name, &pump->context);
+  napi_create_reference(env, argv[0], 1, &pump->callback);
+  if (pthread_create(&pump->thread, NULL, pump_thread, pump) != 0) {
+    int error = errno;
+    pump->finalized = 1; /* no JavaScript object will hold it */
+    stop_pump(pump);
+    return throw_error(env, "createPump: cannot start the receive thread: %s", strerror(error));
+  }
+  pump->thread_started = 1;
+  napi_create_external(env, pump, pump_finalize, NULL, &handle);
+  napi_type_tag_object(env, handle, &PUMP_TAG);
+  return handle;
+}
+
+static napi_value pump_add_source(napi_env env, napi_callback_info info) {
+  napi_value argv[5];
+  int64_t id, fd, kind;
+  int want_address;
+  if (get_args(env, info, "addSource", 5, argv)) return NULL;
+  Pump *pump = get_pump(env, argv[0]);
+  if (pump == NULL || arg_int(env, argv[1], "id", 0, MAX_SOURCES - 1, &id) || arg_int(env, argv[2], "fd", 0, 1 << 30, &fd) ||
+      arg_int(env, argv[3], "kind", 0, 1, &kind) || arg_bool(env, argv[4], "wantAddress", &want_address))
+    return NULL;
+  Source *source = &pump->sources[id];
+  pthread_mutex_lock(&pump->lock);
+  int busy = source->fd >= 0;
+  pthread_mutex_unlock(&pump->lock);
+  if (busy) return throw_range_error(env, "source id %lld is in use", (long long)id);
+  int copy = fcntl((int)fd, F_DUPFD_CLOEXEC, 3);
+  if (copy < 0) return throw_coded_error(env, "EBADF", "addSource: fd %lld: %s", (long long)fd, strerror(errno));
+  int flags = fcntl(copy, F_GETFL);
+  fcntl(copy, F_SETFL, flags | O_NONBLOCK);
+  if (kind == KIND_UDP) {
+    int on = 1;
+    setsockopt(copy, SOL_SOCKET, SO_TIMESTAMPNS, &on, sizeof(on));
+    setsockopt(copy, SOL_SOCKET, SO_RXQ_OVFL, &on, sizeof(on));
+  }
+  pthread_mutex_lock(&pump->lock);
+  source->fd = copy;
+  source->kind = (int)kind;
+  source->want_address = want_address;
+  source->closing = 0;
+  atomic_store(&source->kernel_drops, 0);
+  atomic_store(&source->drops_known, 0);
+  pthread_mutex_unlock(&pump->lock);
+  struct epoll_event event = {.events = EPOLLIN, .data.u64 = (uint64_t)id};
+  if (epoll_ctl(pump->epfd, EPOLL_CTL_ADD, copy, &event) < 0) {
+    int error = errno;
+    pthread_mutex_lock(&pump->lock);
+    source->fd = -1;
+    pthread_mutex_unlock(&pump->lock);
+    close(copy);
+    return throw_error(env, "addSource: epoll_ctl: %s", strerror(error));
+  }
+  return NULL;
+}
+
+static napi_value pump_remove_source(napi_env env, napi_callback_info info) {
+  napi_value argv[2];
+  int64_t id;
+  if (get_args(env, info, "removeSource", 2, argv)) return NULL;
+  Pump *pump = get_pump(env, argv[0]);
+  if (pump == NULL || arg_int(env, argv[1], "id", 0, MAX_SOURCES - 1, &id)) return NULL;
+  Source *source = &pump->sources[id];
+  pthread_mutex_lock(&pump->lock);
+  if (source->fd >= 0 && !source->closing) {
+    epoll_ctl(pump->epfd, EPOLL_CTL_DEL, source->fd, NULL);
+    source->closing = 1;
+  }
+  pthread_mutex_unlock(&pump->lock);
+  /* The thread closes the fd (it may be reading it right now). */
+  uint64_t one = 1;
+  if (write(pump->wakefd, &one, sizeof(one)) < 0) { /* already signalled */ }
+  return NULL;
+}
+
+static int parse_address(napi_env env, napi_value text_value, napi_value port_value, struct sockaddr_storage *out) {
+  char text[64];
+  size_t length;
+  int64_t port;
+  if (napi_get_value_string_utf8(env, text_value, text, sizeof(text), &length) != napi_ok) {
+    throw_type_error(env, "address must be a string");
+    return -1;
+  }
+  if (arg_int(env, port_value, "port", 1, 65535, &port)) return -1;
+  memset(out, 0, sizeof(*out));
+  struct sockaddr_in *v4 = (struct sockaddr_in *)out;
+  struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)out;
+  if (inet_pton(AF_INET, text, &v4->sin_addr) == 1) {
+    v4->sin_family = AF_INET;
+    v4->sin_port = htons((uint16_t)port);
+  } else if (inet_pton(AF_INET6, text, &v6->sin6_addr) == 1) {
+    v6->sin6_family = AF_INET6;
+    v6->sin6_port = htons((uint16_t)port);
+  } else {
+    throw_range_error(env, "address %s is not an IPv4 or IPv6 address", text);
+    return -1;
+  }
+  return 0;
+}
+
+static napi_value pump_send(napi_env env, napi_callback_info info) {
+  napi_value argv[5];
+  size_t argc = 5;
+  int64_t id;
+  uint8_t *data;
+  size_t length;
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  if (argc < 3) return throw_type_error(env, "send expects 3 or 5 arguments, got %zu", argc);
+  Pump *pump = get_pump(env, argv[0]);
+  if (pump == NULL || arg_int(env, argv[1], "id", 0, MAX_SOURCES - 1, &id) || arg_bytes(env, argv[2], "bytes", -1, &data, &length)) return NULL;
+  if (length > MAX_DATAGRAM) return throw_range_error(env, "bytes must be at most %d, got %zu", MAX_DATAGRAM, length);
+  if (pump->out_count == pump->out_cap) {
+    size_t cap = pump->out_cap ? pump->out_cap * 2 : 64;
+    Outgoing *grown = realloc(pump->out, cap * sizeof(Outgoing));
+    if (grown == NULL) return throw_error(env, "send: out of memory");
+    pump->out = grown;
+    pump->out_cap = cap;
+  }
+  if (pump->out_len + length > pump->out_data_cap) {
+    size_t cap = pump->out_data_cap ? pump->out_data_cap : 1 << 16;
+    while (cap < pump->out_len + length) cap *= 2;
+    uint8_t *grown = realloc(pump->out_data, cap);
+    if (grown == NULL) return throw_error(env, "send: out of memory");
+    pump->out_data = grown;
+    pump->out_data_cap = cap;
+  }
+  Outgoing *o = &pump->out[pump->out_count];
+  o->id = (uint32_t)id;
+  o->length = (uint32_t)length;
+  o->has_address = 0;
+  if (argc >= 5 && !is_null_or_undefined(env, argv[3])) {
+    if (parse_address(env, argv[3], argv[4], &o->address)) return NULL;
+    o->has_address = 1;
+  }
+  o->offset = pump->out_len;
+  memcpy(pump->out_data + pump->out_len, data, length);
+  pump->out_len += length;
+  pump->out_count++;
+  return NULL;
+}
+
+/* Sends a run of datagrams for one UDP socket with sendmmsg; returns how many failed. */
+static int send_udp_run(Pump *pump, int fd, Outgoing *run, size_t count) {
+  struct mmsghdr msgs[SEND_BATCH];
+  struct iovec iovs[SEND_BATCH];
+  int failed = 0;
+  size_t done = 0;
+  while (done < count) {
+    size_t n = count - done < SEND_BATCH ? count - done : SEND_BATCH;
+    for (size_t i = 0; i < n; i++) {
+      Outgoing *o = &run[done + i];
+      iovs[i].iov_base = pump->out_data + o->offset;
+      iovs[i].iov_len = o->length;
+      memset(&msgs[i].msg_hdr, 0, sizeof(struct msghdr));
+      msgs[i].msg_hdr.msg_iov = &iovs[i];
+      msgs[i].msg_hdr.msg_iovlen = 1;
+      if (o->has_address) {
+        msgs[i].msg_hdr.msg_name = &o->address;
+        msgs[i].msg_hdr.msg_namelen = o->address.ss_family == AF_INET ? sizeof(struct sockaddr_in) : sizeof(struct sockaddr_in6);
+      }
+    }
+    int sent = sendmmsg(fd, msgs, (unsigned)n, MSG_DONTWAIT);
+    pump->send_calls++;
+    if (sent < 0) {
+      if (errno == EINTR) continue;
+      /* The first datagram failed: count it and go on with the next. */
+      if (errno == EAGAIN || errno == EWOULDBLOCK || errno == ENOBUFS) pump->send_drops++;
+      else if (errno == ECONNREFUSED) pump->send_refused++;
+      else pump->send_errors++;
+      failed++;
+      done++;
+      continue;
+    }
+    pump->sent += (uint64_t)sent;
+    done += (size_t)sent;
+  }
+  return failed;
+}
+
+static napi_value pump_flush(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  if (get_args(env, info, "flush", 1, argv)) return NULL;
+  Pump *pump = get_pump(env, argv[0]);
+  if (pump == NULL) return NULL;
+  int failed = 0;
+  size_t i = 0;
+  while (i < pump->out_count) {
+    Outgoing *o = &pump->out[i];
+    Source *source = &pump->sources[o->id];
+    size_t j = i + 1;
+    while (j < pump->out_count && pump->out[j].id == o->id) j++;
+    if (source->fd < 0 || source->closing) {
+      failed += (int)(j - i);
+      pump->send_errors += j - i;
+    } else if (source->kind == KIND_UDP) {
+      failed += send_udp_run(pump, source->fd, o, j - i);
+    } else {
+      for (size_t k = i; k < j; k++) {
+        Outgoing *p = &pump->out[k];
+        ssize_t n;
+        do n = write(source->fd, pump->out_data + p->offset, p->length);
+        while (n < 0 && errno == EINTR);
+        pump->send_calls++;
+        if (n >= 0) pump->sent++;
+        else {
+          failed++;
+          if (errno == EAGAIN || errno == EWOULDBLOCK) pump->send_drops++;
+          else pump->send_errors++;
+        }
+      }
+    }
+    i = j;
+  }
+  pump->out_count = 0;
+  pump->out_len = 0;
+  return make_int(env, failed);
+}
+
+/* sendAt(pump, id, bytes, dueMs, tag, address?, port?): the thread sends it at dueMs (CLOCK_MONOTONIC ms), at once if past. */
+static napi_value pump_send_at(napi_env env, napi_callback_info info) {
+  napi_value argv[7];
+  size_t argc = 7;
+  int64_t id, tag;
+  uint8_t *data;
+  size_t length;
+  double due;
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  if (argc < 5) return throw_type_error(env, "sendAt expects 5 or 7 arguments, got %zu", argc);
+  Pump *pump = get_pump(env, argv[0]);
+  if (pump == NULL || arg_int(env, argv[1], "id", 0, MAX_SOURCES - 1, &id) || arg_bytes(env, argv[2], "bytes", -1, &data, &length)) return NULL;
+  if (napi_get_value_double(env, argv[3], &due) != napi_ok || !(due >= 0) || due > 1e15) return throw_range_error(env, "dueMs must be a finite number >= 0");
+  if (arg_int(env, argv[4], "tag", 0, 1 << 20, &tag)) return NULL;
+  if (length > MAX_DATAGRAM) return throw_range_error(env, "bytes must be at most %d, got %zu", MAX_DATAGRAM, length);
+  Timed t;
+  memset(&t, 0, sizeof(t));
+  if (argc >= 7 && !is_null_or_undefined(env, argv[5])) {
+    if (parse_address(env, argv[5], argv[6], &t.address)) return NULL;
+    t.has_address = 1;
+  }
+  t.due = due;
+  t.id = (uint32_t)id;
+  t.tag = (uint32_t)tag;
+  t.length = (uint32_t)length;
+  t.data = malloc(length ? length : 1);
+  if (t.data == NULL) return throw_error(env, "sendAt: out of memory");
+  memcpy(t.data, data, length);
+  pthread_mutex_lock(&pump->lock);
+  t.seq = pump->timed_seq++;
+  int failed = timed_push(pump, &t);
+  if (!failed) arm_timer(pump);
+  pthread_mutex_unlock(&pump->lock);
+  if (failed) {
+    free(t.data);
+    return throw_error(env, "sendAt: out of memory");
+  }
+  return NULL;
+}
+
+/* drainLateness(pump) -> Float64Array of [tag, lateness ms] pairs of the timed sends since the last call. */
+static napi_value pump_drain_lateness(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  if (get_args(env, info, "drainLateness", 1, argv)) return NULL;
+  Pump *pump = get_pump(env, argv[0]);
+  if (pump == NULL) return NULL;
+  pthread_mutex_lock(&pump->lock);
+  size_t count = pump->lateness_count;
+  napi_value buffer, array;
+  void *out;
+  if (napi_create_arraybuffer(env, count * sizeof(double), &out, &buffer) != napi_ok) {
+    pthread_mutex_unlock(&pump->lock);
+    return throw_error(env, "drainLateness: out of memory");
+  }
+  if (count) memcpy(out, pump->lateness, count * sizeof(double));
+  pump->lateness_count = 0;
+  pthread_mutex_unlock(&pump->lock);
+  napi_create_typedarray(env, napi_float64_array, count, buffer, 0, &array);
+  return array;
+}
+
+static napi_value pump_stats(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  if (get_args(env, info, "stats", 1, argv)) return NULL;
+  Pump *pump = get_pump(env, argv[0]);
+  if (pump == NULL) return NULL;
+  napi_value result, drops;
+  napi_create_object(env, &result);
+  set_named(env, result, "received", make_double(env, (double)atomic_load(&pump->received)));
+  set_named(env, result, "receiveCalls", make_double(env, (double)atomic_load(&pump->receive_calls)));
+  set_named(env, result, "wakes", make_double(env, (double)atomic_load(&pump->wakes)));
+  set_named(env, result, "handovers", make_double(env, (double)atomic_load(&pump->handovers)));
+  set_named(env, result, "maxBatch", make_double(env, (double)atomic_load(&pump->max_batch)));
+  set_named(env, result, "stalls", make_double(env, (double)atomic_load(&pump->stalls)));
+  set_named(env, result, "sent", make_double(env, (double)pump->sent));
+  set_named(env, result, "sendCalls", make_double(env, (double)pump->send_calls));
+  set_named(env, result, "sendDrops", make_double(env, (double)pump->send_drops));
+  set_named(env, result, "sendRefused", make_double(env, (double)pump->send_refused));
+  set_named(env, result, "sendErrors", make_double(env, (double)pump->send_errors));
+  pthread_mutex_lock(&pump->lock);
+  set_named(env, result, "timedSent", make_double(env, (double)pump->timed_sent));
+  set_named(env, result, "timedDropped", make_double(env, (double)pump->timed_dropped));
+  set_named(env, result, "timedPending", make_double(env, (double)pump->timed_count));
+  pthread_mutex_unlock(&pump->lock);
+  /* The kernel's drop count (SO_RXQ_OVFL) of each UDP source that has reported one: [id, drops, ...]. */
+  napi_create_array(env, &drops);
+  uint32_t k = 0;
+  for (int i = 0; i < MAX_SOURCES; i++) {
+    Source *source = &pump->sources[i];
+    if (source->fd < 0 || !atomic_load(&source->drops_known)) continue;
+    napi_set_element(env, drops, k++, make_int(env, i));
+    napi_set_element(env, drops, k++, make_double(env, (double)atomic_load(&source->kernel_drops)));
+  }
+  set_named(env, result, "kernelDrops", drops);
+  return result;
+}
+
+static napi_value pump_close(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  void *data = NULL;
+  if (get_args(env, info, "closePump", 1, argv) || arg_external(env, argv[0], "pump", &PUMP_TAG, &data)) return NULL;
+  stop_pump((Pump *)data);
+  return NULL;
+}
+
+static napi_value monotonic_now(napi_env env, napi_callback_info info) {
+  return make_double(env, now_ms(CLOCK_MONOTONIC));
+}
+
+void pump_define(napi_env env, napi_value exports) {
+  napi_property_descriptor properties[] = {
+      {"createPump", NULL, pump_create, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"addSource", NULL, pump_add_source, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"removeSource", NULL, pump_remove_source, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"send", NULL, pump_send, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"flush", NULL, pump_flush, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"sendAt", NULL, pump_send_at, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"drainLateness", NULL, pump_drain_lateness, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"stats", NULL, pump_stats, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"closePump", NULL, pump_close, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"monotonicNow", NULL, monotonic_now, NULL, NULL, NULL, napi_enumerable, NULL},
+  };
+  napi_define_properties(env, exports, sizeof(properties) / sizeof(properties[0]), properties);
+}

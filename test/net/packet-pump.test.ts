@@ -1,0 +1,113 @@
+// The native packet path (native-tun/src/pump.c): its thread receives in
+// batches (recvmmsg) while this thread is held up, and stamps each datagram
+// with when the kernel received it; sends queued in one turn leave together.
+// The event loop is held by Atomics.wait between synchronous sends: the
+// test waits for events, not for wall-clock speed.
+
+import { createSocket, type Socket } from 'node:dgram';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { PacketPump, packetPumpUnavailable, takeOverDgramSocket, type PumpArrival } from '../../src/net/packet-pump.ts';
+import { createMonotonicClock } from '../../src/net/wall-clock.ts';
+import { waitFor } from '../helpers/wait-for.ts';
+
+const native = packetPumpUnavailable() === undefined ? test : test.skip;
+
+function holdEventLoop(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+async function bound(): Promise<Socket> {
+  const socket = createSocket('udp4');
+  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', () => resolve()));
+  return socket;
+}
+
+async function connected(to: Socket): Promise<Socket> {
+  const socket = await bound();
+  await new Promise<void>((resolve) => socket.connect(to.address().port, '127.0.0.1', () => resolve()));
+  return socket;
+}
+
+native('batch receive: 40 datagrams sent while the event loop is held reach it in one or two batches, from a few recvmmsg calls, each stamped when the kernel got it', async () => {
+  const clock = createMonotonicClock();
+  const batches: PumpArrival[][] = [];
+  const target = await bound();
+  const pump = new PacketPump({ originNs: clock.originNs!, onArrivals: (a) => batches.push(a), onError: () => {} });
+  const fd = takeOverDgramSocket(target);
+  assert.type(fd, 'number');
+  pump.addUdp(0, fd!, true);
+  const sender = await connected(target);
+  try {
+    const before = clock.now();
+    for (let i = 0; i < 40; i++) {
+      sender.send(Buffer.from([i]));
+      if (i === 19) holdEventLoop(40); // the second half arrives 40 ms after the first
+    }
+    holdEventLoop(40);
+    const read = clock.now();
+    await waitFor(() => batches.flat().length === 40, 10_000, '40 datagrams');
+    const arrivals = batches.flat();
+    assert.equal(arrivals.map((a) => a.bytes[0]), Array.from({ length: 40 }, (_, i) => i));
+    assert.ok(batches.length <= 3, `${batches.length} batches`);
+    const stats = pump.stats();
+    assert.ok(stats.receiveCalls < 40, `${stats.receiveCalls} receive calls for 40 datagrams`);
+    assert.is(stats.received, 40);
+    // Stamped when received, not when this thread got to them: the two halves 40 ms apart, all before the read.
+    const gap = arrivals[20].atMs - arrivals[19].atMs;
+    assert.ok(gap >= 39, `gap ${gap} ms`);
+    for (const a of arrivals) assert.ok(a.atMs >= before - 1 && a.atMs <= read, `arrival ${a.atMs} not in [${before}, ${read}]`);
+    assert.is(arrivals[0].address, '127.0.0.1');
+    assert.is(arrivals[0].port, sender.address().port);
+  } finally {
+    pump.close();
+    sender.close();
+    target.close();
+  }
+});
+
+native('sends queued in one turn leave together (one sendmmsg), in order, to the address given; a refused peer is reported as ECONNREFUSED', async () => {
+  const clock = createMonotonicClock();
+  const sink = await bound();
+  const got: number[] = [];
+  sink.on('message', (b) => got.push(b[0]));
+  const from = await bound();
+  const errors: string[] = [];
+  const pump = new PacketPump({ originNs: clock.originNs!, onArrivals: () => {}, onError: (_s, code) => errors.push(code) });
+  pump.addUdp(0, takeOverDgramSocket(from)!, true);
+  const toNowhere = await bound();
+  const nowherePort = toNowhere.address().port;
+  toNowhere.close(); // nobody listens there any more
+  const refused = await bound();
+  await new Promise<void>((resolve) => refused.connect(nowherePort, '127.0.0.1', () => resolve()));
+  pump.addUdp(1, takeOverDgramSocket(refused)!, false);
+  try {
+    for (let i = 0; i < 10; i++) pump.send(0, Buffer.from([i]), '127.0.0.1', sink.address().port);
+    assert.is(pump.stats().sent, 0); // queued until the end of the turn
+    await waitFor(() => got.length === 10, 10_000, '10 datagrams');
+    assert.equal(got, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    assert.is(pump.stats().sendCalls, 1);
+    pump.send(1, Buffer.from([1]));
+    await waitFor(() => errors.length > 0 || pump.stats().sendRefused > 0, 10_000, 'a refusal');
+    pump.send(1, Buffer.from([2]));
+    await waitFor(() => errors.includes('ECONNREFUSED') || pump.stats().sendRefused > 0, 10_000, 'ECONNREFUSED');
+  } finally {
+    pump.close();
+    from.close();
+    refused.close();
+    sink.close();
+  }
+});
+
+native('arguments are checked: a closed pump, a source id out of range, a bad fd, an address that is not one', () => {
+  const clock = createMonotonicClock();
+  const pump = new PacketPump({ originNs: clock.originNs!, onArrivals: () => {}, onError: () => {} });
+  assert.throws(() => pump.addUdp(70000, 0, false), /id must be an integer in 0\.\.65543/);
+  assert.throws(() => pump.addUdp(1, 1 << 29, false), /fd 536870912/);
+  assert.throws(() => pump.send(0, Buffer.from([1]), 'not-an-address', 9), /not an IPv4 or IPv6 address/);
+  pump.close();
+  pump.close(); // idempotent
+  assert.is(pump.stats().received, 0); // the counters as they were at the close
+});
+
+test.run();
