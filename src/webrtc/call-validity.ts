@@ -29,6 +29,12 @@ export function linkshellLatenessP99(output: string): number | undefined {
   return values.length === 0 ? undefined : Math.max(...values);
 }
 
+/** linkshell's own verdict from its summary's last line (src/linkshell/verdict.ts), when it judged the run. */
+export function linkshellVerdict(output: string): string | undefined {
+  const verdict = /verdict: (valid|late|kernel drops)\b/.exec(output)?.[1];
+  return verdict;
+}
+
 export function callFacts(input: CallFactsInput): RealtimeFacts {
   const facts: { -readonly [K in keyof RealtimeFacts]: RealtimeFacts[K] } = { ...cpuFacts(input.cpuStart, input.cpuEnd) };
   const { sender, sent, fps } = input;
@@ -38,5 +44,7 @@ export function callFacts(input: CallFactsInput): RealtimeFacts {
   if (presented.length > 1) facts.displayCallbacks = { seen: presented.length, presented: presented[presented.length - 1] - presented[0] + 1 };
   const lateness = linkshellLatenessP99(input.linkshellOutput);
   if (lateness !== undefined) facts.linkLatenessP99Ms = lateness;
+  const verdict = linkshellVerdict(input.linkshellOutput);
+  if (verdict !== undefined) facts.linkVerdict = verdict;
   return facts;
 }

@@ -4,7 +4,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { cpuFacts, parsePressureTotal } from '../../src/results/cpu-pressure.ts';
 import { judgeRealtimeRun, VALIDITY_BOUNDS } from '../../src/results/validity.ts';
-import { callFacts, linkshellLatenessP99 } from '../../src/webrtc/call-validity.ts';
+import { callFacts, linkshellLatenessP99, linkshellVerdict } from '../../src/webrtc/call-validity.ts';
 
 const calm = { wallS: 20, cpuPressure: 0.02, load: { start: 0.3, end: 0.5, cores: 2 }, cameraFrames: { delivered: 600, asked: 601 }, framesEncoded: { encoded: 590, asked: 600 }, displayCallbacks: { seen: 580, presented: 585 }, linkLatenessP99Ms: 0.4 };
 
@@ -67,6 +67,14 @@ test('a call\'s facts: frames spanned at the camera\'s rate, callbacks against p
   assert.equal(facts.displayCallbacks, { seen: 2, presented: 5 });
   assert.is(facts.linkLatenessP99Ms, 14.77);
   assert.is(facts.cpuPressure, 0.01);
+});
+
+test('linkshell\'s own verdict is read from its summary\'s last line', () => {
+  assert.is(linkshellVerdict('...\nlinkshell: verdict: late (departure lateness p99 13.450 ms (bound 2 ms), max 13.455 ms; 0 kernel drops)\n'), 'late');
+  assert.is(linkshellVerdict('linkshell: verdict: valid (departure lateness p99 0.4 ms)'), 'valid');
+  assert.is(linkshellVerdict('linkshell: verdict: kernel drops (12 datagrams)'), 'kernel drops');
+  assert.is(linkshellVerdict('linkshell: verdict: unverified'), undefined);
+  assert.is(linkshellVerdict('no verdict here'), undefined);
 });
 
 test.run();
