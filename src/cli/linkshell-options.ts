@@ -324,13 +324,22 @@ function timingOptions(values: Values): Pick<LinkshellConfig, 'timer' | 'spinMs'
   return { timer, spinMs };
 }
 
+/**
+ * A file linkshell writes while COMMAND runs: not "-", since standard output is COMMAND's (and
+ * the live status line's); without this a file named "-" was written.
+ */
+function runFileValue(name: string, text: string): string {
+  if (text === '-') throw usageError(`--${name} needs a file name: standard output is the COMMAND's while linkshell runs (name a file, or /dev/stdout to mix them)`);
+  return pathValue(name, text);
+}
+
 function logOptions(values: Values): Pick<LinkshellConfig, 'uplinkLog' | 'downlinkLog' | 'summaryJson'> {
-  const uplinkLog = optional(values['uplink-log'], (t) => pathValue('uplink-log', t));
-  const downlinkLog = optional(values['downlink-log'], (t) => pathValue('downlink-log', t));
+  const uplinkLog = optional(values['uplink-log'], (t) => runFileValue('uplink-log', t));
+  const downlinkLog = optional(values['downlink-log'], (t) => runFileValue('downlink-log', t));
   if (uplinkLog !== undefined && uplinkLog === downlinkLog) {
     throw usageError(`--uplink-log and --downlink-log name the same file ${JSON.stringify(uplinkLog)}`);
   }
-  const summaryJson = optional(values['summary-json'], (t) => pathValue('summary-json', t));
+  const summaryJson = optional(values['summary-json'], (t) => runFileValue('summary-json', t));
   if (summaryJson !== undefined && (summaryJson === uplinkLog || summaryJson === downlinkLog)) {
     throw usageError(`--summary-json and a log name the same file ${JSON.stringify(summaryJson)}`);
   }

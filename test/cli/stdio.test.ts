@@ -61,6 +61,16 @@ test('linkshell replay --log-in - --log -, gen-trace -o -', () => {
   assert.not.ok(existsSync(join(dir, '-')));
 });
 
+test('linkshell\'s logs and --summary-json need a file: "-" is refused in one line (standard output is COMMAND\'s), no file named "-"', () => {
+  const trace = join(root, 'traces', 'const-12mbps.trace');
+  for (const option of ['--uplink-log', '--downlink-log', '--summary-json']) {
+    const r = bin('linkshell', ['--trace', trace, '--connect', '127.0.0.1:9', option, '-', '--', 'true']);
+    assert.is(r.status, 2, r.stderr);
+    assert.match(r.stderr, new RegExp(`^linkshell: ${option} needs a file name: standard output is the COMMAND's while linkshell runs [^\\n]*\\n$`));
+    assert.not.ok(existsSync(join(dir, '-')));
+  }
+});
+
 test('ccbench rfc8867 --thresholds - reads standard input', () => {
   const bad = bin('ccbench', ['rfc8867', '--case', '5.8', '--thresholds', '-'], 'not json');
   assert.is(bad.status, 2, bad.stderr);

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { requires } from '../helpers/requires.ts';
 import * as assert from 'uvu/assert';
+import { VALIDITY_BOUNDS } from '../../src/results/validity.ts';
 import { runShortCall } from './short-call.ts';
 
 const test = requires(['chromium', 'coturn']);
@@ -24,7 +25,7 @@ test('a call beside busy processes at a higher priority is invalid, for CPU pres
   const result = await runShortCall(dir, { rateMbps: 2, codec: 'vp8', durationS: 8, limitMs: 300_000 });
   assert.is(result.validity.verdict, 'invalid');
   assert.ok(result.validity.reasons.some((r) => r.startsWith('CPU pressure')), result.validity.reasons.join('; '));
-  assert.ok(Number(result.validity.figures.cpuPressure) > 0.5, `CPU pressure ${result.validity.figures.cpuPressure}`);
+  assert.ok(Number(result.validity.figures.cpuPressure) > VALIDITY_BOUNDS.cpuPressure, `CPU pressure ${result.validity.figures.cpuPressure}`);
 });
 
 test.run();
