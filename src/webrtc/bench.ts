@@ -106,19 +106,24 @@ export function rtpDelta(raw: number, reference: number): number {
 
 /**
  * Which source frame an RTP timestamp belongs to. Chromium stamps a frame's
- * RTP timestamp from its capture time (90 kHz), so counted from a shown frame
- * (whose source frame and RTP timestamp are both known) an RTP timestamp
- * gives a capture time; the source frame captured within a third of a frame
+ * RTP timestamp from its capture time (90 kHz), so counted from the shown
+ * frames (whose source frame and RTP timestamp are both known; the median of
+ * their offsets) an RTP timestamp gives a capture time; the source frame captured within a third of a frame
  * interval of it is the one. Returns null when no frame was shown or none is
  * that close.
  */
 export function rtpToSource(frames: readonly SourceFrame[], fps: number): (rtp: number) => SourceFrame | null {
-  const anchor = frames.find((f) => f.rtp !== undefined && f.shownMs !== undefined);
-  if (anchor === undefined) return () => null;
+  const shown = frames.filter((f) => f.rtp !== undefined && f.shownMs !== undefined);
+  if (shown.length === 0) return () => null;
+  // The clock offset between capture times and RTP timestamps, as the median over every shown frame:
+  // one frame whose callback reported another frame's RTP timestamp (a loaded renderer) cannot shift it.
+  const reference = shown[0].rtp!;
+  const offsets = shown.map((f) => f.captureMs - rtpDelta(f.rtp!, reference) / 90).sort((x, y) => x - y);
+  const offsetMs = offsets[Math.floor(offsets.length / 2)];
   const byTime = [...frames].sort((a, b) => a.captureMs - b.captureMs);
   const tolerance = 1000 / fps / 3;
   return (rtp) => {
-    const t = anchor.captureMs + rtpDelta(rtp, anchor.rtp!) / 90;
+    const t = offsetMs + rtpDelta(rtp, reference) / 90;
     let lo = 0;
     let hi = byTime.length;
     while (lo < hi) {
