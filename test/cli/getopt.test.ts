@@ -18,34 +18,13 @@ import { parseLinkshellArgs, parseLinkshellCommandLine } from '../../src/cli/lin
 import { runReplay } from '../../src/cli/replay-command.ts';
 import { main as salsify } from '../../src/cli/salsify.ts';
 import { runStats } from '../../src/cli/stats-command.ts';
+import { captureOutput } from '../helpers/capture-output.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'getopt-'));
 const trace = join(dir, 'one.trace');
 writeFileSync(trace, '1\n2\n');
 const log = join(dir, 'in.log');
 writeFileSync(log, '0 + 100\n1 + 100\n3 # 1500\n3 - 100 3\n');
-
-/** Runs a command in this process; its status and what it wrote. */
-async function capture(body: () => Promise<number>): Promise<{ status: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const { write: outWrite } = process.stdout;
-  const { write: errWrite } = process.stderr;
-  const fake = (append: (text: string) => void) =>
-    ((chunk: string | Uint8Array, ...rest: unknown[]) => {
-      append(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString());
-      (rest.find((r) => typeof r === 'function') as (() => void) | undefined)?.();
-      return true;
-    }) as typeof process.stdout.write;
-  process.stdout.write = fake((t) => (stdout += t));
-  process.stderr.write = fake((t) => (stderr += t));
-  try {
-    return { status: await body(), stdout, stderr };
-  } finally {
-    process.stdout.write = outWrite;
-    process.stderr.write = errWrite;
-  }
-}
 
 type Command = (argv: string[]) => Promise<number>;
 const linkshellParse: Command = async (argv) =>
@@ -92,7 +71,7 @@ const NEGATIVE: Array<[string, string[], RegExp]> = [
 
 test('a negative number is a value: the option\'s own range message, exit 2, in every command', async () => {
   for (const [command, argv, message] of NEGATIVE) {
-    const r = await capture(() => COMMANDS[command]!(argv));
+    const r = await captureOutput(() => COMMANDS[command]!(argv));
     const what = `${command} ${argv.join(' ')}: ${r.stderr}`;
     assert.is(r.status, 2, what);
     assert.match(r.stderr.trimEnd(), message, what);
@@ -124,7 +103,7 @@ const UNKNOWN: Array<[string, string[], RegExp]> = [
 
 test('an unknown option is named with the closest option, never with advice to put it after "--"', async () => {
   for (const [command, argv, message] of UNKNOWN) {
-    const r = await capture(() => COMMANDS[command]!(argv));
+    const r = await captureOutput(() => COMMANDS[command]!(argv));
     const what = `${command} ${argv.join(' ')}: ${r.stderr}`;
     assert.is(r.status, 2, what);
     assert.match(r.stderr.trimEnd(), message, what);
@@ -181,15 +160,15 @@ test('linkshell as mm-link\'s getopt reads it: -u/-d FILE, abbreviations, option
 });
 
 test('--version on every bin (and every subcommand), before any other check', async () => {
-  const s = await capture(() => salsify(['--version']));
+  const s = await captureOutput(() => salsify(['--version']));
   assert.is(s.status, 0);
   assert.match(s.stdout, /^salsify \d+\.\d+\.\d+ \(lowlat-video-toolkit\)\nnode v\d+/);
   assert.match(s.stdout, /\nlibvpx (v[\d.]+ \(native VP8 addon\)|: not available)/);
   assert.match(s.stdout, /\n(Chromium [\d.]+ \(|chromium: not found)/);
-  const sim = await capture(() => salsify(['sim', '--downlink', 'nope', '--version']));
+  const sim = await captureOutput(() => salsify(['sim', '--downlink', 'nope', '--version']));
   assert.is(sim.status, 0);
   assert.match(sim.stdout, /^salsify /);
-  const c = await capture(() => ccbench(['--version']));
+  const c = await captureOutput(() => ccbench(['--version']));
   assert.is(c.status, 0);
   assert.match(c.stdout, /^ccbench \d+\.\d+\.\d+ \(lowlat-video-toolkit\)\nnode v\d+[^\n]*\n$/);
 });

@@ -18,6 +18,7 @@ import { runStats } from '../../src/cli/stats-command.ts';
 import { runAnalyze } from '../../src/cli/salsify-analyze.ts';
 import { parseReceiveArgs } from '../../src/cli/salsify-receive.ts';
 import { parseSendArgs } from '../../src/cli/salsify-send.ts';
+import { captureOutput } from '../helpers/capture-output.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'option-fuzz-'));
 const trace = join(dir, 'one.trace');
@@ -65,36 +66,13 @@ function fuzzParser(name: string, runs: number, parse: (argv: string[]) => unkno
   assert.ok(accepted > 0 && accepted < runs, `${name}: ${accepted} of ${runs} accepted; the fuzz must hit both sides`);
 }
 
-/** Runs a command in this process; stdout and stderr are captured. */
-async function capture(body: () => Promise<number>): Promise<{ status: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const { write: outWrite } = process.stdout;
-  const { write: errWrite } = process.stderr;
-  const fake = (append: (text: string) => void) =>
-    ((chunk: string | Uint8Array, ...rest: unknown[]) => {
-      append(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString());
-      const done = rest.find((r) => typeof r === 'function') as (() => void) | undefined;
-      done?.();
-      return true;
-    }) as typeof process.stdout.write;
-  process.stdout.write = fake((t) => (stdout += t));
-  process.stderr.write = fake((t) => (stderr += t));
-  try {
-    return { status: await body(), stdout, stderr };
-  } finally {
-    process.stdout.write = outWrite;
-    process.stderr.write = errWrite;
-  }
-}
-
 /** A command either succeeds or prints one line and exits 2. */
 async function fuzzCommand(name: string, runs: number, run: (argv: string[]) => Promise<number>, start: string[], options: string[], values: string[]): Promise<void> {
   const rng = createRng(`option-fuzz/${name}`);
   let succeeded = 0;
   for (let i = 0; i < runs; i++) {
     const argv = commandLine(rng, start, options, values);
-    const { status, stderr } = await capture(() => run(argv));
+    const { status, stderr } = await captureOutput(() => run(argv));
     const what = `${name} ${JSON.stringify(argv)}: status ${status}, stderr ${JSON.stringify(stderr)}`;
     if (status === 0) {
       succeeded++;
