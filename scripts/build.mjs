@@ -35,16 +35,21 @@ const staging = join(root, `.dist-staging-${process.pid}`);
 const retired = join(root, `.dist-retired-${process.pid}`);
 // The compiler runs as a child that ends with this build: a SIGTERM or SIGINT (a test's time bound, a
 // Ctrl-C) ends it and removes the half-written staging tree, instead of leaving it writing there.
-const compiler = spawn(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json'), '--outDir', staging], { cwd: root, stdio: 'inherit' });
+// The handlers are installed before the compiler starts: a signal that came while spawn() was still
+// waiting for the child's exec found none, and the default action ended the build, leaving the compiler.
+let compiler;
 const stop = (signal) => {
-  compiler.kill('SIGKILL');
-  compiler.once('close', () => {
+  const finish = () => {
     rmSync(staging, { recursive: true, force: true });
     console.error(`build: stopped by ${signal}; dist/ is unchanged`);
     process.exit(signal === 'SIGINT' ? 130 : 143);
-  });
+  };
+  if (compiler === undefined || compiler.exitCode !== null || compiler.signalCode !== null) return finish();
+  compiler.kill('SIGKILL');
+  compiler.once('close', finish);
 };
 process.once('SIGTERM', stop).once('SIGINT', stop);
+compiler = spawn(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json'), '--outDir', staging], { cwd: root, stdio: 'inherit' });
 const compiled = await new Promise((resolve) => compiler.once('close', (code) => resolve(code === 0)));
 process.off('SIGTERM', stop).off('SIGINT', stop);
 if (!compiled) {
