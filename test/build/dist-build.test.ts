@@ -1,6 +1,7 @@
 // The install-time build (scripts/build.mjs: src/ compiled to dist/) and the launchers in bin/ that
 // run it: bin/ runs the built JavaScript when it is current, and when a source changed it says so
 // and runs the sources through tsx; a rebuild replaces dist/ whole; a failed one leaves it in place.
+// test-runner: slow
 import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { appendFileSync, cpSync, existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

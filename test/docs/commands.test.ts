@@ -1,6 +1,7 @@
 // Every runnable block of the README and docs/ (see doc-blocks.ts) runs verbatim, as a reader
 // runs it, in a fresh copy of the checkout with ../shared beside it, and touches nothing tracked
 // and nothing beside the checkout. Blocks marked long are not run; the files they name must exist.
+// test-runner: slow
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';

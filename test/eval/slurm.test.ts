@@ -5,6 +5,7 @@
 // spaces, quotes and a "%" (every path in the script and the printed hints
 // quoted), and the job asks for --time, --partition and --array-throttle.
 // Without sbatch on PATH, --emit slurm is one clear line and exit status 2.
+// test-runner: slow
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

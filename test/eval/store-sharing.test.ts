@@ -2,6 +2,7 @@
 // one warning line (it stopped the eval); two evals on one --out compute each
 // run once between them (per-run lock files; a dead holder's lock is taken
 // over); and a SIGKILLed eval's workers die with it instead of running on.
+// test-runner: slow
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';

@@ -2,6 +2,7 @@
 // round-trip time, several ports, DNS, two runs side by side, and cleanup
 // after SIGINT and SIGKILL. Only loopback, the host's end of the link and
 // the namespaces these runs create carry traffic; every run is bounded.
+// test-runner: slow
 
 import { spawnSync } from 'node:child_process';
 import { createSocket } from 'node:dgram';

@@ -5,6 +5,7 @@
 // Nothing here asserts how fast the machine is: tests wait for events (a line
 // on stderr, a process's exit), each bounded by a generous timeout, so that
 // they pass on a loaded machine too.
+// test-runner: slow
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

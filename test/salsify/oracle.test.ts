@@ -1,5 +1,6 @@
 // The oracle: a simulator-only scheme that knows the link's future, and a
 // bound on every scheme's signal delay (delay-first).
+// test-runner: slow
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { oracle } from '../../src/salsify/schemes/oracle.ts';

@@ -7,6 +7,7 @@
 // identical to Chromium's on the frames checked; the summary complete; no
 // process or temporary directory left behind. About a minute on a loaded
 // machine; bounded at 5 minutes (the call is aborted and cleaned up then).
+// test-runner: alone (a real Chromium call, measured frame by frame: a test beside it takes the CPU its camera and encoder need)
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

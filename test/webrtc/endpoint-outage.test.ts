@@ -3,6 +3,7 @@
 // lives through it and shows the frames captured after it; it is stopped
 // cleanly once the sender has ended. A 12 s run (model codec, 320x180),
 // bounded at 2 minutes.
+// test-runner: slow
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

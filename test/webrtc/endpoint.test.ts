@@ -6,6 +6,7 @@
 // logs show the traffic both ways, and nothing it started is left behind.
 // Also: the options that are Chromium's alone are refused with a Salsify
 // endpoint, and chromium and coturn are not needed for one.
+// test-runner: slow
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,6 +1,7 @@
 // A call starved of CPU is marked invalid, for the CPU pressure its processes met: two busy
 // processes at a higher priority (nice -5, as root; otherwise the same priority) run beside a short
 // Chromium call on this 2-core machine. Bounded at 5 minutes; the busy processes end with the test.
+// test-runner: alone (its busy processes, at a higher priority, would starve every test running beside it)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { mkdtempSync, rmSync } from 'node:fs';

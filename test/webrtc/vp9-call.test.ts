@@ -5,6 +5,7 @@
 // receiver page hashes the first frames of its track), SSIM computed for the
 // shown frames and plausible. About 40 s on a loaded machine; bounded at 4
 // minutes (the call is aborted and cleaned up then).
+// test-runner: alone (a real Chromium call, measured frame by frame: a test beside it takes the CPU its camera and encoder need)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
