@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { toolkitError, usageError } from '../common/errors.ts';
 import { formatHelp, integerValue, durationMsValue, LIMITS, nameListValue, nameValue, noPositionals, optional, parseCommandLine, pathValue, refuseOutputsOverInputs } from '../common/validate.ts';
 import { executeRun } from '../eval/execute.ts';
-import { findingsReport, findingsText } from '../eval/findings-output.ts';
+import { findingsText } from '../eval/findings-output.ts';
 import { resultsTable, type Finished } from '../eval/outputs.ts';
 import { readIncluded, type IncludedRun } from '../eval/include.ts';
 import { readPaperResults } from '../eval/paper-reference.ts';
@@ -196,8 +196,8 @@ async function buildOutputs(dir: string, runs: readonly EvalRun[], plan: EvalPla
   const window = plan.measureForS === undefined ? "each preset's window" : `measured for ${plan.measureForS} s`;
   await writeStdout(`codec ${plan.codec}, video ${plan.video}, encode timing ${plan.encodeTiming ?? 'libvpx'}, ${window}, ${plan.seeds} seed${plan.seeds > 1 ? 's' : ''}${plan.seeds > 1 && !made.wide ? ' (each row: the mean over the seeds; --wide: every seed)' : ''}; "(paper)": the published figures\n`);
   await writeStdout(resultsTable(finished, paper, plan.seeds, included, { wide: made.wide }) + '\n');
-  await writeStdout(findingsText(findingsReport(finished, paper, included)));
-  await writeStdout(`results: ${files.json}, ${files.csv}, ${join(dir, 'findings.json')}; ${files.plots.length} plots in ${join(dir, 'plots')}\nreport: ${files.report}\n`);
+  await writeStdout(findingsText(files.findingsReport));
+  await writeStdout(`results: ${files.json}, ${files.csv}, ${files.findings}; ${files.plots.length} plots in ${join(dir, 'plots')}\nreport: ${files.report}\n`);
   return 0;
 }
 

@@ -1,11 +1,8 @@
 // The findings of an eval (findings.ts) as the tools give them: the figure
 // tables built from the eval's stored runs and the paper's CSV, findings.json,
 // the text table printed after the results, and the report's HTML section.
-import { join } from 'node:path';
 import { escapeHtml } from '../plots/render.ts';
-import { jsonText } from '../results/json.ts';
 import type { Summary } from '../results/summary.ts';
-import { writeResultsFile } from '../results/writer.ts';
 import { evaluateFindings, figureAgreement, type Agreement, type Figures, type FigureTable, type Finding } from './findings.ts';
 import type { IncludedRun } from './include.ts';
 import type { Finished } from './outputs.ts';
@@ -87,11 +84,4 @@ export function findingsHtml(report: FindingsReport): string {
     '</tbody>\n</table>',
     `<p>${escapeHtml(agreementLine(report.agreement))}.</p>`,
   ].join('\n');
-}
-
-/** Writes DIR/findings.json and returns the report's section. */
-export function writeFindings(dir: string, finished: readonly Finished[], paper: PaperResults, included: readonly IncludedRun[] = []): string {
-  const report = findingsReport(finished, paper, included);
-  writeResultsFile(join(dir, 'findings.json'), jsonText(report));
-  return findingsHtml(report);
 }

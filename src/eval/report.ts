@@ -14,7 +14,8 @@ import { layoutScenario } from '../plots/scenario-layout.ts';
 import type { TableRow } from '../results/table.ts';
 import { makeResultsDirectory, writeResultsFile } from '../results/writer.ts';
 import { simPreset } from '../salsify/presets.ts';
-import { writeFindings } from './findings-output.ts';
+import { findingsHtml, findingsReport, type FindingsReport } from './findings-output.ts';
+import { jsonText } from '../results/json.ts';
 import type { IncludedRun } from './include.ts';
 import { resultsCsv, resultsJson, tableRows, type Finished } from './outputs.ts';
 import type { PaperResults } from './paper-reference.ts';
@@ -26,6 +27,10 @@ export { scenarioPoints } from './scenario-points.ts';
 export interface ReportFiles {
   readonly json: string;
   readonly csv: string;
+  /** DIR/findings.json: the paper's findings computed from these results. */
+  readonly findings: string;
+  /** What findings.json holds, for the caller to print. */
+  readonly findingsReport: FindingsReport;
   readonly report: string;
   readonly plots: readonly string[];
 }
@@ -42,6 +47,8 @@ export interface ReportContext {
   /** The charts, rendered, with the file each was written to (plots/). */
   readonly scenarioCharts: readonly HtmlChart[];
   readonly runCharts: readonly HtmlChart[];
+  /** The paper's findings computed from the results (also written to findings.json). */
+  readonly findings: FindingsReport;
 }
 
 export interface ReportSection {
@@ -127,10 +134,10 @@ const configsSection: ReportSection = {
   html: ({ finished }) => `<section id="configs">\n<h2>Runs: configuration and the command that reruns each</h2>\n${finished.map(({ run }) => `<details id="config-${escapeHtml(fileId(run.id))}"><summary>${escapeHtml(run.id)} (hash ${run.hash})</summary>\n<pre class="command">${escapeHtml(run.command)}</pre>\n<pre class="config">${escapeHtml(JSON.stringify(run.key, null, 2))}</pre>\n</details>`).join('\n')}\n</section>`,
 };
 
-/** The paper's findings computed from the results (findings-output.ts), which also writes DIR/findings.json. */
+/** The paper's findings computed from the results (findings-output.ts), as findings.json has them. */
 const findingsSection: ReportSection = {
   id: 'findings',
-  html: ({ dir, finished, paper, included }) => `<section id="findings">\n${writeFindings(dir, finished, paper, included)}\n</section>`,
+  html: ({ findings }) => `<section id="findings">\n${findingsHtml(findings)}\n</section>`,
 };
 
 /** The report's sections, in order: the findings after the results and before the pictures. */
@@ -156,6 +163,9 @@ export async function writeReport(dir: string, finished: readonly Finished[], pa
   const csv = join(dir, 'results.csv');
   writeResultsFile(json, resultsJson(finished));
   writeResultsFile(csv, resultsCsv(finished, paper));
+  const findings = findingsReport(finished, paper, included);
+  const findingsFile = join(dir, 'findings.json');
+  writeResultsFile(findingsFile, jsonText(findings));
 
   const plots: string[] = [];
   const scenarioCharts: (HtmlChart & { notes: string })[] = [];
@@ -179,9 +189,9 @@ export async function writeReport(dir: string, finished: readonly Finished[], pa
 
   // A scenario's notes go under its heading (the chart's caption).
   const withNotes: HtmlChart[] = scenarioCharts.map(({ notes, ...c }) => ({ ...c, caption: notes }));
-  const context: ReportContext = { dir, finished, paper, seeds, included, provenance: options.provenance, scenarioCharts: withNotes, runCharts };
+  const context: ReportContext = { dir, finished, paper, seeds, included, provenance: options.provenance, scenarioCharts: withNotes, runCharts, findings };
   const body = (await Promise.all(REPORT_SECTIONS.map((s) => s.html(context)))).filter((h) => h !== '').join('\n');
   const report = join(dir, 'report.html');
   writeResultsFile(report, renderPage(title, body));
-  return { json, csv, report, plots };
+  return { json, csv, findings: findingsFile, findingsReport: findings, report, plots };
 }
