@@ -12,6 +12,7 @@ import { DEFAULT_THRESHOLDS } from '../cc/rfc8867/thresholds.ts';
 import { readInputFile, writeStdout } from './files.ts';
 import { wrapWords } from './help-names.ts';
 import { exitOnStandardStreamErrors } from '../common/standard-streams.ts';
+import { WIDE_OPTION, wideHelpRow } from './table-options.ts';
 
 const HELP_REF = 'ccbench rfc8867 --help';
 /** `--strict`'s status when a case fails: not 1 (an internal error) nor 2 (bad input). */
@@ -33,7 +34,7 @@ byte-identical output files.`,
     ['--out DIR', wrapWords('write DIR/CASE.CONTROLLER.json (metrics and checks), DIR/CASE.CONTROLLER.svg (capacity, rates and queueing delay), the mm-link logs CONTROLLER.CASE.DIRECTION.log (the shared link) and CONTROLLER.CASE.DIRECTION.flow-N.log (flow N only), and DIR/summary.csv')],
     ['--thresholds FILE', wrapWords(`JSON overriding pass/fail thresholds (- reads standard input), for all cases or per case id: {"fairnessMin": 0.9, "5.1": {"convergenceMaxMs": 20000}}; defaults ${Object.entries(DEFAULT_THRESHOLDS).map(([k, v]) => `${k} ${v}`).join(', ')}`)],
     ['--strict', wrapWords(`exit with status ${STRICT_FAILURE_STATUS} when any case fails its thresholds (after running them all and writing every output), naming the failed cases and checks on stderr`)],
-    ['--wide', 'print every column of the table (default: it fits\n100 columns)'],
+    wideHelpRow(),
     ['-h, --help', 'this text'],
   ],
   notes: `Exit status: 0 when every case ran (passed or not: the table says which
@@ -60,7 +61,7 @@ export function parseRfc8867Args(argv: string[]): CcbenchArgs {
     args: argv,
     options: {
       case: { type: 'string' }, controller: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' },
-      thresholds: { type: 'string' }, strict: { type: 'boolean' }, wide: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+      thresholds: { type: 'string' }, strict: { type: 'boolean' }, ...WIDE_OPTION, help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: true,
     strict: true,

@@ -28,6 +28,7 @@ import { PAPER_WARMUP_S } from '../salsify/presets.ts';
 import { ENCODE_TIMINGS } from '../salsify/timing-model.ts';
 import { writeStdout } from './files.ts';
 import { wrapWords } from './help-names.ts';
+import { WIDE_OPTION, wideHelpRow } from './table-options.ts';
 
 const HELP_REF = 'salsify eval --help';
 
@@ -58,7 +59,7 @@ findings.`,
     ['--jobs N', `worker processes, 1 to 256 (default: the cores, ${availableParallelism()})`],
     ['--out DIR', 'output directory (default ./eval-out)'],
     ['--include DIR', "add a salsify webrtc run's results (DIR/summary.json)\nto the table and its scenario's plot, beside the\npaper's WebRTC row; repeatable"],
-    ['--wide', "print every column, and with --seeds every seed's row\n(default: the table fits 100 columns)"],
+    wideHelpRow("with --seeds every seed's row"),
     ['--emit slurm DIR', 'write the run list and a Slurm job-array script\n(DIR/eval.sbatch) instead of running; needs sbatch'],
     ['--time T', "with --emit slurm: each task's time limit (Slurm's\nforms: MINUTES, HH:MM:SS, D-HH:MM:SS); many sites\nrefuse a job without one"],
     ['--mem M', 'with --emit slurm: memory per task (e.g. 2G)'],
@@ -114,7 +115,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     options: {
       scenarios: { type: 'string' }, schemes: { type: 'string' }, codec: { type: 'string' }, video: { type: 'string' },
       'encode-timing': { type: 'string' }, 'measure-for': { type: 'string' }, seeds: { type: 'string' }, jobs: { type: 'string' },
-      out: { type: 'string' }, include: { type: 'string', multiple: true }, emit: { type: 'string' }, collect: { type: 'string' }, wide: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+      out: { type: 'string' }, include: { type: 'string', multiple: true }, emit: { type: 'string' }, collect: { type: 'string' }, ...WIDE_OPTION, help: { type: 'boolean', short: 'h' },
       time: { type: 'string' }, mem: { type: 'string' }, partition: { type: 'string' }, 'array-throttle': { type: 'string' },
     },
     allowPositionals: true,

@@ -11,6 +11,7 @@ import { summaryMarks } from '../results/marks.ts';
 import { formatResultsTable } from '../results/table.ts';
 import { STDIO, writeOutputFile, writeStderr, writeStdout } from './files.ts';
 import { analyzeLiveRun, type LiveAnalysis } from '../salsify/live/analyze.ts';
+import { WIDE_OPTION, wideHelpRow } from './table-options.ts';
 
 export const ANALYZE_HELP = formatHelp({
   usage: ['salsify analyze DIR [options]'],
@@ -22,7 +23,7 @@ shown and skipped, bytes sent; prints the same table as salsify sim.`,
     ['--json OUT.json', 'write {label, config, counters, bytesSent, link, endMs,\nsummary, ssimFrom, captureLatenessMs, notes}; -: to\nstandard output (the table then goes to standard\nerror)'],
     ['--csv OUT.csv', 'write the per-frame records (one line per source frame:\nits fate, send, arrival and display times, size,\nquantizer, SSIM); -: to standard output'],
     ['--link-log FILE', 'linkshell\'s log of the link the video crossed (its\n--uplink-log when the sender ran inside linkshell), for\nthe link utilisation while video was captured'],
-    ['--wide', 'print every column of the table (default: it fits\n100 columns)'],
+    wideHelpRow(),
     ['-h, --help', 'this text'],
   ],
   notes: `Exit status: 0 on success, 2 for a bad argument or missing, mismatched or
@@ -41,7 +42,7 @@ export interface AnalyzeArgs {
 export function parseAnalyzeArgs(argv: string[]): { help: true } | { help: false; args: AnalyzeArgs } {
   const { values, positionals } = parseCommandLine('salsify analyze --help', {
     args: argv,
-    options: { json: { type: 'string' }, csv: { type: 'string' }, 'link-log': { type: 'string' }, wide: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    options: { json: { type: 'string' }, csv: { type: 'string' }, 'link-log': { type: 'string' }, ...WIDE_OPTION, help: { type: 'boolean', short: 'h' } },
     allowPositionals: true,
     strict: true,
   });

@@ -27,6 +27,7 @@ import { STDIO, writeOutputFile, writeStderr, writeStdout } from './files.ts';
 import { queueOption } from './queue-option.ts';
 import { codecNames, DEFAULT_CODEC, DEFAULT_SCHEME, schemeNames, wrapWords } from './help-names.ts';
 import { exitOnStandardStreamErrors } from '../common/standard-streams.ts';
+import { WIDE_OPTION, wideHelpRow } from './table-options.ts';
 
 const COMMANDS = new Set(['sim', 'send', 'receive', 'analyze', 'eval', 'webrtc']);
 
@@ -63,7 +64,7 @@ signal delay, SSIM, frames shown/skipped, bytes sent and link utilisation.`,
     ['--seed N', 'seed of every random draw: an integer from 0 to\n2^53-1 (default 1)'],
     ['--json OUT.json', 'write {label, config, counters, bytesSent, link, endMs,\nsummary} (an array of them when several schemes run);\n-: to standard output (the table then goes to standard\nerror)'],
     ['--log-dir DIR', 'write DIR/SCHEME.frames.csv (one line per source frame:\nits fate, send, arrival and display times, size,\nquantizer, SSIM), DIR/SCHEME.json, and DIR/summary.csv\n(one line per scheme)'],
-    ['--wide', 'print every column of the table (default: it fits\n100 columns)'],
+    wideHelpRow(),
     ['-h, --help', 'this text'],
   ],
   notes: `Frame fates: shown; never shown (arrived whole, not shown); lost (some
@@ -101,7 +102,7 @@ export function parseSimArgs(argv: string[]): { configs: Partial<SalsifySimConfi
       'downlink-loss': { type: 'string' }, 'downlink-loss-at': { type: 'string' }, 'uplink-loss': { type: 'string' }, 'downlink-onoff': { type: 'string' },
       video: { type: 'string' }, fps: { type: 'string' }, codec: { type: 'string' }, duration: { type: 'string' }, drain: { type: 'string' },
       budget: { type: 'string' }, 'no-grace': { type: 'boolean' }, 'frame-clock': { type: 'string' }, seed: { type: 'string' },
-      json: { type: 'string' }, 'log-dir': { type: 'string' }, wide: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+      json: { type: 'string' }, 'log-dir': { type: 'string' }, ...WIDE_OPTION, help: { type: 'boolean', short: 'h' },
       preset: { type: 'string' }, 'measure-from': { type: 'string' }, 'measure-for': { type: 'string' }, 'encode-timing': { type: 'string' }, 'display-refresh': { type: 'string' },
     },
     allowPositionals: true,

@@ -28,6 +28,7 @@ import { CODECS as SALSIFY_CODECS, openVideo } from '../salsify/open-inputs.ts';
 import { SCHEMES } from '../salsify/sender.ts';
 import { schemeNames, wrapWords } from './help-names.ts';
 import { makeDirectory, writeFileAtomically } from '../results/writer.ts';
+import { WIDE_OPTION, wideHelpRow } from './table-options.ts';
 
 const DEFAULT_CLIP = fileURLToPath(new URL('../../../shared/video/FourPeople_1280x720_60.ivf', import.meta.url));
 const HELP_REF = 'salsify webrtc --help';
@@ -70,7 +71,7 @@ One call at a time: a 360p30 call takes about 0.3 of a core.`,
     ['--endpoint NAME', `chromium (the default), or a Salsify scheme\n(${schemeNames()}):\nour live salsify send and salsify receive instead\nof the browsers and coturn, over the same linkshell\npath, with the same clip`],
     ['--salsify-codec NAME', 'the codec of a Salsify endpoint: vp8 (the default)\nor model'],
     ['--out DIR', 'where the results go (default webrtc-out)'],
-    ['--wide', 'print every column of the table (default: it fits\n100 columns)'],
+    wideHelpRow(),
     ['-h, --help', 'this text'],
   ],
   notes: `Writes DIR/summary.json (summary, config, browser version, getStats totals
@@ -186,7 +187,7 @@ export function parseWebrtcArgs(argv: string[]): WebrtcArgs {
       video: { type: 'string' }, 'clip-cache': { type: 'string' }, size: { type: 'string' }, fps: { type: 'string' }, codec: { type: 'string' }, svc: { type: 'string' },
       duration: { type: 'string' }, drain: { type: 'string' }, endpoint: { type: 'string' }, 'salsify-codec': { type: 'string' }, out: { type: 'string' },
       'trace-start': { type: 'string' }, 'downlink-onoff': { type: 'string' }, mtu: { type: 'string' }, overhead: { type: 'string' },
-      wide: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+      ...WIDE_OPTION, help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: true,
     strict: true,
