@@ -3,7 +3,7 @@
 // from 40 s), 50 ms each way, drop-tail 37500 bytes. Several runs in one
 // process: the first pay for JIT compilation.
 //
-//   npx tsx bench/cc-sim-speed.ts [gcc|aimd] [RUNS]
+//   node --import tsx bench/cc-sim-speed.ts [gcc|aimd] [RUNS]
 import { builtinController } from '../src/cc/controllers.ts';
 import { mediaFlow } from '../src/cc/media-flow.ts';
 import { pathStages } from '../src/link-emu/path.ts';

@@ -2,7 +2,7 @@
 // per inter frame (median, ms, measured in the worker thread) at two sizes and
 // several quantizers, on ../shared/video/FourPeople_1280x720_60.ivf (640x360 is
 // the clip's centre crop). Prints measured vs modelled times and their ratio.
-// Usage: npx tsx bench/codec-encode-time.ts [frames=40]
+// Usage: node --import tsx bench/codec-encode-time.ts [frames=40]
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createStreamDecoder, createVP8Codec, type Vp8State } from '../src/codec-bridge/index.ts';

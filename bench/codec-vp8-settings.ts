@@ -4,7 +4,7 @@
 //    golden refreshes libvpx decides on its own) with and without it;
 //  - the bytes cost of error-resilient mode with cyclic refresh on and off;
 //  - whether identical runs give identical bytes at negative and positive speeds.
-// Usage: npx tsx bench/codec-vp8-settings.ts [frames=60]
+// Usage: node --import tsx bench/codec-vp8-settings.ts [frames=60]
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createStreamDecoder, levelForQuantizer } from '../src/codec-bridge/index.ts';

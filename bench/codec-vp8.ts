@@ -1,5 +1,5 @@
 // Benchmarks of the functional VP8 codec on ../shared/video/FourPeople_1280x720_60.ivf.
-// Usage: npx tsx bench/codec-vp8.ts [frames=60]
+// Usage: node --import tsx bench/codec-vp8.ts [frames=60]
 // Prints per-frame times (median) of encode at several quantizers, decode,
 // state injection/extraction and SSIM; bytes per frame against quantizer;
 // frames per second of "two encodings + decode + SSIM" on one core; the

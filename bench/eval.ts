@@ -4,7 +4,7 @@
 // timing, run twice from empty stores (--jobs 1, then --jobs 2), each in its
 // own directory; the two results.json must be byte-identical.
 //
-//   nice -n 19 npx tsx bench/eval.ts [--scenarios all|LIST] [--schemes all|LIST] [--measure-for S]
+//   nice -n 19 node --import tsx bench/eval.ts [--scenarios all|LIST] [--schemes all|LIST] [--measure-for S]
 //       [--encode-timing paper|libvpx] [--keep DIR] [--plots DIR]
 //
 // --keep DIR keeps the --jobs 2 eval's output (report, results, plots) in DIR;

@@ -16,13 +16,13 @@
 //   serialisation included) of the packets delivered in the phase, ms;
 // - drops: packets the queue dropped in the phase.
 //
-//   npx tsx bench/gcc-vs-chromium.ts [--chromium DIR] [--out OUR.log]
+//   node --import tsx bench/gcc-vs-chromium.ts [--chromium DIR] [--out OUR.log]
 //
 // (DIR: the output directory of the call, with video-link.log and
 // sender-stats.jsonl.) It also prints both estimates every 2 s.
 //
 // The Chromium call (about 110 s of real time, one at a time):
-//   npx tsx bench/gcc-vs-chromium.ts --write-trace rfc8867-5.1.trace
+//   node --import tsx bench/gcc-vs-chromium.ts --write-trace rfc8867-5.1.trace
 //   node bin/salsify.js webrtc --downlink rfc8867-5.1.trace --uplink const:12 --delay 50 \
 //       --queue droptail --queue-args bytes=37500 --size 1280x720 --fps 30 --duration 100 --out DIR
 import { readFileSync, writeFileSync } from 'node:fs';

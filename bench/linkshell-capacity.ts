@@ -10,7 +10,7 @@
 // datagrams through ATT-LTE-driving.down) with each timer (plain setTimeout
 // is the same-process baseline).
 //
-// Usage: npx tsx bench/linkshell-capacity.ts [seconds-per-rate=3] [att-seconds=30] [rates=10000,25000,50000,75000,100000]
+// Usage: node --import tsx bench/linkshell-capacity.ts [seconds-per-rate=3] [att-seconds=30] [rates=10000,25000,50000,75000,100000]
 
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

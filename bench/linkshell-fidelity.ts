@@ -7,7 +7,7 @@
 // last millisecond spun, and plain setTimeout (the default, and the
 // same-process baseline).
 //
-// Usage: npx tsx bench/linkshell-fidelity.ts [seconds=30]
+// Usage: node --import tsx bench/linkshell-fidelity.ts [seconds=30]
 
 import { fileURLToPath } from 'node:url';
 import { throughputFigures } from '../src/linkshell/summary.ts';

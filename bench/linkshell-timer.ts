@@ -5,7 +5,7 @@
 // alarm (src/net/thread-alarm.ts). Prints lateness percentiles,
 // p99 against the baseline, and CPU use.
 //
-// Usage: npx tsx bench/linkshell-timer.ts [seconds=3]
+// Usage: node --import tsx bench/linkshell-timer.ts [seconds=3]
 
 import { Histogram } from '../src/linkshell/histogram.ts';
 import { WallClockScheduler } from '../src/net/wall-clock.ts';

@@ -9,7 +9,7 @@
 //   model's filler and the CRC, are in both runs), CPU per second of video;
 // - "render only": rendering the same number of frames and nothing else.
 //
-//   npx tsx bench/model-codec-speed.ts [--seconds 640] [--baseline-seconds 20] [--trace ../shared/traces/ATT-LTE-driving]
+//   node --import tsx bench/model-codec-speed.ts [--seconds 640] [--baseline-seconds 20] [--trace ../shared/traces/ATT-LTE-driving]
 //
 // Prints the summary of the main run too, so that two versions can be compared
 // figure for figure (the same seed gives the same figures).

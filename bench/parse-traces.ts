@@ -4,7 +4,7 @@
 //             (what a quick script does; it checks nothing)
 //   checked:  the same split, plus a regular expression and the ordering rule
 //             per line (a straightforward validating parser)
-// Usage: npx tsx bench/parse-traces.ts [--reps N] [DIR]
+// Usage: node --import tsx bench/parse-traces.ts [--reps N] [DIR]
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

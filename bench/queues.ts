@@ -1,7 +1,7 @@
 // Throughput of the queue disciplines: enqueue + dequeue operations per second
 // of wall time, against a plain-array FIFO (push/shift) run in the same process.
 //
-//   npx tsx bench/queues.ts [pairs]        (default 2,000,000 per run)
+//   node --import tsx bench/queues.ts [pairs]        (default 2,000,000 per run)
 //
 // Two workloads, each run 3 times (the best run counts):
 // - steady:   a standing queue of 100 packets; per step one arrival and one

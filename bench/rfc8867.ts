@@ -3,7 +3,7 @@
 // each controller written to docs/rfc8867-5.1-CONTROLLER.svg. Cases whose
 // cross traffic is not available (5.6, 5.6b, 5.7 without src/tcp) are listed
 // as skipped, with the reason.
-// Usage: nice -n 19 npx tsx bench/rfc8867.ts [OUT_DIR]   (OUT_DIR: every case's JSON, plot, logs)
+// Usage: nice -n 19 node --import tsx bench/rfc8867.ts [OUT_DIR]   (OUT_DIR: every case's JSON, plot, logs)
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CASE_IDS, rfc8867Case } from '../src/cc/rfc8867/cases.ts';

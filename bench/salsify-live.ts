@@ -5,7 +5,7 @@
 // the other direction), same video, codec and seed; the live sender runs inside
 // linkshell, the receiver is linkshell's peer, all on loopback.
 //
-//   npx tsx bench/salsify-live.ts [SECONDS] [TRACE] [CODEC] [VIDEO]
+//   node --import tsx bench/salsify-live.ts [SECONDS] [TRACE] [CODEC] [VIDEO]
 //       SECONDS  of video (default 10)
 //       TRACE    default traces/cellular-6mbps.trace
 //       CODEC    model (default) or vp8 (SSIM: analyze decodes the receiver's saved frames again)

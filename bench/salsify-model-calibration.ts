@@ -4,7 +4,7 @@
 // mean luma SSIM of the decoded inter frames, and what the model codec gives
 // for the same pictures; plus the model's scene-complexity figures.
 //
-//   npx tsx bench/salsify-model-calibration.ts [VIDEO] [FRAMES]
+//   node --import tsx bench/salsify-model-calibration.ts [VIDEO] [FRAMES]
 //       VIDEO   default ../shared/video/FourPeople_1280x720_60.ivf (or synthetic, or a .y4m)
 //       FRAMES  inter frames per quantizer (default 12)
 //

@@ -6,7 +6,7 @@
 // Rows whose figure differs from the paper's by more than a quarter are
 // marked with "*".
 //
-//   LINKSHELL_TRACES=../shared/traces npx tsx bench/salsify-paper.ts \
+//   LINKSHELL_TRACES=../shared/traces node --import tsx bench/salsify-paper.ts \
 //       [--presets att-lte,...] [--schemes salsify-1,...] [--timings paper,libvpx] \
 //       [--codec model|vp8] [--video SRC] [--duration S] [--csv OUT.csv]
 //       [--findings OUT.json]
@@ -19,7 +19,6 @@
 // --video ../shared/video/FourPeople_1280x720_60.ivf (SSIM of real pictures).
 // Then the paper's findings (src/eval/findings.ts) on the runs of the first
 // timing given, printed and written to --findings (default findings.json).
-import { readFileSync } from 'node:fs';
 import { evaluateFindings, figureAgreement, type Figures } from '../src/eval/findings.ts';
 import { findingsText, paperFigures } from '../src/eval/findings-output.ts';
 import { readPaperResults } from '../src/eval/paper-reference.ts';
@@ -48,21 +47,7 @@ const findingsOut = option('findings', 'findings.json');
 /** Our figures for the findings: the runs of the first timing. */
 const ours = new Map<string, Figures>();
 
-/** The paper's system names for our schemes. */
-const PAPER_SYSTEM: Record<string, string> = {
-  'salsify-1': 'Salsify-1', 'salsify-2': 'Salsify-2', 'salsify-4': 'Salsify-4', 'conventional-1s': 'Salsify-conventional-1s',
-  'salsify-nograce': 'Salsify-nograce', 'salsify-targetsize': 'Salsify-targetsize',
-};
-
-interface PaperRow { mean: number; p5: number; p95: number; ssim: number }
-const paper = new Map<string, PaperRow>();
-{
-  const text = readFileSync(new URL('../../shared/reference/salsify-paper-results.csv', import.meta.url), 'utf8');
-  for (const line of text.trim().split('\n').slice(1)) {
-    const c = line.split(',');
-    paper.set(`${c[0]}/${c[2]}`, { mean: Number(c[3]), p5: Number(c[4]), p95: Number(c[5]), ssim: Number(c[6]) });
-  }
-}
+const paperResults = readPaperResults();
 
 const fmt = (v: number | undefined, digits = 0) => (v === undefined || !Number.isFinite(v) ? '-' : v.toFixed(digits));
 /** Our figure, with "*" when it differs from the paper's by more than a quarter. */
@@ -89,7 +74,8 @@ for (const name of presets) {
           ...lateFrames(r.frames, r.window),
         });
       }
-      const p = PAPER_SYSTEM[scheme] ? paper.get(`${name}/${PAPER_SYSTEM[scheme]}`) : undefined;
+      const paperRow = paperResults.forScheme(name, scheme);
+      const p = paperRow && { mean: paperRow.delayMeanMs, p5: paperRow.delayP5Ms, p95: paperRow.delayP95Ms, ssim: paperRow.ssimMeanDb };
       const row = [
         name, scheme, encodeTiming,
         vs(s.signalDelayMs.mean, p?.mean), vs(s.signalDelayMs.p5, p?.p5), vs(s.signalDelayMs.p95, p?.p95), vs(s.ssimDb.mean, p?.ssim, 2),
@@ -114,7 +100,7 @@ for (const row of rows) console.log(`| ${row.join(' | ')} |`);
 console.log('\n"*": differs from the paper by more than a quarter. verizon-lte and buffer-N run Verizon-LTE-short, a stand-in for the paper\'s Verizon-LTE-driving.');
 if (csvOut) writeResultsFile(csvOut, csv.join('\n') + '\n');
 
-const paperTable = paperFigures(readPaperResults());
+const paperTable = paperFigures(paperResults);
 const findings = { findings: evaluateFindings(paperTable, ours), agreement: figureAgreement(paperTable, ours) };
 console.log(`\n${timings[0]} timing: ${findingsText(findings)}`);
 writeResultsFile(findingsOut, jsonText(findings));

@@ -5,7 +5,7 @@
 // 20 s to 30 s it delivers one packet a second, an outage that dominates any
 // scheme's delay figures over the first 60 s) and ATT-LTE-driving-2016.
 //
-//   npx tsx bench/salsify-sim.ts [SECONDS] [CODEC] [VIDEO]
+//   node --import tsx bench/salsify-sim.ts [SECONDS] [CODEC] [VIDEO]
 //       SECONDS  of video (default 60)
 //       CODEC    model (default) or vp8
 //       VIDEO    synthetic (default, 1280x720 at 60 fps) or a .y4m / .ivf clip

@@ -6,7 +6,7 @@
 // real size and of 16 x the sample's: the ratio is salsify-targetsize's
 // TARGETSIZE_ESTIMATE_FACTOR.
 //
-//   npx tsx bench/salsify-targetsize-estimate.ts [--video CLIP.ivf]
+//   node --import tsx bench/salsify-targetsize-estimate.ts [--video CLIP.ivf]
 //
 // (default ../shared/video/FourPeople_1280x720_60.ivf; the width and height
 // must be multiples of 64.)

@@ -3,7 +3,7 @@
 // mm-link log, and compares with a baseline in the same process: the bare
 // TraceLink driven by a tight loop (no simulator, no endpoints).
 //
-//   npx tsx bench/sim-saturate.ts [TRACE] [--seconds S]
+//   node --import tsx bench/sim-saturate.ts [TRACE] [--seconds S]
 import { closeSync, openSync, unlinkSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -4,7 +4,7 @@
 // dist/ is stale). The commands are run in turns, so that the machine's load weighs on each alike;
 // prints the median wall time of each and its ratio to `node -e 0` (the target is at most 3x).
 //
-// Usage: npx tsx bench/startup.ts [runs=15]
+// Usage: node --import tsx bench/startup.ts [runs=15]
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 

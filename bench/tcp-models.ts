@@ -3,7 +3,7 @@
 // response function), and the wall time per simulated minute of a bulk flow
 // filling a 10 Mbit/s link.
 //
-//   nice -n 19 npx tsx bench/tcp-models.ts [--seconds 200] [--seeds 1,2] [--loss 0.001,0.003,0.01,0.03]
+//   nice -n 19 node --import tsx bench/tcp-models.ts [--seconds 200] [--seeds 1,2] [--loss 0.001,0.003,0.01,0.03]
 //
 // Every run uses the flows' defaults (SACK on) unless it says otherwise.
 //

@@ -26,8 +26,8 @@
 // as UDP to the receiver and the acknowledgements back: TURN/TCP's
 // head-of-line blocking without TURN.
 //
-//   npx tsx bench/turn-tcp.ts [SECONDS] [REPEATS] [CONDITION...]
-//   npx tsx bench/turn-tcp.ts report [SECONDS [REPEATS]]   only the table and plots, from the runs on disk
+//   node --import tsx bench/turn-tcp.ts [SECONDS] [REPEATS] [CONDITION...]
+//   node --import tsx bench/turn-tcp.ts report [SECONDS [REPEATS]]   only the table and plots, from the runs on disk
 //
 // Results: $TURN_BENCH_OUT (default /tmp/turn-tcp-bench)/CONDITION-rN/, the
 // table in table-SECONDSs.md and one plot per condition in docs/ and there.

@@ -2,7 +2,7 @@
 // does, one datagram in, the same bytes out, nothing else (no link, no timer,
 // no counters). Not a benchmark itself:
 //
-//   npx tsx bench/udp-forwarder.ts LISTEN_PORT PEER_HOST PEER_PORT
+//   node --import tsx bench/udp-forwarder.ts LISTEN_PORT PEER_HOST PEER_PORT
 //
 // listens on 127.0.0.1:LISTEN_PORT and sends every datagram on to the peer
 // from a socket connected to it, until SIGTERM.

@@ -1,7 +1,7 @@
 // The traffic of bench/relay-cpu.ts (not a benchmark itself), as a command,
 // so that it can run inside an mm-link shell as well as beside linkshell:
 //
-//   npx tsx bench/udp-load.ts HOST PORT PPS SIZE START_AT DURATION_MS
+//   node --import tsx bench/udp-load.ts HOST PORT PPS SIZE START_AT DURATION_MS
 //
 // waits until START_AT (ms since the epoch, Date.now()), then sends SIZE-byte
 // datagrams to HOST:PORT at PPS for DURATION_MS (every millisecond it sends

@@ -3,7 +3,7 @@
 // the Y4M reader (streaming, and random access through the frame index)
 // against reading the same file's raw bytes, the IVF reader against the same;
 // then the looping IVF clip source with the VP8 decoder (disk and memory cache).
-// Usage: npx tsx bench/video-synthetic.ts [frames=300]
+// Usage: node --import tsx bench/video-synthetic.ts [frames=300]
 import { createReadStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';

@@ -4,7 +4,7 @@
 // same linkshell path (salsify webrtc --endpoint salsify-N, VP8) and Salsify-1
 // simulated on the same traces (salsify sim, model codec).
 //
-//   npx tsx bench/webrtc.ts [SECONDS] [REPEATS] [SCENARIO[:CODEC[:SVC]|:salsify-N]...]
+//   node --import tsx bench/webrtc.ts [SECONDS] [REPEATS] [SCENARIO[:CODEC[:SVC]|:salsify-N]...]
 //       SECONDS   of each call (default 120)
 //       REPEATS   calls per scenario (default 2)
 //       SCENARIO  att-lte, tmobile-umts, on-off, wifi (default: all four with

@@ -2,7 +2,7 @@
 // simulated cellular path (ATT LTE uplink trace, drop-tail queue, 20 ms delay
 // each way), run for 60 s of virtual time in a fraction of a second.
 //
-//   npx tsx examples/library-sim.ts [TRACE]
+//   node --import tsx examples/library-sim.ts [TRACE]
 import { openTrace, rankQuantile } from 'lowlat-video-toolkit/link-emu';
 import { createSimNetwork, Simulator } from 'lowlat-video-toolkit/net';
 import { AimdSender, startAckingReceiver } from './aimd.ts';

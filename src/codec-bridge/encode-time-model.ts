@@ -1,7 +1,7 @@
 // A model of libvpx VP8 encode time per inter frame, for the simulator: a
 // function of resolution and quantizer, calibrated from measurements.
 //
-// Calibration (reproduce with `npx tsx bench/codec-encode-time.ts 60`): one
+// Calibration (reproduce with `node --import tsx bench/codec-encode-time.ts 60`): one
 // libvpx 1.12 encoder at speed -8 on one core of the 2-core development VM,
 // FourPeople clip (640x360 = its centre crop), median ms per inter frame
 // measured in the worker thread; lower of two runs (the machine was shared,

@@ -64,7 +64,7 @@ export function runConfig(plan: EvalPlan, scenario: string, scheme: string, seed
 
 /** The `salsify sim` command that runs `config` alone. */
 export function rerunCommand(config: SalsifySimConfig, plan: EvalPlan): string {
-  const parts = ['npx salsify sim', `--preset ${config.preset}`, `--scheme ${config.scheme}`, `--seed ${config.seed}`, `--codec ${config.codec}`];
+  const parts = ['node bin/salsify.js sim', `--preset ${config.preset}`, `--scheme ${config.scheme}`, `--seed ${config.seed}`, `--codec ${config.codec}`];
   if (config.video !== 'synthetic') parts.push(`--video ${shellWord(config.video)}`);
   if (plan.encodeTiming !== undefined) parts.push(`--encode-timing ${plan.encodeTiming}`);
   if (plan.measureForS !== undefined) parts.push(`--measure-for ${config.measureForS}`);

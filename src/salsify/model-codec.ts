@@ -8,7 +8,7 @@
 //   absolute difference from the reference state's samples (both / 255).
 // - Frame sizes follow tables measured with the real VP8 codec (libvpx through
 //   the codec bridge, speed -8) on ../shared/video/FourPeople_1280x720_60.ivf
-//   (`npx tsx bench/salsify-model-calibration.ts`): bits per pixel of a key
+//   (`node --import tsx bench/salsify-model-calibration.ts`): bits per pixel of a key
 //   frame and of an inter frame at quantizers 0, 10, ..., 110, 127,
 //   interpolated linearly in log(bits) between them, times an activity factor
 //   that is 1 for that clip (s = 0.1423, t = 0.0029 at 60 fps):

@@ -120,7 +120,7 @@ test('parseDuration: units and bare seconds', () => {
 test('traces/README.md: every command reproduces its committed trace, byte for byte', async () => {
   const tracesDir = new URL('../../traces/', import.meta.url);
   const readme = readFileSync(new URL('README.md', tracesDir), 'utf8');
-  const commands = [...readme.matchAll(/^npx linkshell gen-trace (.+) -o traces\/(\S+)$/gm)];
+  const commands = [...readme.matchAll(/^node bin\/linkshell\.js gen-trace (.+) -o traces\/(\S+)$/gm)];
   const files = readdirSync(tracesDir).filter((name) => name.endsWith('.trace')).sort();
   assert.equal(commands.map((m) => m[2]).sort(), files);
   for (const [, args, name] of commands) {
