@@ -15,6 +15,7 @@
 //
 // Usage: npm test [-- [--jobs N] [PATTERN]]   (PATTERN filters test file paths, a regex;
 //        --jobs or $LOWLAT_TEST_JOBS: workers at once, default 3 on two or more cores)
+//        (--dir DIR --suffix .S.ts: other files than test/ and examples/ *.test.ts, for the runner's own test)
 import { fork, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -24,7 +25,7 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 /** A bound on one file, against a hang (the longest file takes under a minute on an idle machine). */
 const FILE_LIMIT_MS = 20 * 60_000;
-const USAGE = 'usage: npm test [-- [--jobs N] [PATTERN]]';
+const USAGE = 'usage: npm test [-- [--jobs N] [--dir DIR]... [--suffix .test.ts] [PATTERN]]';
 
 function fail(message) {
   console.error(`run-tests: ${message}\n${USAGE}`);
@@ -34,12 +35,22 @@ function fail(message) {
 function parseArguments(args) {
   let jobs = process.env.LOWLAT_TEST_JOBS ?? String(availableParallelism() >= 2 ? 3 : 1);
   let pattern = null;
+  const dirs = [];
+  let suffix = '.test.ts';
   for (let i = 0; i < args.length; i++) {
-    const jobsForm = /^(?:--jobs|-j)(?:=(.*))?$/.exec(args[i]);
-    if (jobsForm) jobs = jobsForm[1] ?? args[++i];
-    else if (pattern === null) pattern = args[i];
-    else fail(`unexpected argument ${JSON.stringify(args[i])}`);
+    const form = /^(--jobs|-j|--dir|--suffix)(?:=(.*))?$/.exec(args[i]);
+    if (form === null) {
+      if (pattern === null) pattern = args[i];
+      else fail(`unexpected argument ${JSON.stringify(args[i])}`);
+      continue;
+    }
+    const value = form[2] ?? args[++i];
+    if (value === undefined) fail(`${form[1]} needs a value`);
+    if (form[1] === '--dir') dirs.push(value);
+    else if (form[1] === '--suffix') suffix = value;
+    else jobs = value;
   }
+  for (const dir of dirs) if (!existsSync(join(root, dir)) || !statSync(join(root, dir)).isDirectory()) fail(`--dir ${JSON.stringify(dir)} is not a directory of the checkout`);
   if (!/^[1-9]\d*$/.test(String(jobs))) fail(`--jobs must be a whole number >= 1, got ${JSON.stringify(jobs)}`);
   let regex = null;
   if (pattern !== null) {
@@ -49,15 +60,15 @@ function parseArguments(args) {
       fail(`PATTERN ${JSON.stringify(pattern)} is not a regular expression: ${error.message}`);
     }
   }
-  return { jobs: Number(jobs), pattern: regex };
+  return { jobs: Number(jobs), pattern: regex, dirs: dirs.length > 0 ? dirs : ['test', 'examples'], suffix };
 }
 
-function collect(dir) {
+function collect(dir, suffix) {
   const out = [];
   for (const name of readdirSync(dir).sort()) {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) out.push(...collect(path));
-    else if (name.endsWith('.test.ts')) out.push(path);
+    if (statSync(path).isDirectory()) out.push(...collect(path, suffix));
+    else if (name.endsWith(suffix)) out.push(path);
   }
   return out;
 }
@@ -69,12 +80,12 @@ function markOf(file) {
   return mark ? mark[1] : 'plain';
 }
 
-const { jobs, pattern } = parseArguments(process.argv.slice(2));
-const files = [...collect(join(root, 'test')), ...collect(join(root, 'examples'))]
+const { jobs, pattern, dirs, suffix } = parseArguments(process.argv.slice(2));
+const files = dirs.flatMap((dir) => collect(join(root, dir), suffix))
   .filter((f) => !pattern || pattern.test(relative(root, f)))
   .map((path) => ({ path, label: relative(root, path), mark: markOf(path) }));
 if (files.length === 0) {
-  console.error(`no test files match ${pattern ?? 'test/**/*.test.ts'}`);
+  console.error(`no test files match ${pattern ?? `${dirs.join(', ')}: *${suffix}`}`);
   process.exit(1);
 }
 
@@ -185,7 +196,7 @@ await runPool(alone, 1);
 const failed = totals.total - totals.passed;
 const minutes = ((Date.now() - started) / 60_000).toFixed(1);
 console.log(`  ${files.length} files, ${jobs} at once (${aloneCount} alone), ${minutes} min`);
-if (failedFiles.length > 0) console.log(`  failed in: ${failedFiles.join(', ')}`);
+if (failedFiles.length > 0) console.log(`  failed in: ${[...failedFiles].sort().join(', ')}`);
 console.log(`tests: ${totals.passed} passed, ${failed} failed, ${totals.skipped} skipped`);
 for (const line of skipLines()) console.log(line);
 rmSync(skipDir, { recursive: true, force: true });
