@@ -16,9 +16,13 @@
 // file-backed fake camera (its fake device, media.navigator.streams.fake,
 // draws its own pattern, with no barcode), so the Firefox sender page makes
 // its camera itself from the same clip (pages.ts: a canvas captureStream).
+// Chromium ends when its pipe closes, so a bench killed with SIGKILL takes
+// it along; Firefox does not notice its WebSocket closing, so it is started
+// through util-linux's setpriv with a parent-death signal (SIGKILL when the
+// bench's process ends, however it ends).
 //
 // Each browser gets a fresh profile directory, removed when it closes.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'puppeteer-core';
@@ -124,6 +128,24 @@ export function firefoxArgs(profileDir: string): string[] {
   return ['--headless', '--no-remote', '--profile', profileDir, 'about:blank'];
 }
 
+/** util-linux's setpriv (Debian's util-linux is essential), which starts Firefox with a parent-death signal. */
+export const SETPRIV_PATH = '/usr/bin/setpriv';
+
+/**
+ * The program and arguments that start Firefox so that it dies with the
+ * bench's process: setpriv --pdeathsig KILL FIREFOX ARGS (setpriv execs
+ * Firefox, so the pid puppeteer watches is Firefox's); Firefox itself where
+ * setpriv is missing.
+ */
+export function firefoxCommand(executable: string, profileDir: string, setpriv = SETPRIV_PATH): { executablePath: string; args: string[] } {
+  try {
+    accessSync(setpriv, constants.X_OK);
+    return { executablePath: setpriv, args: ['--pdeathsig', 'KILL', executable, ...firefoxArgs(profileDir)] };
+  } catch {
+    return { executablePath: executable, args: firefoxArgs(profileDir) };
+  }
+}
+
 type Puppeteer = Awaited<ReturnType<typeof loadPuppeteer>>;
 
 async function launch(puppeteer: Puppeteer, kind: BrowserKind, options: BrowserOptions, profileDir: string): Promise<Browser> {
@@ -142,7 +164,7 @@ async function launch(puppeteer: Puppeteer, kind: BrowserKind, options: BrowserO
     return puppeteer.launch({
       ...common,
       browser: 'firefox',
-      args: firefoxArgs(profileDir),
+      ...firefoxCommand(options.executable, profileDir),
       extraPrefsFirefox: firefoxPrefs(),
       // No crash reporter: a crashed browser fails the call, and nothing is written beside the profile.
       env: { ...process.env, MOZ_CRASHREPORTER_DISABLE: '1' },
