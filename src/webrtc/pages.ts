@@ -260,8 +260,9 @@ window.bench = {
     // What the encoder produced: a pass-through transform that notes each frame's RTP timestamp, size and time (not its bytes).
     watchEncoded(transceiver.sender, false, (info, _bytes, t) => pending.sent.push({ rtp: info.rtp, t, bytes: info.bytes, key: info.key }));
     const codecs = RTCRtpSender.getCapabilities('video').codecs;
-    const wanted = codecs.filter((c) => c.mimeType.toLowerCase() === 'video/' + config.codec && (config.codec !== 'vp9' || /profile-id=0/.test(c.sdpFmtpLine || 'profile-id=0')));
+    const wanted = codecs.filter((c) => c.mimeType.toLowerCase() === 'video/' + config.codec && (config.codec !== 'vp9' || /profile-id=0/.test(c.sdpFmtpLine || 'profile-id=0') || !/profile-id=/.test(c.sdpFmtpLine || '')));
     if (wanted.length === 0) throw new Error('the browser offers no ' + config.codec + ' encoder');
+    // VP9 profile 0 (Firefox names no profile-id: RFC 9628's default, profile 0).
     transceiver.setCodecPreferences([...wanted, ...codecs.filter((c) => c.mimeType.toLowerCase() === 'video/rtx')]);
     statsLoop();
     await pc.setLocalDescription(await pc.createOffer());
