@@ -1,8 +1,9 @@
 // One WebRTC call between two headless browsers (Chromium, or Firefox with
 // --browser firefox: the same call, the differences are in browser.ts and
-// pages.ts), as the paper's bench measured one: coturn on 127.0.0.1 relays every packet (both peers
-// use only relayed candidates), and the sender reaches coturn through
-// linkshell, so the video crosses the scenario's emulated link:
+// pages.ts), as the paper's bench measured one: coturn on 127.0.0.1 relays
+// every packet (both peers use only relayed candidates), and the sender
+// reaches coturn through linkshell, so the video crosses the scenario's
+// emulated link:
 //
 //   sender browser --TURN--> linkshell (video: .down trace) --> coturn --> receiver browser
 //   sender browser <--TURN-- linkshell (feedback: .up trace) <-- coturn <-- receiver browser
@@ -219,10 +220,10 @@ function parseBatch<T>(body: Buffer, role: Role, kind: PostKind): T[] {
 
 export async function runCall(options: CallOptions): Promise<CallData> {
   const log = options.log ?? (() => {});
-  const kind = options.programs.browser;
-  const name = browserName(kind);
+  const browserKind = options.programs.browser;
+  const name = browserName(browserKind);
   const path = options.path ?? 'turn-udp';
-  if (kind === 'firefox' && pathUsesNetns(path)) throw new Error(`--path ${path} runs the sending browser inside a network namespace, which Firefox cannot be driven in (puppeteer reaches it over a WebSocket on 127.0.0.1, the namespace's own); Firefox takes --path turn-udp`);
+  if (browserKind === 'firefox' && pathUsesNetns(path)) throw new Error(`--path ${path} runs the sending browser inside a network namespace, which Firefox cannot be driven in (puppeteer reaches it over a WebSocket on 127.0.0.1, the namespace's own); Firefox takes --path turn-udp`);
   const cpuStart = sampleCpu();
   const cleanup = new Cleanup();
   const temp = mkdtempSync(join(tmpdir(), ownedTempPrefix('webrtc')));
@@ -266,7 +267,7 @@ export async function runCall(options: CallOptions): Promise<CallData> {
     checkAbort();
     // Firefox's sender page is its own camera: the page server serves it the clip's frames.
     let camera: { frameCount: number; frame(k: number): Promise<Uint8Array> } | undefined;
-    if (kind === 'firefox') {
+    if (browserKind === 'firefox') {
       const file = await Y4mFile.open(clip.path);
       cleanup.add('the camera clip', () => file.close());
       camera = { frameCount: file.frameCount, frame: async (k) => (await file.read(k)).data };
@@ -318,7 +319,7 @@ export async function runCall(options: CallOptions): Promise<CallData> {
     const browsers: BenchBrowser[] = [];
     for (const role of ['receiver', 'sender'] as const) {
       const executable = role === 'sender' ? route.senderExecutable : options.programs.browserPath;
-      const browser = await launchBrowser({ kind, executable, cameraFile: clip.path, role });
+      const browser = await launchBrowser({ kind: browserKind, executable, cameraFile: clip.path, role });
       browsers.push(browser);
       cleanup.add(`${name} (${role})`, () => browser.close());
       started(`${name} (${role}, profile ${browser.profileDir})`, browser.pid);
@@ -336,14 +337,14 @@ export async function runCall(options: CallOptions): Promise<CallData> {
     };
     const receiverPage = await pageOf(receiverBrowser, '/receiver.html');
     const senderPage = await pageOf(senderBrowser, '/sender.html');
-    const receiverOrigin = await pageOrigin(kind, receiverPage);
-    const senderOrigin = await pageOrigin(kind, senderPage);
+    const receiverOrigin = await pageOrigin(browserKind, receiverPage);
+    const senderOrigin = await pageOrigin(browserKind, senderPage);
     const receiverOriginMs = receiverOrigin.originMs;
     const senderOriginMs = senderOrigin.originMs;
     checkAbort();
 
     const config = {
-      browser: kind,
+      browser: browserKind,
       clipFrames: clip.frameCount,
       width: options.width,
       height: options.height,
@@ -351,7 +352,7 @@ export async function runCall(options: CallOptions): Promise<CallData> {
       codec: options.codec,
       scalabilityMode: options.scalabilityMode ?? null,
       maxBitrate: options.maxBitrate ?? 50_000_000,
-      verifyFrames: kind === 'firefox' ? 0 : options.verifyFrames ?? 0,
+      verifyFrames: browserKind === 'firefox' ? 0 : options.verifyFrames ?? 0,
       timeoutMs: 30_000,
     };
     const senderConfig = { ...config, ...route.sender };
@@ -376,7 +377,7 @@ export async function runCall(options: CallOptions): Promise<CallData> {
     const countersAfter = route.counters?.();
     const cpuEnd = sampleCpu();
     // Firefox's origins again: a page clock that ran at another rate than the monotonic clock shows here.
-    const drift = async (page: Page, start: PageOrigin) => (kind === 'firefox' ? (await pageOrigin(kind, page)).originMs - start.originMs : null);
+    const drift = async (page: Page, start: PageOrigin) => (browserKind === 'firefox' ? (await pageOrigin(browserKind, page)).originMs - start.originMs : null);
     const senderDriftMs = await drift(senderPage, senderOrigin);
     const receiverDriftMs = await drift(receiverPage, receiverOrigin);
     await Promise.all([senderPage.evaluate(() => (window as Bench).bench.stop()), receiverPage.evaluate(() => (window as Bench).bench.stop())]);
@@ -388,7 +389,7 @@ export async function runCall(options: CallOptions): Promise<CallData> {
     await cleanup.run();
     return {
       clip,
-      browser: kind,
+      browser: browserKind,
       browserVersion: senderBrowser.version,
       codec,
       senderOriginMs,
@@ -398,7 +399,7 @@ export async function runCall(options: CallOptions): Promise<CallData> {
       measuredUntilMs,
       stoppedMs,
       // Firefox's camera times are on the sender page's timeline: placed on the monotonic clock here.
-      sender: kind === 'firefox' ? sender.map((r) => ({ ...r, captureUs: r.captureUs + senderOriginMs * 1000 })) : sender,
+      sender: browserKind === 'firefox' ? sender.map((r) => ({ ...r, captureUs: r.captureUs + senderOriginMs * 1000 })) : sender,
       receiver,
       senderStats,
       receiverStats,
