@@ -92,9 +92,9 @@ binaries, and SALSIFY_FIREFOX another Firefox.
 
 Exit status: 0 on success; 2 for a bad argument or input file, an output
 that cannot be written, or a missing chromium (firefox-esr with --browser
-firefox), coturn or ffmpeg (the line
-gives the apt command); 1 on an internal error; 128 + N when signal N stopped it
-(everything it started is stopped first).`,
+firefox), coturn or ffmpeg (the line gives the apt command); 1 on an
+internal error; 128 + N when signal N stopped it (everything it started is
+stopped first).`,
 });
 
 const CODECS: readonly WebrtcCodec[] = ['vp8', 'vp9', 'av1'];
