@@ -29,10 +29,12 @@ function alive(pid: number | undefined): boolean {
   }
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'webrtc-firefox-test-'));
+// Made in the hook, not at load: a skipped file (no firefox-esr) runs no hook and would leave it.
+let dir: string;
 let result: WebrtcResult;
 
 test.before(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'webrtc-firefox-test-'));
   result = await runShortCall(dir, { browser: 'firefox', rateMbps: 2, codec: 'vp8', durationS: DURATION_S, limitMs: 180_000 });
 });
 
