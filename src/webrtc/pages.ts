@@ -189,11 +189,11 @@ async function measureCamera(track, stripRows) {
   reader.cancel().catch(() => {});
   track.stop();
 }
-// Firefox's camera (see pages.ts): frame k of the clip drawn k / fps s after
-// the first, its barcode read from the I420 luma it was drawn from, its time
-// the moment it was handed to the track (requestFrame). A frame more than a
-// frame interval late is skipped, as a camera that missed it. A few frames
-// are fetched ahead.
+// Firefox's camera (see the head of this file): frame k of the clip drawn
+// k / fps s after the first, its barcode read from the I420 luma it was drawn
+// from, its time the moment it was handed to the track (requestFrame). A
+// frame more than a frame interval late is skipped, as a camera that missed
+// it. A few frames are fetched ahead.
 function canvasCamera(config) {
   const { width, height, fps, clipFrames } = config;
   const canvas = document.createElement('canvas');
@@ -260,9 +260,9 @@ window.bench = {
     // What the encoder produced: a pass-through transform that notes each frame's RTP timestamp, size and time (not its bytes).
     watchEncoded(transceiver.sender, false, (info, _bytes, t) => pending.sent.push({ rtp: info.rtp, t, bytes: info.bytes, key: info.key }));
     const codecs = RTCRtpSender.getCapabilities('video').codecs;
+    // VP9 profile 0: Chromium names it (profile-id=0); Firefox names no profile-id, whose default is profile 0.
     const wanted = codecs.filter((c) => c.mimeType.toLowerCase() === 'video/' + config.codec && (config.codec !== 'vp9' || /profile-id=0/.test(c.sdpFmtpLine || 'profile-id=0') || !/profile-id=/.test(c.sdpFmtpLine || '')));
     if (wanted.length === 0) throw new Error('the browser offers no ' + config.codec + ' encoder');
-    // VP9 profile 0 (Firefox names no profile-id: RFC 9628's default, profile 0).
     transceiver.setCodecPreferences([...wanted, ...codecs.filter((c) => c.mimeType.toLowerCase() === 'video/rtx')]);
     statsLoop();
     await pc.setLocalDescription(await pc.createOffer());
