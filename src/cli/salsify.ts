@@ -259,13 +259,13 @@ Commands:
   salsify send --to HOST:PORT [--video SRC] [...]    send over UDP (see salsify send --help)
   salsify receive --port P --out DIR [...]           receive over UDP (see salsify receive --help)
   salsify analyze DIR [--json OUT] [...]             figures of a live run (see salsify analyze --help)
-  salsify webrtc --downlink TRACE --uplink TRACE [...]  a Chromium WebRTC call over linkshell (see salsify webrtc --help)
+  salsify webrtc --downlink TRACE --uplink TRACE [...]  a Chromium (or Firefox) WebRTC call over linkshell (see salsify webrtc --help)
   salsify eval [--scenarios LIST] [--schemes LIST] [...]  the whole evaluation, in parallel and cached (see salsify eval --help)
-  salsify --version                                  the versions of salsify, Node, libvpx and Chromium in use
+  salsify --version                                  the versions of salsify, Node, libvpx, Chromium and Firefox in use
 `;
 
 export async function main(argv: string[]): Promise<number> {
-  if (asksForVersion(argv)) return (await import('./version.ts')).printVersion('salsify', { libvpx: true, chromium: true });
+  if (asksForVersion(argv)) return (await import('./version.ts')).printVersion('salsify', { libvpx: true, chromium: true, firefox: true });
   const [command, ...rest] = argv;
   exitOnStandardStreamErrors(COMMANDS.has(command ?? '') ? `salsify ${command}` : 'salsify');
   if (command === 'sim') return runCommand('salsify sim', () => runSim(rest));

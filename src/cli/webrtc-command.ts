@@ -1,5 +1,6 @@
-// `salsify webrtc`: a real WebRTC call between two headless Chromium browsers
-// over coturn and linkshell, measured frame by frame (src/webrtc/).
+// `salsify webrtc`: a real WebRTC call between two headless browsers
+// (Chromium, or Firefox with --browser firefox) over coturn and linkshell,
+// measured frame by frame (src/webrtc/).
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +22,7 @@ import { formatResultsTable } from '../results/table.ts';
 import { runWebrtcBench } from '../webrtc/bench.ts';
 import type { CallOptions, WebrtcCodec } from '../webrtc/call.ts';
 import { findPrerequisites } from '../webrtc/prerequisites.ts';
+import { BROWSER_KINDS } from '../webrtc/browser.ts';
 import { CALL_PATHS, pathUsesNetns } from '../webrtc/paths.ts';
 import { netnsUnavailable } from '../netns/prerequisites.ts';
 import { runSalsifyEndpoint, type SalsifyEndpointOptions } from '../webrtc/salsify-endpoint.ts';
@@ -36,7 +38,8 @@ const HELP_REF = 'salsify webrtc --help';
 export const WEBRTC_HELP = formatHelp({
   usage: ['salsify webrtc --downlink TRACE --uplink TRACE [options]', 'salsify webrtc --preset NAME [--trace-start S] [options]'],
   about: `Runs a real WebRTC call between two headless Chromium browsers (Debian's
-chromium, driven by puppeteer-core) through coturn on 127.0.0.1, with
+chromium, driven by puppeteer-core; or Debian's firefox-esr with --browser
+firefox) through coturn on 127.0.0.1, with
 linkshell between the sending browser and coturn: the video crosses the
 downlink trace, the receiver's feedback the uplink trace, as in the paper.
 Measures every source frame black-box (barcodes in the picture): signal
@@ -68,6 +71,7 @@ One call at a time: a 360p30 call takes about 0.3 of a core.`,
     ['--svc MODE', 'scalability mode, e.g. L1T3, or L2T3 with vp9 or av1'],
     ['--duration S', 'seconds of the call measured once connected, > 0\nand at most 86400 (default 30)'],
     ['--drain MS', 'the call goes on this long after the last frame\ncounted, 0 to 60000 (default 2000)'],
+    ['--browser NAME', "chromium (the default) or firefox (Debian's\nfirefox-esr, driven over WebDriver BiDi; its camera\nis its sender page drawing the clip on a canvas;\n--path turn-udp only)"],
     ['--endpoint NAME', `chromium (the default), or a Salsify scheme\n(${schemeNames()}):\nour live salsify send and salsify receive instead\nof the browsers and coturn, over the same linkshell\npath, with the same clip`],
     ['--salsify-codec NAME', 'the codec of a Salsify endpoint: vp8 (the default)\nor model'],
     ['--out DIR', 'where the results go (default webrtc-out)'],
@@ -85,12 +89,13 @@ DIR/summary.json (with endpoint and scheme), DIR/frames.csv, DIR/sender.jsonl,
 DIR/receiver.jsonl, DIR/received.ivf (vp8), the link logs and DIR/linkshell.txt;
 chromium and coturn are not needed. VP9 and AV1 need ffmpeg (their SSIM).
 SALSIFY_CHROMIUM, SALSIFY_TURNSERVER and SALSIFY_FFMPEG select other
-binaries.
+binaries, and SALSIFY_FIREFOX another Firefox.
 
 Exit status: 0 on success; 2 for a bad argument or input file, an output
-that cannot be written, or a missing chromium, coturn or ffmpeg (the line
-gives the apt command); 1 on an internal error; 128 + N when signal N stopped it
-(everything it started is stopped first).`,
+that cannot be written, or a missing chromium (firefox-esr with --browser
+firefox), coturn or ffmpeg (the line gives the apt command); 1 on an
+internal error; 128 + N when signal N stopped it (everything it started is
+stopped first).`,
 });
 
 const CODECS: readonly WebrtcCodec[] = ['vp8', 'vp9', 'av1'];
@@ -185,7 +190,7 @@ export function parseWebrtcArgs(argv: string[]): WebrtcArgs {
       queue: { type: 'string' }, 'queue-args': { type: 'string' }, delay: { type: 'string' },
       'downlink-loss': { type: 'string' }, 'downlink-loss-at': { type: 'string' }, 'uplink-loss': { type: 'string' }, loss: { type: 'string' }, path: { type: 'string' }, seed: { type: 'string' },
       video: { type: 'string' }, 'clip-cache': { type: 'string' }, size: { type: 'string' }, fps: { type: 'string' }, codec: { type: 'string' }, svc: { type: 'string' },
-      duration: { type: 'string' }, drain: { type: 'string' }, endpoint: { type: 'string' }, 'salsify-codec': { type: 'string' }, out: { type: 'string' },
+      duration: { type: 'string' }, drain: { type: 'string' }, endpoint: { type: 'string' }, browser: { type: 'string' }, 'salsify-codec': { type: 'string' }, out: { type: 'string' },
       'trace-start': { type: 'string' }, 'downlink-onoff': { type: 'string' }, mtu: { type: 'string' }, overhead: { type: 'string' },
       ...WIDE_OPTION, help: { type: 'boolean', short: 'h' },
     },
@@ -202,6 +207,8 @@ export function parseWebrtcArgs(argv: string[]): WebrtcArgs {
   if (!salsifyEndpoint && values['salsify-codec'] !== undefined) throw usageError('--salsify-codec is for a Salsify --endpoint; Chromium takes --codec');
   if (salsifyEndpoint && values.codec !== undefined) throw usageError(`--codec is Chromium's; a Salsify --endpoint takes --salsify-codec vp8|model`);
   if (salsifyEndpoint && values.svc !== undefined) throw usageError(`--svc is Chromium's; a Salsify --endpoint has no scalable coding`);
+  const browser = nameValue('browser', values.browser ?? 'chromium', BROWSER_KINDS);
+  if (salsifyEndpoint && values.browser !== undefined) throw usageError(`--browser chooses the browsers of a WebRTC call; a Salsify --endpoint runs no browser`);
   const salsifyCodec = nameValue('salsify-codec', values['salsify-codec'] ?? 'vp8', SALSIFY_CODECS);
   const codec = nameValue('codec', values.codec ?? 'vp8', CODECS);
   const { width, height } = sizeValue(values.size ?? '640x360');
@@ -222,6 +229,7 @@ export function parseWebrtcArgs(argv: string[]): WebrtcArgs {
   const overhead = optional(values.overhead, (t) => integerValue('overhead', t, { min: 0, max: 4096 })) ?? preset?.overheadBytes;
   const path = nameValue('path', values.path ?? 'turn-udp', CALL_PATHS);
   if (salsifyEndpoint && values.path !== undefined) throw usageError(`--path is the Chromium call's; a Salsify --endpoint runs over linkshell's UDP relay`);
+  if (browser === 'firefox' && pathUsesNetns(path)) throw usageError(`--path ${path} runs the sending browser inside a network namespace, where Firefox cannot be driven (puppeteer reaches it over a WebSocket on the namespace's own 127.0.0.1); --browser firefox takes --path turn-udp`);
   if (pathUsesNetns(path)) {
     const unavailable = netnsUnavailable();
     if (unavailable !== undefined) throw toolkitError('ERR_UNAVAILABLE', `--path ${path} runs the sender inside linkshell --netns: ${unavailable}`);
@@ -242,7 +250,10 @@ export function parseWebrtcArgs(argv: string[]): WebrtcArgs {
   // Before anything is written: a missing chromium or coturn is one line naming the apt command.
   const programs = salsifyEndpoint
     ? undefined
-    : findPrerequisites({ chromium: process.env.SALSIFY_CHROMIUM || undefined, turnserver: process.env.SALSIFY_TURNSERVER || undefined, ffmpeg: process.env.SALSIFY_FFMPEG || undefined }, { ffmpeg: codec !== 'vp8' });
+    : findPrerequisites(
+        { chromium: process.env.SALSIFY_CHROMIUM || undefined, firefox: process.env.SALSIFY_FIREFOX || undefined, turnserver: process.env.SALSIFY_TURNSERVER || undefined, ffmpeg: process.env.SALSIFY_FFMPEG || undefined },
+        { ffmpeg: codec !== 'vp8', browser },
+      );
   const out = resolve(pathValue('out', values.out ?? 'webrtc-out'));
   refuseOutputsOverInputs(webrtcOutputs(out, traceStartMs, values.downlink ?? preset?.downlink, values.uplink ?? preset?.uplink), [
     video === 'synthetic' ? undefined : { role: '--video', path: video },

@@ -1,6 +1,6 @@
 // Results of `salsify webrtc` calls added to an eval's table and plots
 // (`--include DIR`): DIR/summary.json, the results pipeline's JSON that the
-// WebRTC bench writes (src/webrtc/bench.ts: label "webrtc (Chromium N)",
+// WebRTC bench writes (src/webrtc/bench.ts: label "webrtc (Chromium N)" or "webrtc (Firefox N)",
 // config with the video's trace, summary). Its scenario is the preset whose
 // downlink trace has the same file name as the call's video trace.
 import { basename, join } from 'node:path';

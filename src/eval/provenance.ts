@@ -3,7 +3,7 @@
 // uncommitted changes), its package version, the date the eval started and
 // ended, the machine (CPU model and cores, memory, OS; no host name), the
 // load average at the start and the end, Node's version, and the versions of
-// libvpx (from the VP8 addon) and Chromium (from included WebRTC calls) where
+// libvpx (from the VP8 addon) and the browsers (Chromium, Firefox) of included WebRTC calls where
 // the runs used them. Collected at the edges (startProvenance, then
 // finishProvenance); provenanceHtml is pure.
 import { execFileSync } from 'node:child_process';
@@ -33,7 +33,7 @@ export interface Provenance extends ProvenanceStart {
   readonly node: string;
   /** libvpx's version, and whether the runs used it (the VP8 codec). */
   readonly libvpx: { readonly version: string | null; readonly used: boolean };
-  /** The browsers of included WebRTC calls. */
+  /** The browsers of included WebRTC calls (their labels: "webrtc (Chromium 156)", "webrtc (Firefox 153)"). */
   readonly chromium: readonly string[];
   /** How the outputs were made: a local pool, or collected from a Slurm array's store. */
   readonly how: string;
@@ -92,7 +92,7 @@ export function provenanceHtml(p: Provenance): string {
     ['load average (1, 5, 15 min)', `at the start ${loads(p.loadStart)}; at the end ${loads(p.loadEnd)}`],
     ['Node', p.node],
     ['libvpx', `${p.libvpx.version ?? 'VP8 addon not built'}${p.libvpx.used ? '' : ' (not used by these runs: the model codec)'}`],
-    ['Chromium', p.chromium.length ? p.chromium.join(', ') : 'not used'],
+    ['browsers (included WebRTC calls)', p.chromium.length ? p.chromium.join(', ') : 'not used'],
   ];
   return `<section id="provenance">\n<h2>Provenance</h2>\n<table class="provenance">\n${rows.map(([k, v]) => `<tr><th>${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`).join('\n')}\n</table>\n</section>`;
 }

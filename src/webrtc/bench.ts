@@ -29,7 +29,7 @@ import { measureFrames, type SourceFrame } from './measure.ts';
 import { measureQuality, parseEncodedFrames, type QualityResult } from './quality.ts';
 import { linkUseFromLog, traceAt, traceTimeOfCallZero, webrtcRunRecord, type WebrtcFate, type WebrtcFrameRecord } from './records.ts';
 export type { WebrtcFate, WebrtcFrameRecord } from './records.ts';
-import { summarizeStats, type StatsSummary } from './stats-summary.ts';
+import { summarizeStats, totalsWithNulls, type StatsSummary } from './stats-summary.ts';
 import { judgeRealtimeRun, type Validity } from '../results/validity.ts';
 import { callFacts } from './call-validity.ts';
 import { writeFileAtomically } from '../results/writer.ts';
@@ -111,8 +111,16 @@ export function rtpDelta(raw: number, reference: number): number {
  * their offsets) an RTP timestamp gives a capture time; the source frame captured within a third of a frame
  * interval of it is the one. Returns null when no frame was shown or none is
  * that close.
+ *
+ * Firefox stamps a canvas frame when it takes it from the canvas (at its
+ * next refresh, up to a refresh interval after the page handed it over), so
+ * its RTP timestamps place frames only roughly. For it, `barcodes` gives the
+ * file frame of every RTP timestamp whose picture was decoded (raw RTP
+ * timestamp to barcode): such a timestamp is the source frame of that
+ * barcode captured nearest the RTP time; any other is matched by time alone,
+ * within half a frame interval.
  */
-export function rtpToSource(frames: readonly SourceFrame[], fps: number): (rtp: number) => SourceFrame | null {
+export function rtpToSource(frames: readonly SourceFrame[], fps: number, barcodes?: ReadonlyMap<number, number>): (rtp: number) => SourceFrame | null {
   const shown = frames.filter((f) => f.rtp !== undefined && f.shownMs !== undefined);
   if (shown.length === 0) return () => null;
   // The clock offset between capture times and RTP timestamps, as the median over every shown frame:
@@ -121,9 +129,17 @@ export function rtpToSource(frames: readonly SourceFrame[], fps: number): (rtp: 
   const offsets = shown.map((f) => f.captureMs - rtpDelta(f.rtp!, reference) / 90).sort((x, y) => x - y);
   const offsetMs = offsets[Math.floor(offsets.length / 2)];
   const byTime = [...frames].sort((a, b) => a.captureMs - b.captureMs);
-  const tolerance = 1000 / fps / 3;
+  const tolerance = barcodes === undefined ? 1000 / fps / 3 : 1000 / fps / 2;
+  const byFileFrame = new Map<number, SourceFrame[]>();
+  if (barcodes !== undefined) for (const f of frames) byFileFrame.set(f.fileFrame, [...(byFileFrame.get(f.fileFrame) ?? []), f]);
   return (rtp) => {
     const t = offsetMs + rtpDelta(rtp, reference) / 90;
+    const barcode = barcodes?.get(rtp);
+    if (barcode !== undefined) {
+      let nearest: SourceFrame | null = null;
+      for (const f of byFileFrame.get(barcode) ?? []) if (nearest === null || Math.abs(f.captureMs - t) < Math.abs(nearest.captureMs - t)) nearest = f;
+      if (nearest !== null) return nearest;
+    }
     let lo = 0;
     let hi = byTime.length;
     while (lo < hi) {
@@ -156,8 +172,20 @@ export interface FrameEvidence {
  * that matched no source frame and the decoded frames whose barcode names
  * another source frame than their RTP timestamp does (both 0 in a sound run).
  */
-export function frameRecords(frames: readonly SourceFrame[], evidence: FrameEvidence, originMs: number, fps: number): { records: WebrtcFrameRecord[]; unmatchedRtp: number; barcodeMismatches: number; sentNotNoted: number } {
-  const sourceOf = rtpToSource(frames, fps);
+export function frameRecords(
+  frames: readonly SourceFrame[],
+  evidence: FrameEvidence,
+  originMs: number,
+  fps: number,
+  options: { readonly rtpFromCapture?: boolean } = {},
+): { records: WebrtcFrameRecord[]; unmatchedRtp: number; barcodeMismatches: number; sentNotNoted: number } {
+  // Where RTP timestamps are not capture times (Firefox, rtpToSource), the barcodes of the decoded and the shown pictures name their frames.
+  const barcodes = options.rtpFromCapture === false ? new Map<number, number>() : undefined;
+  if (barcodes !== undefined) {
+    for (const f of frames) if (f.rtp !== undefined) barcodes.set(f.rtp, f.fileFrame);
+    for (const d of evidence.quality.frames) if (d.fileFrame !== null) barcodes.set(d.rawRtp, d.fileFrame);
+  }
+  const sourceOf = rtpToSource(frames, fps, barcodes);
   let unmatchedRtp = 0;
   const sent = new Map<number, { frameNumber: number; sentMs: number; bytes: number; key: boolean }>();
   let frameNumber = 0;
@@ -229,10 +257,11 @@ export function frameRecords(frames: readonly SourceFrame[], evidence: FrameEvid
   return { records, unmatchedRtp, barcodeMismatches, sentNotNoted };
 }
 
-/** "Chromium 156" from "Chrome/156.0.8078.114" (or the string as it is). */
+/** "Chromium 156" from "Chrome/156.0.8078.114", "Firefox 153" from "firefox/153.8.0" (or the string as it is). */
 export function browserLabel(version: string): string {
-  const m = /\/(\d+)\./.exec(version);
-  return m ? `Chromium ${m[1]}` : version;
+  const m = /^(\w+)\/(\d+)\./.exec(version);
+  if (!m) return version;
+  return `${/^firefox$/i.test(m[1]) ? 'Firefox' : 'Chromium'} ${m[2]}`;
 }
 
 export async function analyzeCall(data: CallData, options: CallOptions): Promise<WebrtcResult> {
@@ -278,7 +307,7 @@ export async function analyzeCall(data: CallData, options: CallOptions): Promise
     received: received.map((r) => ({ rtp: r.rawRtp, receivedMs: data.receiverOriginMs + r.receivedMs, bytes: r.data.length })),
     quality,
   };
-  const { records: frames, unmatchedRtp, barcodeMismatches, sentNotNoted } = frameRecords(measurement.frames, evidence, data.connectedMs, data.clip.fps);
+  const { records: frames, unmatchedRtp, barcodeMismatches, sentNotNoted } = frameRecords(measurement.frames, evidence, data.connectedMs, data.clip.fps, { rtpFromCapture: data.browser !== 'firefox' });
   const browser = data.browserVersion;
   const label = `webrtc (${browserLabel(browser)})`;
   const endMs = data.stoppedMs - data.connectedMs;
@@ -353,10 +382,11 @@ export async function runWebrtcBench(options: CallOptions): Promise<WebrtcResult
     // The media's path, and the kernel counters of the sender's namespace (netns paths): TCP retransmissions, UDP sent.
     writeFileAtomically(join(options.out, 'path.json'), JSON.stringify({ path: data.path, udpBlockedBy: data.udpBlockedBy ?? null, kernelCounters: data.kernelCounters ?? null }, null, 2) + '\n');
     // The pages' raw records, with the clocks that relate them (monotonic ms = page time + origin).
-    const origins = { senderOriginMs: data.senderOriginMs, receiverOriginMs: data.receiverOriginMs, connectedMs: data.connectedMs, measuredUntilMs: data.measuredUntilMs, stoppedMs: data.stoppedMs, clipFrames: data.clip.frameCount };
+    const origins = { senderOriginMs: data.senderOriginMs, receiverOriginMs: data.receiverOriginMs, pageClocks: data.pageClocks, connectedMs: data.connectedMs, measuredUntilMs: data.measuredUntilMs, stoppedMs: data.stoppedMs, clipFrames: data.clip.frameCount };
     writeFileAtomically(join(options.out, 'camera.jsonl'), [JSON.stringify(origins), ...data.sender.map((r) => JSON.stringify(r))].join('\n') + '\n');
     writeFileAtomically(join(options.out, 'display.jsonl'), [JSON.stringify(origins), ...data.receiver.map((r) => JSON.stringify(r))].join('\n') + '\n');
-    const extra = { validity: result.validity, browser: result.browser, delayKnownFraction: result.delayKnownFraction, stats: result.stats, videoLink: result.link.video, linkshellStatus: result.link.linkshellStatus };
+    const stats = { ...result.stats, totals: totalsWithNulls(result.stats.totals) };
+    const extra = { validity: result.validity, browser: result.browser, pageClocks: data.pageClocks, delayKnownFraction: result.delayKnownFraction, stats, videoLink: result.link.video, linkshellStatus: result.link.linkshellStatus };
     const json = JSON.stringify(runToJson(result.run, result.summary, { extra }), (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2) + '\n';
     writeFileAtomically(join(options.out, 'summary.json'), json);
     return result;

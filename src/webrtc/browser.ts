@@ -1,12 +1,28 @@
-// One headless Chromium for the bench, driven by puppeteer-core over a pipe
-// (no debugging port is opened). Every flag is ours (puppeteer's defaults are
-// off), so the list below is the whole command line: headless without GPU,
-// no background networking, component updates, sync or first-run work that
-// would compete for the CPU, no throttling of a page in the background, a fake
-// camera playing the bench's clip, and loopback allowed as a peer connection
-// address (a machine with only a loopback interface has nothing else). Each
-// browser gets a fresh profile directory, removed when it closes.
-import { mkdtempSync, rmSync } from 'node:fs';
+// One headless browser for the bench: Chromium (the default) or Firefox,
+// driven by puppeteer-core.
+//
+// Chromium is driven over a pipe (no debugging port is opened). Every flag is
+// ours (puppeteer's defaults are off), so the list below is the whole command
+// line: headless without GPU, no background networking, component updates,
+// sync or first-run work that would compete for the CPU, no throttling of a
+// page in the background, a fake camera playing the bench's clip, and
+// loopback allowed as a peer connection address (a machine with only a
+// loopback interface has nothing else).
+//
+// Firefox (Debian's firefox-esr) is driven over WebDriver BiDi, which
+// puppeteer reaches through a WebSocket on 127.0.0.1 at a port Firefox picks
+// (--remote-debugging-port=0: Firefox has no pipe transport). Its settings
+// are preferences written into the profile (firefoxPrefs). Firefox has no
+// file-backed fake camera (its fake device, media.navigator.streams.fake,
+// draws its own pattern, with no barcode), so the Firefox sender page makes
+// its camera itself from the same clip (pages.ts: a canvas captureStream).
+// Chromium ends when its pipe closes, so a bench killed with SIGKILL takes
+// it along; Firefox does not notice its WebSocket closing, so it is started
+// through util-linux's setpriv with a parent-death signal (SIGKILL when the
+// bench's process ends, however it ends).
+//
+// Each browser gets a fresh profile directory, removed when it closes.
+import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'puppeteer-core';
@@ -27,9 +43,19 @@ async function loadPuppeteer() {
   }
 }
 
+/** The browsers `salsify webrtc --browser` runs. */
+export const BROWSER_KINDS = ['chromium', 'firefox'] as const;
+export type BrowserKind = (typeof BROWSER_KINDS)[number];
+
+/** "Chromium", "Firefox": the browser's name in messages. */
+export function browserName(kind: BrowserKind): string {
+  return kind === 'firefox' ? 'Firefox' : 'Chromium';
+}
+
 export interface BrowserOptions {
+  readonly kind?: BrowserKind;
   readonly executable: string;
-  /** The Y4M file the fake camera plays (looped). */
+  /** The Y4M file the fake camera plays (looped; Chromium only, see above). */
   readonly cameraFile: string;
   /** Names the browser in messages ("sender", "receiver"). */
   readonly role: string;
@@ -38,11 +64,12 @@ export interface BrowserOptions {
 }
 
 export interface BenchBrowser {
+  readonly kind: BrowserKind;
   readonly browser: Browser;
   readonly role: string;
   readonly pid: number | undefined;
   readonly profileDir: string;
-  /** Chromium's version string, e.g. "Chrome/156.0.8078.114" as the browser reports it. */
+  /** The version string as the browser reports it: "Chrome/156.0.8078.114", "firefox/153.8.0". */
   readonly version: string;
   /** Closes the browser (killing it if it does not close within a few seconds) and removes its profile. */
   close(): Promise<void>;
@@ -76,32 +103,92 @@ export function chromiumArgs(profileDir: string, cameraFile: string): string[] {
   return args;
 }
 
+/**
+ * Firefox's preferences for the bench (beside those puppeteer writes into
+ * every profile it makes, which turn off updates, telemetry and first-run
+ * pages): loopback host candidates gathered and shown as addresses, not
+ * mDNS names; media autoplay allowed; timers at full precision (by default
+ * Firefox coarsens performance.now(), which the call's clocks rest on) and
+ * not throttled.
+ */
+export function firefoxPrefs(): Record<string, unknown> {
+  return {
+    'media.peerconnection.ice.loopback': true,
+    'media.peerconnection.ice.obfuscate_host_addresses': false,
+    'media.autoplay.default': 0,
+    'media.autoplay.blocking_policy': 0,
+    'privacy.reduceTimerPrecision': false,
+    'privacy.reduceTimerPrecision.unconditional': false,
+    'dom.timeout.enable_budget_timer_throttling': false,
+    'dom.min_background_timeout_value': 0,
+  };
+}
+
+export function firefoxArgs(profileDir: string): string[] {
+  return ['--headless', '--no-remote', '--profile', profileDir, 'about:blank'];
+}
+
+/** util-linux's setpriv (Debian's util-linux is essential), which starts Firefox with a parent-death signal. */
+export const SETPRIV_PATH = '/usr/bin/setpriv';
+
+/**
+ * The program and arguments that start Firefox so that it dies with the
+ * bench's process: setpriv --pdeathsig KILL FIREFOX ARGS (setpriv execs
+ * Firefox, so the pid puppeteer watches is Firefox's); Firefox itself where
+ * setpriv is missing.
+ */
+export function firefoxCommand(executable: string, profileDir: string, setpriv = SETPRIV_PATH): { executablePath: string; args: string[] } {
+  try {
+    accessSync(setpriv, constants.X_OK);
+    return { executablePath: setpriv, args: ['--pdeathsig', 'KILL', executable, ...firefoxArgs(profileDir)] };
+  } catch {
+    return { executablePath: executable, args: firefoxArgs(profileDir) };
+  }
+}
+
+type Puppeteer = Awaited<ReturnType<typeof loadPuppeteer>>;
+
+async function launch(puppeteer: Puppeteer, kind: BrowserKind, options: BrowserOptions, profileDir: string): Promise<Browser> {
+  const common = {
+    executablePath: options.executable,
+    headless: true,
+    ignoreDefaultArgs: true,
+    // The bench ends its browsers itself, on its own signals.
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+    timeout: options.timeoutMs ?? 60_000,
+    protocolTimeout: 120_000,
+  } as const;
+  if (kind === 'firefox') {
+    return puppeteer.launch({
+      ...common,
+      browser: 'firefox',
+      ...firefoxCommand(options.executable, profileDir),
+      extraPrefsFirefox: firefoxPrefs(),
+      // No crash reporter: a crashed browser fails the call, and nothing is written beside the profile.
+      env: { ...process.env, MOZ_CRASHREPORTER_DISABLE: '1' },
+    });
+  }
+  return puppeteer.launch({ ...common, pipe: true, args: chromiumArgs(profileDir, options.cameraFile) });
+}
+
 export async function launchBrowser(options: BrowserOptions): Promise<BenchBrowser> {
+  const kind = options.kind ?? 'chromium';
   const puppeteer = await loadPuppeteer();
   const profileDir = mkdtempSync(join(tmpdir(), ownedTempPrefix('webrtc', options.role)));
   let browser: Browser;
   try {
-    browser = await puppeteer.launch({
-      executablePath: options.executable,
-      pipe: true,
-      headless: true,
-      ignoreDefaultArgs: true,
-      args: chromiumArgs(profileDir, options.cameraFile),
-      // The bench ends its browsers itself, on its own signals.
-      handleSIGINT: false,
-      handleSIGTERM: false,
-      handleSIGHUP: false,
-      timeout: options.timeoutMs ?? 60_000,
-      protocolTimeout: 120_000,
-    });
+    browser = await launch(puppeteer, kind, options, profileDir);
   } catch (error) {
     rmSync(profileDir, { recursive: true, force: true });
-    throw new Error(`cannot start Chromium (${options.role}): ${(error as Error).message.split('\n')[0]}`);
+    throw new Error(`cannot start ${browserName(kind)} (${options.role}): ${(error as Error).message.split('\n')[0]}`);
   }
   const process_ = browser.process();
   const version = await browser.version();
   let closing: Promise<void> | undefined;
   return {
+    kind,
     browser,
     role: options.role,
     pid: process_?.pid,

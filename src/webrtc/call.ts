@@ -1,13 +1,17 @@
-// One WebRTC call between two headless Chromium browsers, as the paper's
-// bench measured one: coturn on 127.0.0.1 relays every packet (both peers
-// use only relayed candidates), and the sender reaches coturn through
-// linkshell, so the video crosses the scenario's emulated link:
+// One WebRTC call between two headless browsers (Chromium, or Firefox with
+// --browser firefox: the same call, the differences are in browser.ts and
+// pages.ts), as the paper's bench measured one: coturn on 127.0.0.1 relays
+// every packet (both peers use only relayed candidates), and the sender
+// reaches coturn through linkshell, so the video crosses the scenario's
+// emulated link:
 //
-//   sender Chromium --TURN--> linkshell (video: .down trace) --> coturn --> receiver Chromium
-//   sender Chromium <--TURN-- linkshell (feedback: .up trace) <-- coturn <-- receiver Chromium
+//   sender browser --TURN--> linkshell (video: .down trace) --> coturn --> receiver browser
+//   sender browser <--TURN-- linkshell (feedback: .up trace) <-- coturn <-- receiver browser
 //
 // That is the default path, turn-udp; with --path turn-tcp or p2p the sending
-// browser runs inside linkshell --netns instead (paths.ts, netns-sender.ts).
+// browser runs inside linkshell --netns instead (paths.ts, netns-sender.ts;
+// Chromium only: puppeteer reaches Firefox over a WebSocket on 127.0.0.1,
+// which the namespace's own loopback would hide).
 //
 // The call gathers what the pages post (pages.ts) into a CallData: camera
 // frames with their capture times, displayed frames with their presentation
@@ -23,15 +27,17 @@ import { sampleCpu, type CpuSample } from '../results/cpu-pressure.ts';
 import type { PreparedClip } from './clip.ts';
 import { cachedClip, defaultClipCacheDir } from './clip-cache.ts';
 import { ownedTempPrefix, removeStaleTempDirs } from './stale-temp.ts';
-import { launchBrowser, type BenchBrowser } from './browser.ts';
+import { browserName, launchBrowser, type BenchBrowser, type BrowserKind } from './browser.ts';
+import { Y4mFile } from '../codec-bridge/video/y4m-file.ts';
 import { counterDelta, type KernelCounters } from './netns-sender.ts';
-import { startCallPath, type CallPath } from './paths.ts';
+import { pathUsesNetns, startCallPath, type CallPath } from './paths.ts';
 import { startPageServer, type PostKind, type Role } from './page-server.ts';
 import type { Prerequisites } from './prerequisites.ts';
 
 export type WebrtcCodec = 'vp8' | 'vp9' | 'av1';
 
 export interface CallOptions {
+  /** The programs, the browser of both ends among them (programs.browser). */
   readonly programs: Prerequisites;
   /** Video source of the clip: a .y4m or .ivf path, or "synthetic". */
   readonly video: string;
@@ -58,7 +64,7 @@ export interface CallOptions {
   readonly out: string;
   /** Milliseconds the call goes on after the last source frame counted (default 2000), so that late frames are shown. */
   readonly drainMs?: number;
-  /** Frames of Chromium's own decoding to hash at the receiver, to check ours against (default 0). */
+  /** Frames of Chromium's own decoding to hash at the receiver, to check ours against (default 0; Firefox has no MediaStreamTrackProcessor to read them with: none). */
   readonly verifyFrames?: number;
   /** encodings[0].maxBitrate in bit/s (default 50 Mbit/s: above every trace). */
   readonly maxBitrate?: number;
@@ -70,7 +76,7 @@ export interface CallOptions {
 export interface SenderRecord {
   /** The barcode read from the camera frame (null if unreadable). */
   readonly n: number | null;
-  /** VideoFrame.timestamp: Chromium's monotonic clock in µs. */
+  /** The machine's monotonic clock in µs: Chromium's VideoFrame.timestamp; Firefox's page time of the frame's hand-over plus the page's origin. */
   readonly captureUs: number;
 }
 
@@ -111,11 +117,14 @@ export interface StatsSnapshot {
 
 export interface CallData {
   readonly clip: PreparedClip;
+  readonly browser: BrowserKind;
   readonly browserVersion: string;
   readonly codec: string;
   /** Each page's time origin on the machine's monotonic clock (ms): page time + origin = monotonic time. */
   readonly senderOriginMs: number;
   readonly receiverOriginMs: number;
+  /** How the origins were found (pageOrigin), and how far each page's origin had moved by the end of the call (Firefox; 0 for a steady clock). */
+  readonly pageClocks: { readonly method: PageOrigin['method']; readonly uncertaintyMs: number; readonly senderDriftMs: number | null; readonly receiverDriftMs: number | null };
   /** Monotonic ms when the call was connected, when the last source frame counted was captured, and when it was stopped. */
   readonly connectedMs: number;
   readonly measuredUntilMs: number;
@@ -163,14 +172,44 @@ export function monotonicMs(): number {
   return Number(process.hrtime.bigint()) / 1e6;
 }
 
-async function pageOriginMs(page: Page): Promise<number> {
+export interface PageOrigin {
+  /** The page's time origin on the machine's monotonic clock (ms). */
+  readonly originMs: number;
+  /** At most this far from the truth (ms): 0 for Chromium's own figure; half the tightest round trip for Firefox's. */
+  readonly uncertaintyMs: number;
+  readonly method: 'NavigationStart' | 'round trip';
+}
+
+/** Chromium's navigation start, which it reports on the monotonic clock (its TimeTicks). */
+async function chromiumPageOrigin(page: Page): Promise<PageOrigin> {
   const cdp = await page.createCDPSession();
   await cdp.send('Performance.enable');
   const { metrics } = await cdp.send('Performance.getMetrics');
   await cdp.detach();
   const start = metrics.find((m) => m.name === 'NavigationStart');
   if (!start) throw new Error('Chromium reported no NavigationStart metric');
-  return start.value * 1000;
+  return { originMs: start.value * 1000, uncertaintyMs: 0, method: 'NavigationStart' };
+}
+
+/**
+ * Firefox reports no origin on the monotonic clock (WebDriver BiDi has no
+ * Performance domain): the page's performance.now() is read between two
+ * monotonic readings, ten times, and the tightest round trip gives the
+ * origin, within half that round trip.
+ */
+async function roundTripPageOrigin(page: Page): Promise<PageOrigin> {
+  let best = { originMs: Number.NaN, roundTripMs: Number.POSITIVE_INFINITY };
+  for (let i = 0; i < 10; i++) {
+    const before = monotonicMs();
+    const pageNow = await page.evaluate(() => performance.now());
+    const after = monotonicMs();
+    if (after - before < best.roundTripMs) best = { originMs: (before + after) / 2 - pageNow, roundTripMs: after - before };
+  }
+  return { originMs: best.originMs, uncertaintyMs: best.roundTripMs / 2, method: 'round trip' };
+}
+
+function pageOrigin(kind: BrowserKind, page: Page): Promise<PageOrigin> {
+  return kind === 'firefox' ? roundTripPageOrigin(page) : chromiumPageOrigin(page);
 }
 
 function parseBatch<T>(body: Buffer, role: Role, kind: PostKind): T[] {
@@ -181,6 +220,10 @@ function parseBatch<T>(body: Buffer, role: Role, kind: PostKind): T[] {
 
 export async function runCall(options: CallOptions): Promise<CallData> {
   const log = options.log ?? (() => {});
+  const browserKind = options.programs.browser;
+  const name = browserName(browserKind);
+  const path = options.path ?? 'turn-udp';
+  if (browserKind === 'firefox' && pathUsesNetns(path)) throw new Error(`--path ${path} runs the sending browser inside a network namespace, which Firefox cannot be driven in (puppeteer reaches it over a WebSocket on 127.0.0.1, the namespace's own); Firefox takes --path turn-udp`);
   const cpuStart = sampleCpu();
   const cleanup = new Cleanup();
   const temp = mkdtempSync(join(tmpdir(), ownedTempPrefix('webrtc')));
@@ -222,6 +265,13 @@ export async function runCall(options: CallOptions): Promise<CallData> {
     const clip = await cachedClip(clipCache, { video: options.video, width: options.width, height: options.height, fps: options.fps });
     log(clip.reused ? `clip reused: ${clip.path}` : `clip prepared: ${clip.path}`);
     checkAbort();
+    // Firefox's sender page is its own camera: the page server serves it the clip's frames.
+    let camera: { frameCount: number; frame(k: number): Promise<Uint8Array> } | undefined;
+    if (browserKind === 'firefox') {
+      const file = await Y4mFile.open(clip.path);
+      cleanup.add('the camera clip', () => file.close());
+      camera = { frameCount: file.frameCount, frame: async (k) => (await file.read(k)).data };
+    }
 
     const server = await startPageServer((role, kind, body) => {
       if (kind === 'frames') {
@@ -241,19 +291,19 @@ export async function runCall(options: CallOptions): Promise<CallData> {
           statsFiles[role].write(JSON.stringify(snapshot) + '\n');
         }
       }
-    });
+    }, camera);
     cleanup.add('page server', () => server.close());
     checkAbort();
 
     const route = await startCallPath({
-      path: options.path ?? 'turn-udp',
+      path,
       videoTrace: options.videoTrace,
       feedbackTrace: options.feedbackTrace,
       videoLog,
       feedbackLog,
       linkshellArgs: options.linkshellArgs,
       turnserver: options.programs.turnserver,
-      chromium: options.programs.chromium,
+      browserPath: options.programs.browserPath,
       dir: temp,
       pagePort: Number(new URL(server.origin).port),
       started,
@@ -268,11 +318,11 @@ export async function runCall(options: CallOptions): Promise<CallData> {
 
     const browsers: BenchBrowser[] = [];
     for (const role of ['receiver', 'sender'] as const) {
-      const executable = role === 'sender' ? route.senderExecutable : options.programs.chromium;
-      const browser = await launchBrowser({ executable, cameraFile: clip.path, role });
+      const executable = role === 'sender' ? route.senderExecutable : options.programs.browserPath;
+      const browser = await launchBrowser({ kind: browserKind, executable, cameraFile: clip.path, role });
       browsers.push(browser);
-      cleanup.add(`Chromium (${role})`, () => browser.close());
-      started(`Chromium (${role}, profile ${browser.profileDir})`, browser.pid);
+      cleanup.add(`${name} (${role})`, () => browser.close());
+      started(`${name} (${role}, profile ${browser.profileDir})`, browser.pid);
       checkAbort();
     }
     const [receiverBrowser, senderBrowser] = browsers;
@@ -287,18 +337,22 @@ export async function runCall(options: CallOptions): Promise<CallData> {
     };
     const receiverPage = await pageOf(receiverBrowser, '/receiver.html');
     const senderPage = await pageOf(senderBrowser, '/sender.html');
-    const receiverOriginMs = await pageOriginMs(receiverPage);
-    const senderOriginMs = await pageOriginMs(senderPage);
+    const receiverOrigin = await pageOrigin(browserKind, receiverPage);
+    const senderOrigin = await pageOrigin(browserKind, senderPage);
+    const receiverOriginMs = receiverOrigin.originMs;
+    const senderOriginMs = senderOrigin.originMs;
     checkAbort();
 
     const config = {
+      browser: browserKind,
+      clipFrames: clip.frameCount,
       width: options.width,
       height: options.height,
       fps: options.fps,
       codec: options.codec,
       scalabilityMode: options.scalabilityMode ?? null,
       maxBitrate: options.maxBitrate ?? 50_000_000,
-      verifyFrames: options.verifyFrames ?? 0,
+      verifyFrames: browserKind === 'firefox' ? 0 : options.verifyFrames ?? 0,
       timeoutMs: 30_000,
     };
     const senderConfig = { ...config, ...route.sender };
@@ -322,6 +376,10 @@ export async function runCall(options: CallOptions): Promise<CallData> {
     const stoppedMs = monotonicMs();
     const countersAfter = route.counters?.();
     const cpuEnd = sampleCpu();
+    // Firefox's origins again: a page clock that ran at another rate than the monotonic clock shows here.
+    const drift = async (page: Page, start: PageOrigin) => (browserKind === 'firefox' ? (await pageOrigin(browserKind, page)).originMs - start.originMs : null);
+    const senderDriftMs = await drift(senderPage, senderOrigin);
+    const receiverDriftMs = await drift(receiverPage, receiverOrigin);
     await Promise.all([senderPage.evaluate(() => (window as Bench).bench.stop()), receiverPage.evaluate(() => (window as Bench).bench.stop())]);
     if (server.errors.length > 0) throw new Error(`the pages posted data the bench could not take: ${server.errors[0]}`);
     if (server.notFound.length > 0) log(`the pages asked the page server for what it does not serve: ${server.notFound.join(', ')}`);
@@ -331,14 +389,17 @@ export async function runCall(options: CallOptions): Promise<CallData> {
     await cleanup.run();
     return {
       clip,
+      browser: browserKind,
       browserVersion: senderBrowser.version,
       codec,
       senderOriginMs,
       receiverOriginMs,
+      pageClocks: { method: senderOrigin.method, uncertaintyMs: Math.max(senderOrigin.uncertaintyMs, receiverOrigin.uncertaintyMs), senderDriftMs, receiverDriftMs },
       connectedMs,
       measuredUntilMs,
       stoppedMs,
-      sender,
+      // Firefox's camera times are on the sender page's timeline: placed on the monotonic clock here.
+      sender: browserKind === 'firefox' ? sender.map((r) => ({ ...r, captureUs: r.captureUs + senderOriginMs * 1000 })) : sender,
       receiver,
       senderStats,
       receiverStats,

@@ -1,6 +1,8 @@
 // The small HTTP server of the call, on 127.0.0.1 (a secure context for
 // getUserMedia): it serves the two pages and takes what they post
-// (pages.ts), handing each body to the bench's sink.
+// (pages.ts), handing each body to the bench's sink. Given a camera, it
+// also serves the clip's frames (GET /camera/K: frame K as I420 bytes), which
+// the Firefox sender page draws as its camera.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { RECEIVER_PAGE, SENDER_PAGE } from './pages.ts';
 
@@ -10,6 +12,12 @@ export type PostKind = 'records' | 'stats' | 'checks' | 'sent' | 'frames';
 export interface PostSink {
   /** A JSON batch (records, stats) or the binary frames of the receiver. */
   (role: Role, kind: PostKind, body: Buffer): void;
+}
+
+/** The clip's frames, for GET /camera/K. */
+export interface CameraFrames {
+  readonly frameCount: number;
+  frame(k: number): Promise<Uint8Array>;
 }
 
 export interface PageServer {
@@ -40,7 +48,7 @@ function readBody(request: IncomingMessage): Promise<Buffer> {
   });
 }
 
-export async function startPageServer(sink: PostSink): Promise<PageServer> {
+export async function startPageServer(sink: PostSink, camera?: CameraFrames): Promise<PageServer> {
   const counts: Record<string, number> = {};
   const errors: string[] = [];
   const notFound: string[] = [];
@@ -49,6 +57,26 @@ export async function startPageServer(sink: PostSink): Promise<PageServer> {
     if (request.method === 'GET' && (url === '/sender.html' || url === '/receiver.html')) {
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
       response.end(url === '/sender.html' ? SENDER_PAGE : RECEIVER_PAGE);
+      return;
+    }
+    const cameraFrame = /^\/camera\/(\d{1,9})$/.exec(url);
+    if (request.method === 'GET' && camera !== undefined && cameraFrame) {
+      const k = Number(cameraFrame[1]);
+      if (k >= camera.frameCount) {
+        notFound.push(`${request.method} ${url}`);
+        response.writeHead(404).end();
+        return;
+      }
+      camera.frame(k).then(
+        (data) => {
+          response.writeHead(200, { 'content-type': 'application/octet-stream', 'cache-control': 'no-store' });
+          response.end(data);
+        },
+        (error: Error) => {
+          errors.push(`${url}: ${error.message}`);
+          response.writeHead(500).end();
+        },
+      );
       return;
     }
     const post = /^\/post\/(sender|receiver)\/(records|stats|checks|sent|frames)$/.exec(url);

@@ -3,7 +3,8 @@
 // evaluate) and they post what they measure back to the page server:
 //
 //   POST /post/ROLE/records   JSON array: sender {n, captureUs} per camera frame
-//                             (VideoFrame.timestamp, Chromium's monotonic clock);
+//                             (Chromium: VideoFrame.timestamp, its monotonic clock;
+//                             Firefox: the page's own camera, on the page's timeline);
 //                             receiver {n, presentationMs, rtp, width, height}
 //                             per displayed frame (requestVideoFrameCallback)
 //   POST /post/ROLE/stats     JSON array of getStats() snapshots {t, report}
@@ -16,6 +17,21 @@
 //                             (insertable streams), each
 //                             [u32 rtpTimestamp][u8 flags: bit 0 key, bits 1-3
 //                             spatial layer][f64 receivedMs][u32 length][bytes]
+//
+// The same pages run in Chromium and in Firefox (config.browser), which differ
+// in three places:
+//   the camera    Chromium's fake camera plays the clip (--use-file-for-fake-
+//                 video-capture), read back with a MediaStreamTrackProcessor.
+//                 Firefox has neither a file-backed fake camera nor
+//                 MediaStreamTrackProcessor, so its sender page is the camera:
+//                 it fetches the clip's frames from the page server
+//                 (GET /camera/K, I420) and draws each at its due time on a
+//                 canvas whose captureStream(0) track is sent (canvasCamera).
+//   encoded frames  Chromium: encoded insertable streams in the page
+//                 (createEncodedStreams); Firefox: RTCRtpScriptTransform, whose
+//                 worker posts each frame's facts (and the receiver's bytes)
+//                 back to the page (watchEncoded).
+//   decoding check  the receiver's MediaStreamTrackProcessor: Chromium only.
 //
 // Barcodes are read with barcode.ts's decodeBarcodeLuma, whose source text is
 // put into the page as it is.
@@ -77,6 +93,59 @@ function connected(timeoutMs) {
     check();
   });
 }
+// An encoded frame's facts: RTP timestamp, key or delta, spatial layer, size.
+function frameInfo(frame) {
+  const meta = frame.getMetadata ? frame.getMetadata() : {};
+  const rtp = meta.rtpTimestamp !== undefined ? meta.rtpTimestamp : frame.timestamp;
+  return { rtp: rtp >>> 0, key: frame.type === 'key', spatial: (meta.spatialIndex || 0) & 7, bytes: frame.data.byteLength };
+}
+// The worker of an RTCRtpScriptTransform (Firefox): passes every frame on and
+// posts its facts, with a copy of its bytes when asked, and its time on the
+// page's timeline (the worker's clock has its own origin).
+function transformWorker() {
+  self.onrtctransform = (event) => {
+    const { withData, originMs } = event.transformer.options;
+    const shift = performance.timeOrigin - originMs;
+    event.transformer.readable.pipeThrough(new TransformStream({
+      transform(frame, controller) {
+        const info = frameInfo(frame);
+        info.t = performance.now() + shift;
+        if (withData) {
+          info.data = frame.data.slice(0);
+          postMessage(info, [info.data]);
+        } else postMessage(info);
+        controller.enqueue(frame);
+      },
+    })).pipeTo(event.transformer.writable).catch(() => {});
+  };
+}
+const TRANSFORM_WORKER = 'const frameInfo = ' + frameInfo.toString() + ';\\n(' + transformWorker.toString() + ')();\\n';
+// Calls onFrame(info, bytes or null, page time) for every encoded frame that
+// passes an RTCRtpSender or RTCRtpReceiver.
+function watchEncoded(endpoint, withData, onFrame) {
+  if (endpoint.createEncodedStreams) {
+    const { readable, writable } = endpoint.createEncodedStreams();
+    readable.pipeThrough(new TransformStream({
+      transform(frame, controller) {
+        onFrame(frameInfo(frame), withData ? new Uint8Array(frame.data) : null, performance.now());
+        controller.enqueue(frame);
+      },
+    })).pipeTo(writable).catch(() => {});
+    return;
+  }
+  const worker = new Worker(URL.createObjectURL(new Blob([TRANSFORM_WORKER], { type: 'text/javascript' })));
+  worker.onmessage = (event) => onFrame(event.data, event.data.data ? new Uint8Array(event.data.data) : null, event.data.t);
+  worker.onerror = (event) => console.error('encoded-frame worker: ' + event.message);
+  endpoint.transform = new RTCRtpScriptTransform(worker, { withData, originMs: performance.timeOrigin });
+}
+// The negotiated codec: the sender's parameters, or the answer's first video payload type.
+function negotiatedCodec(pc, answer) {
+  const parameters = pc.getSenders()[0].getParameters();
+  if (parameters.codecs && parameters.codecs[0]) return parameters.codecs[0].mimeType;
+  const m = /^m=video \\d+ \\S+ (\\d+)/m.exec(answer.sdp);
+  const rtpmap = m && new RegExp('^a=rtpmap:' + m[1] + ' ([^/\\\\s]+)', 'm').exec(answer.sdp);
+  return rtpmap ? 'video/' + rtpmap[1] : '';
+}
 function relayOnly(description, policy) {
   if (policy === 'all') return { type: description.type, sdp: description.sdp };
   const hosts = description.sdp.split('\\n').filter((l) => l.startsWith('a=candidate') && !/ typ relay/.test(l));
@@ -120,30 +189,80 @@ async function measureCamera(track, stripRows) {
   reader.cancel().catch(() => {});
   track.stop();
 }
+// Firefox's camera (see the head of this file): frame k of the clip drawn
+// k / fps s after the first, its barcode read from the I420 luma it was drawn
+// from, its time the moment it was handed to the track (requestFrame). A
+// frame more than a frame interval late is skipped, as a camera that missed
+// it. A few frames are fetched ahead.
+function canvasCamera(config) {
+  const { width, height, fps, clipFrames } = config;
+  const canvas = document.createElement('canvas');
+  canvas.width = width;
+  canvas.height = height;
+  const context = canvas.getContext('2d');
+  const stream = canvas.captureStream(0);
+  const track = stream.getVideoTracks()[0];
+  const ahead = new Map();
+  const frameData = (k) => {
+    for (const j of ahead.keys()) if (j < k) ahead.delete(j);
+    for (let j = k; j < k + 4; j++) {
+      if (!ahead.has(j)) ahead.set(j, fetch('/camera/' + (j % clipFrames)).then((r) => {
+        if (!r.ok) throw new Error('camera frame ' + (j % clipFrames) + ': HTTP ' + r.status);
+        return r.arrayBuffer();
+      }));
+    }
+    return ahead.get(k);
+  };
+  const interval = 1000 / fps;
+  const colorSpace = { primaries: 'smpte170m', transfer: 'smpte170m', matrix: 'smpte170m', fullRange: false };
+  const run = async () => {
+    const start = performance.now();
+    let k = 0;
+    while (measuring) {
+      const data = new Uint8Array(await frameData(k));
+      const wait = start + k * interval - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      const late = performance.now() - (start + k * interval);
+      if (late > interval) {
+        k += Math.floor(late / interval);
+        continue;
+      }
+      const frame = new VideoFrame(data, { format: 'I420', codedWidth: width, codedHeight: height, timestamp: Math.round(k * interval * 1000), colorSpace });
+      context.drawImage(frame, 0, 0);
+      frame.close();
+      // The spec's CanvasCaptureMediaStreamTrack.requestFrame; Firefox has it on the stream.
+      if (track.requestFrame) track.requestFrame();
+      else stream.requestFrame();
+      pending.records.push({ n: decodeBarcodeLuma(data, width, height, width), captureUs: performance.now() * 1000 });
+      k++;
+    }
+    track.stop();
+  };
+  run().catch((e) => console.error('camera: ' + e));
+  return { stream, track };
+}
+async function camera(config) {
+  if (config.browser === 'firefox') return canvasCamera(config);
+  const stream = await navigator.mediaDevices.getUserMedia({ video: { width: { exact: config.width }, height: { exact: config.height }, frameRate: { exact: config.fps } } });
+  const track = stream.getVideoTracks()[0];
+  // Strip rows: the cell size at the camera's width, rounded up to even for the chroma planes.
+  const cell = Math.floor(config.width / 20) & ~1;
+  measureCamera(track.clone(), cell + (cell & 1)).catch((e) => console.error('camera measurement: ' + e));
+  return { stream, track };
+}
 window.bench = {
   async offer(config) {
-    const stream = await navigator.mediaDevices.getUserMedia({ video: { width: { exact: config.width }, height: { exact: config.height }, frameRate: { exact: config.fps } } });
-    const track = stream.getVideoTracks()[0];
-    // Strip rows: the cell size at the camera's width, rounded up to even for the chroma planes.
-    const cell = Math.floor(config.width / 20) & ~1;
-    measureCamera(track.clone(), cell + (cell & 1)).catch((e) => console.error('camera measurement: ' + e));
+    const { stream, track } = await camera(config);
     pc = new RTCPeerConnection({ iceServers: config.iceServers, iceTransportPolicy: config.iceTransportPolicy || 'relay', bundlePolicy: 'max-bundle', rtcpMuxPolicy: 'require', encodedInsertableStreams: true });
     const encoding = { maxBitrate: config.maxBitrate };
     if (config.scalabilityMode) encoding.scalabilityMode = config.scalabilityMode;
     const transceiver = pc.addTransceiver(track, { direction: 'sendonly', streams: [stream], sendEncodings: [encoding] });
     // What the encoder produced: a pass-through transform that notes each frame's RTP timestamp, size and time (not its bytes).
-    const { readable, writable } = transceiver.sender.createEncodedStreams();
-    readable.pipeThrough(new TransformStream({
-      transform(frame, controller) {
-        const meta = frame.getMetadata ? frame.getMetadata() : {};
-        const rtp = meta.rtpTimestamp !== undefined ? meta.rtpTimestamp : frame.timestamp;
-        pending.sent.push({ rtp: rtp >>> 0, t: performance.now(), bytes: frame.data.byteLength, key: frame.type === 'key' });
-        controller.enqueue(frame);
-      },
-    })).pipeTo(writable).catch(() => {});
+    watchEncoded(transceiver.sender, false, (info, _bytes, t) => pending.sent.push({ rtp: info.rtp, t, bytes: info.bytes, key: info.key }));
     const codecs = RTCRtpSender.getCapabilities('video').codecs;
-    const wanted = codecs.filter((c) => c.mimeType.toLowerCase() === 'video/' + config.codec && (config.codec !== 'vp9' || /profile-id=0/.test(c.sdpFmtpLine || 'profile-id=0')));
-    if (wanted.length === 0) throw new Error('Chromium offers no ' + config.codec + ' encoder');
+    // VP9 profile 0: Chromium names it (profile-id=0); Firefox names no profile-id, whose default is profile 0.
+    const wanted = codecs.filter((c) => c.mimeType.toLowerCase() === 'video/' + config.codec && (config.codec !== 'vp9' || /profile-id=0/.test(c.sdpFmtpLine || 'profile-id=0') || !/profile-id=/.test(c.sdpFmtpLine || '')));
+    if (wanted.length === 0) throw new Error('the browser offers no ' + config.codec + ' encoder');
     transceiver.setCodecPreferences([...wanted, ...codecs.filter((c) => c.mimeType.toLowerCase() === 'video/rtx')]);
     statsLoop();
     await pc.setLocalDescription(await pc.createOffer());
@@ -154,10 +273,7 @@ window.bench = {
     await pc.setRemoteDescription(answer);
     await connected(timeoutMs);
     // Raised again once negotiated: Chromium otherwise caps the bitrate by resolution (1.7 Mbit/s at 360p).
-    const sender = pc.getSenders()[0];
-    const parameters = sender.getParameters();
-    const codec = parameters.codecs && parameters.codecs[0] ? parameters.codecs[0].mimeType : '';
-    return { codec };
+    return { codec: negotiatedCodec(pc, answer) };
   },
   stop: stopAll,
 };
@@ -169,14 +285,11 @@ let measuring = true;
 window.stopMeasuring = () => { measuring = false; };
 let frameChunks = [];
 let frameBytes = 0;
-function takeFrame(frame, receivedMs) {
-  const data = new Uint8Array(frame.data);
-  const meta = frame.getMetadata ? frame.getMetadata() : {};
-  const rtp = meta.rtpTimestamp !== undefined ? meta.rtpTimestamp : frame.timestamp;
+function takeFrame(info, data, receivedMs) {
   const header = new DataView(new ArrayBuffer(17));
-  header.setUint32(0, rtp >>> 0, true);
+  header.setUint32(0, info.rtp, true);
   // Flags: bit 0 a key frame, bits 1-3 the spatial layer (VP9 and AV1 scalable coding).
-  header.setUint8(4, (frame.type === 'key' ? 1 : 0) | ((meta.spatialIndex || 0) & 7) << 1);
+  header.setUint8(4, (info.key ? 1 : 0) | info.spatial << 1);
   header.setFloat64(5, receivedMs, true);
   header.setUint32(13, data.length, true);
   frameChunks.push(new Uint8Array(header.buffer), data);
@@ -238,17 +351,13 @@ window.bench = {
   async answer(config, offer) {
     pc = new RTCPeerConnection({ iceServers: config.iceServers, iceTransportPolicy: config.iceTransportPolicy || 'relay', bundlePolicy: 'max-bundle', rtcpMuxPolicy: 'require', encodedInsertableStreams: true });
     pc.ontrack = (event) => {
-      const { readable, writable } = event.receiver.createEncodedStreams();
-      readable.pipeThrough(new TransformStream({
-        transform(frame, controller) {
-          if (measuring) takeFrame(frame, performance.now());
-          controller.enqueue(frame);
-        },
-      })).pipeTo(writable).catch(() => {});
+      watchEncoded(event.receiver, true, (info, bytes, t) => {
+        if (measuring) takeFrame(info, bytes, t);
+      });
       const video = document.getElementById('video');
       video.srcObject = new MediaStream([event.track]);
       watchDisplay(video);
-      if (config.verifyFrames > 0) checkDecoding(event.track.clone(), config.verifyFrames).catch((e) => console.error('decoding check: ' + e));
+      if (config.verifyFrames > 0 && typeof MediaStreamTrackProcessor === 'function') checkDecoding(event.track.clone(), config.verifyFrames).catch((e) => console.error('decoding check: ' + e));
       video.play().catch((e) => console.error('play: ' + e));
     };
     timers.push(setInterval(() => { if (frameBytes > 0) window.flushFrames(); }, 250));

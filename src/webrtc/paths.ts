@@ -48,7 +48,8 @@ export interface CallPathOptions {
   readonly feedbackLog: string;
   readonly linkshellArgs?: readonly string[];
   readonly turnserver: string;
-  readonly chromium: string;
+  /** The sending browser's executable (run inside the namespace on the netns paths). */
+  readonly browserPath: string;
   /** The call's temporary directory (coturn's configuration, the namespace's socket and wrapper). */
   readonly dir: string;
   /** The page server's port on 127.0.0.1. */
@@ -61,7 +62,7 @@ export interface StartedPath {
   readonly path: CallPath;
   readonly sender: PageIce;
   readonly receiver: PageIce;
-  /** The executable of the sending browser (Chromium itself, or a wrapper that runs it in the namespace). */
+  /** The executable of the sending browser (the browser itself, or a wrapper that runs it in the namespace). */
   readonly senderExecutable: string;
   /** The namespace (netns paths). */
   readonly namespace?: string;
@@ -106,7 +107,7 @@ async function start(options: CallPathOptions, cleanup: Cleanup): Promise<Starte
       extraArgs: options.linkshellArgs,
       pagePort: options.pagePort,
       dir: options.dir,
-      chromium: options.chromium,
+      chromium: options.browserPath,
       blockUdp: path === 'turn-tcp',
     });
     netns = sender;
@@ -163,7 +164,7 @@ async function start(options: CallPathOptions, cleanup: Cleanup): Promise<Starte
     path,
     sender,
     receiver,
-    senderExecutable: netns ? netns.chromiumWrapper : options.chromium,
+    senderExecutable: netns ? netns.chromiumWrapper : options.browserPath,
     namespace: netns?.namespace,
     udpBlockedBy: netns?.udpBlockedBy,
     counters: netns ? () => netns.counters() : undefined,

@@ -4,6 +4,9 @@
 // resolution and jitter-buffer delay, and the totals at the end of the call
 // (packets lost, NACKs, retransmitted bytes, PLIs, frames encoded, decoded
 // and dropped, freezes, mean jitter-buffer delay, quality-limitation time).
+// A field the browser never reported stays missing (null in summary.json)
+// and is named in `notReported`: Firefox, for one, reports no target or
+// available bitrate, quality-limitation reason or codec implementation.
 import type { StatsSnapshot } from './call.ts';
 
 type Stat = Record<string, unknown>;
@@ -66,6 +69,21 @@ export interface StatsSummary {
   readonly series: StatsPoint[];
   /** The sent resolution over time: each change, with its time (s). */
   readonly resolutions: { t: number; resolution: string }[];
+  /** The totals and series fields no snapshot gave (the browser does not report them), sorted. */
+  readonly notReported: string[];
+}
+
+const SERIES_FIELDS = ['sendMbps', 'receiveMbps', 'targetMbps', 'availableMbps', 'rttMs', 'qualityLimitation', 'sentResolution', 'jitterBufferMs', 'jitterBufferTargetMs'] as const satisfies readonly (keyof StatsPoint)[];
+
+/** The totals with every field present: null where the browser reported nothing (for summary.json, where a missing field would vanish). */
+export function totalsWithNulls(totals: StatsTotals): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(totals).map(([k, v]) => [k, v ?? null]));
+}
+
+function fieldsNotReported(totals: StatsTotals, series: readonly StatsPoint[]): string[] {
+  const totalsMissing = Object.entries(totals).filter(([, v]) => v === undefined).map(([k]) => `totals.${k}`);
+  const seriesMissing = SERIES_FIELDS.filter((k) => series.every((p) => p[k] === undefined)).map((k) => `series.${k}`);
+  return [...totalsMissing, ...seriesMissing].sort();
 }
 
 function rtpBytes(s: Stat | undefined, prefix: 'Sent' | 'Received'): number | undefined {
@@ -138,31 +156,28 @@ export function summarizeStats(sender: readonly StatsSnapshot[], receiver: reado
   const jbd = num(lastIn, 'jitterBufferDelay');
   const jbe = num(lastIn, 'jitterBufferEmittedCount');
   const durations = lastOut?.qualityLimitationDurations;
-  return {
-    totals: {
-      bytesSent: rtpBytes(lastOut, 'Sent'),
-      retransmittedBytesSent: num(lastOut, 'retransmittedBytesSent'),
-      packetsSent: num(lastOut, 'packetsSent'),
-      packetsLost: num(lastIn, 'packetsLost') ?? num(lastRemote, 'packetsLost'),
-      nackCount: num(lastOut, 'nackCount'),
-      pliCount: num(lastOut, 'pliCount'),
-      firCount: num(lastOut, 'firCount'),
-      framesEncoded: num(lastOut, 'framesEncoded'),
-      keyFramesEncoded: num(lastOut, 'keyFramesEncoded'),
-      framesSent: num(lastOut, 'framesSent'),
-      framesReceived: num(lastIn, 'framesReceived'),
-      framesDecoded: num(lastIn, 'framesDecoded'),
-      framesDropped: num(lastIn, 'framesDropped'),
-      freezeCount: num(lastIn, 'freezeCount'),
-      totalFreezesDurationS: num(lastIn, 'totalFreezesDuration'),
-      meanJitterBufferMs: jbd !== undefined && jbe ? (jbd / jbe) * 1000 : undefined,
-      qualityLimitationDurationsS: durations && typeof durations === 'object' ? (durations as Record<string, number>) : undefined,
-      encoderImplementation: typeof lastOut?.encoderImplementation === 'string' ? lastOut.encoderImplementation : undefined,
-      decoderImplementation: typeof lastIn?.decoderImplementation === 'string' ? lastIn.decoderImplementation : undefined,
-    },
-    series,
-    resolutions,
+  const totals: StatsTotals = {
+    bytesSent: rtpBytes(lastOut, 'Sent'),
+    retransmittedBytesSent: num(lastOut, 'retransmittedBytesSent'),
+    packetsSent: num(lastOut, 'packetsSent'),
+    packetsLost: num(lastIn, 'packetsLost') ?? num(lastRemote, 'packetsLost'),
+    nackCount: num(lastOut, 'nackCount'),
+    pliCount: num(lastOut, 'pliCount'),
+    firCount: num(lastOut, 'firCount'),
+    framesEncoded: num(lastOut, 'framesEncoded'),
+    keyFramesEncoded: num(lastOut, 'keyFramesEncoded'),
+    framesSent: num(lastOut, 'framesSent'),
+    framesReceived: num(lastIn, 'framesReceived'),
+    framesDecoded: num(lastIn, 'framesDecoded'),
+    framesDropped: num(lastIn, 'framesDropped'),
+    freezeCount: num(lastIn, 'freezeCount'),
+    totalFreezesDurationS: num(lastIn, 'totalFreezesDuration'),
+    meanJitterBufferMs: jbd !== undefined && jbe ? (jbd / jbe) * 1000 : undefined,
+    qualityLimitationDurationsS: durations && typeof durations === 'object' ? (durations as Record<string, number>) : undefined,
+    encoderImplementation: typeof lastOut?.encoderImplementation === 'string' ? lastOut.encoderImplementation : undefined,
+    decoderImplementation: typeof lastIn?.decoderImplementation === 'string' ? lastIn.decoderImplementation : undefined,
   };
+  return { totals, series, resolutions, notReported: fieldsNotReported(totals, series) };
 }
 
 /** The longest run of consecutive intervals whose send rate exceeds `mbps`, in seconds. */

@@ -165,6 +165,7 @@ test('--version on every bin (and every subcommand), before any other check', as
   assert.match(s.stdout, /^salsify \d+\.\d+\.\d+ \(lowlat-video-toolkit\)\nnode v\d+/);
   assert.match(s.stdout, /\nlibvpx (v[\d.]+ \(native VP8 addon\)|: not available)/);
   assert.match(s.stdout, /\n(Chromium [\d.]+ \(|chromium: not found)/);
+  assert.match(s.stdout, /\n(Mozilla Firefox [\d.]+(esr)? \(|firefox-esr: not found)/);
   const sim = await captureOutput(() => salsify(['sim', '--downlink', 'nope', '--version']));
   assert.is(sim.status, 0);
   assert.match(sim.stdout, /^salsify /);

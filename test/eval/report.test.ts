@@ -26,7 +26,7 @@ test('two seeds, conventional-1s showing no frame in the window: marked, drawn, 
   const stored = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as { id: string; result: { summary: { framesShown: number; signalDelayMs: { p95: number } } } }[];
   // Provenance: each field, and nothing that names the machine or its paths.
   const provenance = /<section id="provenance">([\s\S]*?)<\/section>/.exec(html)?.[1] ?? '';
-  for (const field of ['commit', 'started', 'finished', 'cores', 'load average', 'at the start', 'at the end', 'Node', process.version, 'libvpx', 'Chromium']) assert.match(provenance, field);
+  for (const field of ['commit', 'started', 'finished', 'cores', 'load average', 'at the start', 'at the end', 'Node', process.version, 'libvpx', 'browsers (included WebRTC calls)']) assert.match(provenance, field);
   assert.match(provenance, /commit [0-9a-f]{40}/);
   assert.not.match(html, new RegExp(hostname().replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + '[^-\\w]'), 'no host name');
   assert.not.ok(html.includes(ROOT), 'no absolute path of the checkout');

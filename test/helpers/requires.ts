@@ -1,5 +1,5 @@
 // What a test needs from the machine beyond Node and the npm packages: system
-// tools (ffmpeg, vpx-tools, Slurm, Chromium, coturn, iperf3) and conditions
+// tools (ffmpeg, vpx-tools, Slurm, Chromium, Firefox, coturn, iperf3) and conditions
 // (root, network namespaces). A test file declares them once:
 //
 //   const test = requires(['ffmpeg', 'vpxdec']);
@@ -15,7 +15,7 @@
 import { accessSync, appendFileSync, constants, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { test as uvuTest } from 'uvu';
-import { CHROMIUM_PATH, TURNSERVER_PATH } from '../../src/webrtc/prerequisites.ts';
+import { CHROMIUM_PATH, FIREFOX_PATH, TURNSERVER_PATH } from '../../src/webrtc/prerequisites.ts';
 
 type Test = typeof uvuTest;
 
@@ -51,6 +51,7 @@ const TOOLS = {
   iptables: onPathTool('iptables', 'iptables'),
   // The WebRTC bench runs these by absolute path (src/webrtc/prerequisites.ts); the same variables override them.
   chromium: { package: 'chromium', found: () => executable(process.env.SALSIFY_CHROMIUM || CHROMIUM_PATH) },
+  firefox: { package: 'firefox-esr', found: () => executable(process.env.SALSIFY_FIREFOX || FIREFOX_PATH) },
   coturn: { package: 'coturn', found: () => executable(process.env.SALSIFY_TURNSERVER || TURNSERVER_PATH) },
 } satisfies Record<string, Tool>;
 

@@ -1,4 +1,5 @@
-// `salsify webrtc` on the command line: a missing chromium or coturn is one
+// `salsify webrtc` on the command line: a missing chromium (firefox-esr with
+// --browser firefox) or coturn is one
 // line naming the apt command, exit status 2, and nothing written; bad
 // arguments likewise; and a call stopped by SIGINT ends everything it started
 // (browsers, coturn, linkshell, profiles, the temporary directory) and exits
@@ -59,6 +60,33 @@ test('a missing chromium: one line with the apt command, exit 2, nothing written
   assert.is(r.stderr.trim().split('\n').length, 1, r.stderr);
   assert.match(r.stderr, /^salsify webrtc: .*chromium .*not installed; install with: apt-get install -y chromium\n$/);
   assert.not.ok(existsSync(out), '--out was not created');
+});
+
+test('--browser firefox without firefox-esr: one line with the apt command, exit 2, nothing written; chromium not needed', async () => {
+  const out = join(dir, 'no-firefox');
+  const r = await salsify([...CALL, '--browser', 'firefox', '--out', out], { SALSIFY_FIREFOX: join(dir, 'no-such-firefox'), SALSIFY_CHROMIUM: join(dir, 'no-such-chromium'), SALSIFY_TURNSERVER: PRESENT });
+  assert.is(r.status, 2);
+  assert.is(r.stderr.trim().split('\n').length, 1, r.stderr);
+  assert.match(r.stderr, /^salsify webrtc: .*firefox-esr .*not installed; install with: apt-get install -y firefox-esr\n$/);
+  assert.not.ok(existsSync(out), '--out was not created');
+  assert.is(findPrerequisites({ firefox: PRESENT, chromium: join(dir, 'no-such-chromium'), turnserver: PRESENT }, { browser: 'firefox' }).browserPath, PRESENT);
+  assert.throws(() => findPrerequisites({ firefox: dir, turnserver: PRESENT }, { browser: 'firefox' }), /firefox-esr/, 'a directory is not a program');
+});
+
+test('--browser: a name it does not know, a netns path with Firefox, or beside a Salsify endpoint: one line, exit 2', async () => {
+  const env = { SALSIFY_FIREFOX: PRESENT, SALSIFY_CHROMIUM: PRESENT, SALSIFY_TURNSERVER: PRESENT };
+  for (const [args, pattern] of [
+    [['--browser', 'safari'], /--browser/],
+    [['--browser', 'firefox', '--path', 'p2p'], /--path p2p .*Firefox.*--path turn-udp/],
+    [['--browser', 'firefox', '--path', 'turn-tcp'], /--path turn-tcp .*Firefox/],
+    [['--browser', 'firefox', '--endpoint', 'salsify-1'], /--browser .*Salsify --endpoint/],
+  ] as const) {
+    const r = await salsify([...CALL, ...args, '--out', join(dir, 'x')], env);
+    assert.is(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.is(r.stderr.trim().split('\n').length, 1, r.stderr);
+    assert.match(r.stderr, pattern);
+  }
+  assert.not.ok(existsSync(join(dir, 'x')), '--out was not created');
 });
 
 test('a missing coturn, or both: the line names each package', async () => {

@@ -1,4 +1,4 @@
-// One short Chromium call over a constant-rate link (drop-tail 256 both
+// One short browser call (Chromium unless told) over a constant-rate link (drop-tail 256 both
 // ways, synthetic 640x360 at 30 fps), bounded in time: the set-up the call
 // tests share.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -7,8 +7,10 @@ import { formatTrace } from '../../src/link-emu/trace-format.ts';
 import { constantRateTrace } from '../../src/link-emu/trace-generators.ts';
 import { runWebrtcBench, type WebrtcResult } from '../../src/webrtc/bench.ts';
 import { findPrerequisites } from '../../src/webrtc/prerequisites.ts';
+import type { BrowserKind } from '../../src/webrtc/browser.ts';
 
 export interface ShortCall {
+  readonly browser?: BrowserKind;
   readonly rateMbps: number;
   readonly codec: 'vp8' | 'vp9' | 'av1';
   readonly scalabilityMode?: string;
@@ -27,7 +29,7 @@ export async function runShortCall(dir: string, call: ShortCall): Promise<Webrtc
   const timer = setTimeout(() => controller.abort(new Error(`the call took more than ${call.limitMs / 1000} s`)), call.limitMs);
   try {
     return await runWebrtcBench({
-      programs: findPrerequisites(),
+      programs: findPrerequisites({}, { browser: call.browser ?? 'chromium' }),
       video: 'synthetic',
       width: 640,
       height: 360,
