@@ -1,7 +1,8 @@
 // npm test's runner (scripts/run-tests.mjs) on the fixtures of test/runner-fixtures/: files run
 // in several workers at once; a failure and a worker that dies are counted as failures, the run
 // goes on with a new worker and exits 1; a file marked alone runs with nothing beside it; the
-// closing line counts every test.
+// closing line counts every test; a test whose tool is missing is skipped, counted and named with
+// its apt line, and its file's after hooks still clean up.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,7 +18,7 @@ test.after(() => rmSync(dir, { recursive: true, force: true }));
 
 function runFixtures(log: string, ...args: string[]) {
   const run = spawnSync(process.execPath, ['scripts/run-tests.mjs', '--dir', 'test/runner-fixtures', '--suffix', '.fixture.ts', ...args], {
-    cwd: root, encoding: 'utf8', timeout: HANG_BOUND_MS, env: { ...process.env, RUNNER_FIXTURE_LOG: log, FORCE_COLOR: '0' },
+    cwd: root, encoding: 'utf8', timeout: HANG_BOUND_MS, env: { ...process.env, RUNNER_FIXTURE_LOG: log, FORCE_COLOR: '0', SALSIFY_FIREFOX: '/nonexistent/firefox-esr' },
   });
   assert.is(run.error, undefined);
   return run;
@@ -28,6 +29,7 @@ function intervals(log: string): Map<string, [number, number]> {
   const out = new Map<string, [number, number]>();
   for (const line of readFileSync(log, 'utf8').trim().split('\n')) {
     const [name, edge, ms] = line.split(' ');
+    if (edge !== 'start' && edge !== 'end') continue;
     const known = out.get(name!) ?? [NaN, NaN];
     known[edge === 'start' ? 0 : 1] = Number(ms);
     out.set(name!, known);
@@ -35,11 +37,13 @@ function intervals(log: string): Map<string, [number, number]> {
   return out;
 }
 
-test('failures and a dying worker are counted; the rest still run; alone runs alone; exit 1', () => {
+test('failures and a dying worker are counted; the rest still run; alone runs alone; skips counted; exit 1', () => {
   const log = join(dir, 'all.log');
   const run = runFixtures(log, '--jobs', '3');
   assert.is(run.status, 1, run.stdout + run.stderr);
-  assert.match(run.stdout, /^tests: 5 passed, 2 failed, 0 skipped$/m);
+  assert.match(run.stdout, /^tests: 5 passed, 2 failed, 1 skipped$/m);
+  assert.match(run.stdout, /^skipped 1 test: firefox-esr missing \(apt-get install -y firefox-esr\)$/m);
+  assert.ok(readFileSync(log, 'utf8').includes('f-skips cleanup'), "the skipped file's after hook did not run");
   assert.match(run.stdout, /fixture failure/);
   assert.match(run.stdout, /c-dies\.fixture\.ts\n\s+FAIL\s+the file did not finish: its worker ended \(exit 7/);
   assert.match(run.stdout, /failed in: test\/runner-fixtures\/b-fails\.fixture\.ts, test\/runner-fixtures\/c-dies\.fixture\.ts/);

@@ -85,7 +85,11 @@ function record(name: string, reasons: readonly Omit<SkipRecord, 'test'>[]): voi
 /**
  * uvu's `test` when every tool is on this machine and every condition is met
  * (a condition is undefined when met, else the reason it is not); otherwise
- * a `test` whose tests are skipped and recorded and whose hooks do nothing.
+ * a `test` whose tests are skipped and recorded and whose `before` hooks do
+ * nothing. Its `after` hooks still run, as clean-up of what the file made when
+ * it was loaded (a temporary directory); since no `before` hook ran, what an
+ * `after` hook throws (a directory that a `before` hook would have made) is
+ * ignored.
  */
 export function requires(tools: readonly ToolName[], conditions: Readonly<Record<string, string | undefined>> = {}): Test {
   const reasons = unmet(tools, conditions);
@@ -95,5 +99,15 @@ export function requires(tools: readonly ToolName[], conditions: Readonly<Record
     uvuTest.skip(name);
   };
   const noHook = Object.assign(() => {}, { each: () => {} });
-  return Object.assign(skipping, { before: noHook, after: noHook, only: skipping, skip: uvuTest.skip, run: uvuTest.run }) as unknown as Test;
+  const cleanUp = Object.assign(
+    (hook: () => unknown) => uvuTest.after(async () => {
+      try {
+        await hook();
+      } catch {
+        // what a before hook would have set up is not there
+      }
+    }),
+    { each: () => {} },
+  );
+  return Object.assign(skipping, { before: noHook, after: cleanUp, only: skipping, skip: uvuTest.skip, run: uvuTest.run }) as unknown as Test;
 }
