@@ -44,7 +44,7 @@ AV1 with ffmpeg), getStats.
 One call at a time: a 360p30 call takes about 0.3 of a core.`,
   options: [
     ['--preset NAME', wrapWords(`one of the Salsify paper's scenarios (as salsify sim): ${PRESET_NAMES.join(', ')}: its traces, delay, queue, loss, on/off, MTU and overhead (not its 702 s window: the call lasts --duration; wifi's 4.8 % loss applies at delivery, after the link, as the paper's); every option below still overrides it`)],
-    ['--trace-start S', 'replay both traces from their second S (whole ms,\n0 to 86400; default 0): linkshell starts there, and\nthe call connects a few seconds later (summary.json:\ntraceStartS, connectedAtTraceS)'],
+    ['--trace-start S', 'replay both traces from their second S (whole ms,\n0 to 86400; default 0): linkshell holds the traces\nuntil the media\'s first packet (RTP for a browser,\nthe first datagram for a Salsify endpoint), which\nmeets trace second S (summary.json: traceStartS,\nfirstMediaAtTraceS)'],
     ['--downlink TRACE', "the video direction's trace: a file or a name found\nin ./traces, $LINKSHELL_TRACES or\n/usr/share/mahimahi/traces; or const:MBPS for a\nconstant rate (e.g. const:2)"],
     ['--uplink TRACE', "the feedback direction's trace (same forms)"],
     ['--queue KIND', 'queue of both directions: infinite, droptail,\ndrophead, codel, pie (default droptail)'],
@@ -146,7 +146,7 @@ function traceFile(name: string, text: string | undefined, dir: string): string 
 }
 
 /** The files a call writes into DIR (see the help's notes), the trace files it makes among them. */
-const OUTPUT_FILES = ['summary.json', 'frames.csv', 'received.ivf', 'sender-stats.jsonl', 'receiver-stats.jsonl', 'video-link.log', 'feedback-link.log', 'linkshell.txt', 'sender.jsonl', 'receiver.jsonl'];
+const OUTPUT_FILES = ['summary.json', 'frames.csv', 'received.ivf', 'sender-stats.jsonl', 'receiver-stats.jsonl', 'video-link.log', 'feedback-link.log', 'linkshell.txt', 'linkshell.json', 'sender.jsonl', 'receiver.jsonl'];
 
 function webrtcOutputs(out: string, startMs: number, downlink: unknown, uplink: unknown): NamedFile[] {
   const traces = (['downlink', 'uplink'] as const).flatMap((name) => {

@@ -95,7 +95,7 @@ export function formatSummary(report: LinkshellReport): string {
 export function traceClockNote(t: TraceClockReport): string {
   const passed = t.passedUnemulated[0].datagrams + t.passedUnemulated[1].datagrams;
   const what = t.start === 'first-rtp' ? 'RTP packet' : 'datagram';
-  const when = t.startedAtMs === null ? 'never started' : `started ${fixed(t.startedAtMs / 1000, 3)} s into the run`;
+  const when = t.startedAtMs === null || t.heldToEnd ? 'which never came' : `started ${fixed(t.startedAtMs / 1000, 3)} s into the run`;
   return `trace clock held until the first ${what}, ${when} (${passed} datagram${passed === 1 ? '' : 's'} passed unemulated before it)`;
 }
 

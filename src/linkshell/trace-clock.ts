@@ -32,6 +32,8 @@ export interface TraceClockReport {
   start: TraceClockStart;
   /** Link time (ms on linkshell's clock, the logs' base timestamp) at which the trace started; null while held. */
   startedAtMs: number | null;
+  /** The run ended with the clock held (no start datagram came): the directions were started at its end, empty. */
+  heldToEnd: boolean;
   /** Datagrams that passed through unemulated while the clock was held, per direction (0 uplink, 1 downlink). */
   passedUnemulated: [PassedCount, PassedCount];
 }
@@ -51,6 +53,7 @@ export interface TraceClockOptions<P, F> {
 export class TraceClock<P, F> {
   private paths: readonly [P, P] | undefined;
   private startedAt: number | null = null;
+  private heldToEnd = false;
   private readonly passed: [PassedCount, PassedCount] = [
     { datagrams: 0, bytes: 0 },
     { datagrams: 0, bytes: 0 },
@@ -80,7 +83,9 @@ export class TraceClock<P, F> {
 
   /** Starts the trace at `atMs` if it is still held (a run that ends before its start datagram: empty logs). */
   ensureStarted(atMs: number): void {
-    if (this.paths === undefined) this.startAt(atMs);
+    if (this.paths !== undefined) return;
+    this.heldToEnd = true;
+    this.startAt(atMs);
   }
 
   /** Both directions once started, none while held. */
@@ -94,7 +99,7 @@ export class TraceClock<P, F> {
   }
 
   report(): TraceClockReport {
-    return { start: this.options.start, startedAtMs: this.startedAt, passedUnemulated: [{ ...this.passed[0] }, { ...this.passed[1] }] };
+    return { start: this.options.start, startedAtMs: this.startedAt, heldToEnd: this.heldToEnd, passedUnemulated: [{ ...this.passed[0] }, { ...this.passed[1] }] };
   }
 
   private starts(bytes: Uint8Array): boolean {

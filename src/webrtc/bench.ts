@@ -12,6 +12,7 @@
 //   sender-stats.jsonl, receiver-stats.jsonl   every getStats snapshot, raw
 //   video-link.log, feedback-link.log          linkshell's mm-link logs
 //   linkshell.txt         linkshell's summary
+//   linkshell.json        linkshell's summary and verdict as JSON (--summary-json; the validity reads it)
 //   path.json             the media's path (--path), its namespace's kernel counters before and after
 //
 // Times in the records are ms since the call connected. Fates: records.ts.
@@ -27,7 +28,7 @@ import { summarize, type Summary } from '../results/summary.ts';
 import { runCall, type CallData, type CallOptions } from './call.ts';
 import { measureFrames, type SourceFrame } from './measure.ts';
 import { measureQuality, parseEncodedFrames, type QualityResult } from './quality.ts';
-import { linkUseFromLog, traceAt, traceTimeOfCallZero, webrtcRunRecord, type WebrtcFate, type WebrtcFrameRecord } from './records.ts';
+import { firstArrivalTraceTime, linkUseFromLog, traceAt, traceTimeOfCallZero, webrtcRunRecord, type WebrtcFate, type WebrtcFrameRecord } from './records.ts';
 export type { WebrtcFate, WebrtcFrameRecord } from './records.ts';
 import { summarizeStats, type StatsSummary } from './stats-summary.ts';
 import { judgeRealtimeRun, type Validity } from '../results/validity.ts';
@@ -318,6 +319,10 @@ export async function analyzeCall(data: CallData, options: CallOptions): Promise
       linkshellArgs: options.linkshellArgs ?? [],
       preset: options.scenario?.preset ?? null,
       traceStartS: options.scenario?.traceStartS ?? 0,
+      // When linkshell started the traces: at the media's first packet (first-rtp) unless told otherwise.
+      traceClockStart: data.traceClockStart,
+      // The trace second the media's first packet met (the first datagram the video link logged: with a held clock, the first RTP packet).
+      firstMediaAtTraceS: data.traceClockStart === 'now' ? null : traceAt(firstArrivalTraceTime(data.videoLog), options.scenario?.traceStartS ?? 0),
       // The trace second at which the call connected (where its measurement starts).
       connectedAtTraceS: traceAt(traceTimeOfCallZero(data.videoLog, data.connectedMs + data.epochMinusMonotonicMs), options.scenario?.traceStartS ?? 0),
       clipFrames: data.clip.frameCount,
