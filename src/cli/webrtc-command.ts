@@ -17,6 +17,7 @@ import { LOSS_PLACES } from '../link-emu/path.ts';
 import { onOffValue } from './mahimahi-flags.ts';
 import { createWorkProgress } from '../eval/progress.ts';
 import { summaryMarks, validityMarks } from '../results/marks.ts';
+import type { Validity } from '../results/validity.ts';
 import { formatResultsTable } from '../results/table.ts';
 import { runWebrtcBench } from '../webrtc/bench.ts';
 import type { CallOptions, WebrtcCodec } from '../webrtc/call.ts';
@@ -351,14 +352,15 @@ export async function runWebrtc(argv: string[]): Promise<number> {
     const started = performance.now();
     if (args.salsify) {
       const c = args.salsify;
-      const { analysis } = await runSalsifyEndpoint({ ...c, signal: controller.signal, log: call.log });
+      const { analysis, validity } = await runSalsifyEndpoint({ ...c, signal: controller.signal, log: call.log });
       call.finish();
       process.stdout.write(
         `salsify ${c.scheme} (${c.codec} codec); video ${c.video} at ${c.width}x${c.height} ${c.fps} fps; downlink ${c.videoTrace}, uplink ${c.feedbackTrace}; ` +
           `${c.durationS} s in ${((performance.now() - started) / 1000).toFixed(1)} s; results in ${c.out}\n`,
       );
-      process.stdout.write(formatResultsTable([{ label: `${analysis.label} ${c.codec}`, summary: analysis.summary, wallMs: performance.now() - started, marks: summaryMarks(analysis.summary) }], { wide: args.wide }) + '\n');
+      process.stdout.write(formatResultsTable([{ label: `${analysis.label} ${c.codec}`, summary: analysis.summary, wallMs: performance.now() - started, marks: [...summaryMarks(analysis.summary), ...validityMarks(validity)] }], { wide: args.wide }) + '\n');
       for (const note of analysis.notes) process.stdout.write(`note: ${note}\n`);
+      process.stdout.write(formatVerdictLine(validity));
       return 0;
     }
     const result = await runWebrtcBench({
@@ -374,8 +376,7 @@ export async function runWebrtc(argv: string[]): Promise<number> {
     );
     const label = `${result.label} ${c.codec}${c.scalabilityMode ? `-${c.scalabilityMode}` : ''}`;
     process.stdout.write(formatResultsTable([{ label, summary: result.summary, wallMs: performance.now() - started, marks: [...summaryMarks(result.summary), ...validityMarks(result.validity)] }], { wide: args.wide }) + '\n');
-    const { validity } = result;
-    process.stdout.write(validity.verdict === 'valid' ? 'verdict: valid\n' : `verdict: INVALID (the machine's figures, not the call's): ${validity.reasons.join('; ')}\n`);
+    process.stdout.write(formatVerdictLine(result.validity));
     return 0;
   } catch (error) {
     if (caught !== undefined) {
@@ -387,4 +388,9 @@ export async function runWebrtc(argv: string[]): Promise<number> {
     call.finish();
     for (const s of SIGNALS) process.off(s, onSignal);
   }
+}
+
+/** The run's verdict as the command's last line. */
+function formatVerdictLine(validity: Validity): string {
+  return validity.verdict === 'valid' ? 'verdict: valid\n' : `verdict: INVALID (the machine's figures, not the call's): ${validity.reasons.join('; ')}\n`;
 }
