@@ -4,11 +4,16 @@
 // packet meets trace second S" for every system) and a machine-readable
 // summary (--summary-json, src/linkshell/summary-json-file.ts), which the
 // call's validity reads instead of the printed summary.
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import type { TraceClockStart } from '../linkshell/trace-clock.ts';
 
-/** The linkshell options a call adds to its path's. */
+/**
+ * The linkshell options a call adds to its path's. A document left at
+ * `summaryJson` by an earlier run is removed first: linkshell writes its own
+ * only when it ends cleanly, and an old one must not be read as this run's.
+ */
 export function callLinkshellArgs(traceClockStart: TraceClockStart, summaryJson: string): string[] {
+  rmSync(summaryJson, { force: true });
   return ['--trace-clock-start', traceClockStart, '--summary-json', summaryJson];
 }
 

@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { cpuFacts, parsePressureTotal } from '../../src/results/cpu-pressure.ts';
 import { judgeRealtimeRun, VALIDITY_BOUNDS } from '../../src/results/validity.ts';
 import { callFacts, linkFacts } from '../../src/webrtc/call-validity.ts';
-import { readLinkshellSummary } from '../../src/webrtc/linkshell-summary.ts';
+import { callLinkshellArgs, readLinkshellSummary } from '../../src/webrtc/linkshell-summary.ts';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -91,6 +91,10 @@ test('linkshell\'s summary is read from its --summary-json file; a missing or fo
     writeFileSync(file, '{"rows": []}');
     assert.is(readLinkshellSummary(file), undefined);
     assert.is(readLinkshellSummary(join(dir, 'missing.json')), undefined);
+    // A call's arguments remove an earlier run's document: a linkshell that does not end cleanly leaves none to be misread.
+    writeFileSync(file, JSON.stringify({ verdict: 'valid', latenessP99Ms: 0.5 }));
+    assert.equal(callLinkshellArgs('first-rtp', file), ['--trace-clock-start', 'first-rtp', '--summary-json', file]);
+    assert.is(readLinkshellSummary(file), undefined);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
