@@ -4,6 +4,7 @@
 // log still replays line for line); and which bytes count as RTP.
 
 import { spawnSync } from 'node:child_process';
+import { createSocket } from 'node:dgram';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -15,6 +16,7 @@ import { startLinkshell } from '../../src/linkshell/session.ts';
 import { summaryDocument } from '../../src/linkshell/summary-json-file.ts';
 import { TraceClock } from '../../src/linkshell/trace-clock.ts';
 import { ipPacketCarriesRtp, isRtp, udpPayloadCarriesRtp } from '../../src/linkshell/media-packets.ts';
+import { packetPumpUnavailable } from '../../src/net/packet-pump.ts';
 import { config, echoPeer, root, traceFile, waitFor, work } from './helpers.ts';
 import { HANG_BOUND_MS } from '../helpers/bounds.ts';
 
@@ -219,6 +221,35 @@ test('linkshell --trace-clock-start first-rtp: the STUN exchange passes unemulat
     await session.stop();
     peer.close();
   }
+});
+
+const native = packetPumpUnavailable() === undefined ? test : test.skip;
+
+native('the start datagram is logged at its arrival even when it is taken late and a stage (on/off) reads the clock as the direction is built', async () => {
+  const sink = createSocket('udp4');
+  await new Promise<void>((resolve) => sink.bind(0, '127.0.0.1', () => resolve()));
+  let received = 0;
+  sink.on('message', () => received++);
+  const log = join(work, 'held-late.up.log');
+  const session = await startLinkshell(
+    config(['--trace', EVERY_10MS, '--connect', `127.0.0.1:${sink.address().port}`, '--trace-clock-start', 'first-packet', '--uplink-onoff', '100000,1', '--uplink-log', log]),
+    { warn: () => {} },
+  );
+  const client = createSocket('udp4');
+  await new Promise<void>((resolve) => client.connect(session.listenAddress.port, session.listenAddress.address, () => resolve()));
+  try {
+    client.send(Buffer.alloc(100));
+    // The native thread stamps the arrival now; this thread takes it (and builds the directions) 40 ms later.
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 40);
+    await waitFor(() => received === 1, 10_000, 'the datagram through');
+  } finally {
+    client.close();
+    await session.stop();
+    sink.close();
+  }
+  const parsed = parseLinkLog(readFileSync(log, 'utf8'), log);
+  const first = [...parsed.time].find((_, i) => parsed.kind[i] === LogEventKind.Arrival);
+  assert.is(first, parsed.header.baseTimestamp, `arrival logged at ${first}, the trace started at ${parsed.header.baseTimestamp}`);
 });
 
 test('linkshell --trace-clock-start: a bad value is refused naming the choices', () => {
