@@ -16,16 +16,26 @@
 //   serialisation included) of the packets delivered in the phase, ms;
 // - drops: packets the queue dropped in the phase.
 //
-//   node --import tsx bench/gcc-vs-chromium.ts [--chromium DIR] [--out OUR.log]
+//   node --import tsx bench/gcc-vs-chromium.ts [--chromium DIR | --run-chromium DIR [--attempts N]] [--out OUR.log]
 //
 // (DIR: the output directory of the call, with video-link.log and
-// sender-stats.jsonl.) It also prints both estimates every 2 s.
+// sender-stats.jsonl.) It also prints both estimates every 2 s. Times are
+// the schedule's: the log's time less its base timestamp, which `salsify
+// webrtc` puts at the media's first RTP packet (linkshell
+// --trace-clock-start first-rtp), so the schedule starts with the media.
 //
-// The Chromium call (about 110 s of real time, one at a time):
+// The Chromium call (about 110 s of real time, one at a time), which
+// --run-chromium DIR runs itself (rerunning an invalid call, up to
+// --attempts times, default 3: bench/valid-runs.ts):
 //   node --import tsx bench/gcc-vs-chromium.ts --write-trace rfc8867-5.1.trace
 //   node bin/salsify.js webrtc --downlink rfc8867-5.1.trace --uplink const:12 --delay 50 \
 //       --queue droptail --queue-args bytes=37500 --size 1280x720 --fps 30 --duration 100 --out DIR
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseWebrtcArgs } from '../src/cli/webrtc-command.ts';
+import { runWebrtcBench } from '../src/webrtc/bench.ts';
+import { takeAttempts, ValidRuns } from './valid-runs.ts';
 import { gccController } from '../src/cc/gcc/gcc.ts';
 import { mediaFlow } from '../src/cc/media-flow.ts';
 import { LinkLogWriter, LogEventKind, parseLinkLog, type ParsedLinkLog } from '../src/link-emu/link-log.ts';
@@ -89,13 +99,16 @@ function at(series: ReadonlyArray<readonly [number, number]>, t: number): number
   return value;
 }
 
+/** Event `i`'s time on the schedule: its log time less the log's base timestamp (where the trace starts). */
+const scheduleTime = (log: ParsedLinkLog, i: number) => log.time[i]! - (log.header.baseTimestamp ?? 0);
+
 function analyse(log: ParsedLinkLog, estimate: ReadonlyArray<readonly [number, number]>): Phase[] {
   const arrivals: Array<[number, number]> = [];
   let firstArrival = Infinity;
   for (let i = 0; i < log.count; i++) {
     if (log.kind[i] === LogEventKind.Arrival) {
-      arrivals.push([log.time[i]!, log.a[i]!]);
-      firstArrival = Math.min(firstArrival, log.time[i]!);
+      arrivals.push([scheduleTime(log, i), log.a[i]!]);
+      firstArrival = Math.min(firstArrival, scheduleTime(log, i));
     }
   }
   const offered = (from: number, to: number) => {
@@ -115,7 +128,7 @@ function analyse(log: ParsedLinkLog, estimate: ReadonlyArray<readonly [number, n
     const delays: number[] = [];
     const half = (fromMs + toMs) / 2;
     for (let i = 0; i < log.count; i++) {
-      const t = log.time[i]!;
+      const t = scheduleTime(log, i);
       if (t < fromMs || t >= toMs) continue;
       const kind = log.kind[i];
       if (kind === LogEventKind.Opportunity) capacity += log.a[i]!;
@@ -156,15 +169,15 @@ async function simulateGcc(): Promise<{ log: string; wallMs: number; estimate: A
   return { log: text, wallMs: performance.now() - started, estimate };
 }
 
-/** Chromium's estimate: availableOutgoingBitrate of the nominated candidate pair, on the link log's clock (its init timestamp is wall-clock ms, as getStats' timestamps). */
-function chromiumEstimate(statsJsonl: string, initTimestampMs: number): Array<[number, number]> {
+/** Chromium's estimate: availableOutgoingBitrate of the nominated candidate pair, on the schedule's clock (`originMs`: the log's init timestamp, wall-clock ms as getStats' timestamps, plus its base timestamp). */
+function chromiumEstimate(statsJsonl: string, originMs: number): Array<[number, number]> {
   const series: Array<[number, number]> = [];
   for (const line of statsJsonl.split('\n')) {
     if (line.trim() === '') continue;
     const row = JSON.parse(line) as { report: Array<Record<string, unknown>> };
     for (const o of row.report) {
       if (o.type === 'candidate-pair' && o.nominated === true && typeof o.availableOutgoingBitrate === 'number' && typeof o.timestamp === 'number') {
-        series.push([o.timestamp - initTimestampMs, o.availableOutgoingBitrate]);
+        series.push([o.timestamp - originMs, o.availableOutgoingBitrate]);
       }
     }
   }
@@ -179,8 +192,29 @@ function table(name: string, phases: Phase[]): string {
     .join('\n');
 }
 
-const args = process.argv.slice(2);
+const { attempts, rest: args } = takeAttempts(process.argv.slice(2));
 const opt = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
+
+/** Runs the Chromium call into `dir` (the commands above), rerunning an invalid one; false if no attempt was valid. */
+async function runChromium(dir: string): Promise<boolean> {
+  const work = mkdtempSync(join(tmpdir(), 'gcc-vs-chromium-'));
+  const trace = join(work, 'rfc8867-5.1.trace');
+  writeFileSync(trace, formatTrace(scheduleTrace(110_000)));
+  const runs = new ValidRuns(attempts);
+  try {
+    const kept = await runs.firstValid('Chromium on RFC 8867 5.1', async (attempt) => {
+      rmSync(dir, { recursive: true, force: true });
+      mkdirSync(dir, { recursive: true });
+      const call = parseWebrtcArgs(['--downlink', trace, '--uplink', 'const:12', '--delay', '50', '--queue', 'droptail', '--queue-args', 'bytes=37500', '--size', '1280x720', '--fps', '30', '--duration', '100', '--out', dir]).call!;
+      process.stderr.write(`bench: the Chromium call, attempt ${attempt}, into ${dir}\n`);
+      return (await runWebrtcBench({ ...call, log: (line) => process.stderr.write(`  ${line}\n`) })).validity;
+    }, (validity) => validity);
+    console.log(runs.report());
+    return kept !== undefined;
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
 const traceOut = opt('--write-trace');
 if (traceOut !== undefined) {
   writeFileSync(traceOut, formatTrace(scheduleTrace(110_000)));
@@ -193,11 +227,12 @@ if (traceOut !== undefined) {
   console.log('| controller | phase @ Mbit/s | follow (s) | estimate follow (s) | rate, 2nd half (Mbit/s) | utilisation | queueing p95 (ms) | drops |');
   console.log('|---|---|---|---|---|---|---|---|');
   console.log(table('GCC (ours, simulator)', analyse(parseLinkLog(ours.log, 'gcc-sim.log'), ours.estimate)));
-  const dir = opt('--chromium');
-  if (dir !== undefined) {
+  const runDir = opt('--run-chromium');
+  const dir = runDir ?? opt('--chromium');
+  if (dir !== undefined && (runDir === undefined || (await runChromium(runDir)))) {
     const logPath = `${dir}/video-link.log`;
     const log = parseLinkLog(readFileSync(logPath, 'utf8'), logPath);
-    const estimate = chromiumEstimate(readFileSync(`${dir}/sender-stats.jsonl`, 'utf8'), log.header.initTimestamp ?? 0);
+    const estimate = chromiumEstimate(readFileSync(`${dir}/sender-stats.jsonl`, 'utf8'), (log.header.initTimestamp ?? 0) + (log.header.baseTimestamp ?? 0));
     console.log(table('Chromium (salsify webrtc)', analyse(log, estimate)));
     console.log('\nestimates (kbit/s) every 2 s, ours / Chromium\'s:');
     const line: string[] = [];

@@ -26,8 +26,14 @@
 // as UDP to the receiver and the acknowledgements back: TURN/TCP's
 // head-of-line blocking without TURN.
 //
-//   node --import tsx bench/turn-tcp.ts [SECONDS] [REPEATS] [CONDITION...]
+//   node --import tsx bench/turn-tcp.ts [--attempts N] [SECONDS] [REPEATS] [CONDITION...]
 //   node --import tsx bench/turn-tcp.ts report [SECONDS [REPEATS]]   only the table and plots, from the runs on disk
+//
+// A Chromium call whose validity verdict is invalid (the machine's figures,
+// not the call's) is discarded and run again, up to --attempts times
+// (default 3; bench/valid-runs.ts); the table never shows an invalid call,
+// and the bench prints how many it discarded and why. (The Salsify
+// conditions have no verdict yet: they are run once, as before.)
 //
 // Results: $TURN_BENCH_OUT (default /tmp/turn-tcp-bench)/CONDITION-rN/, the
 // table in table-SECONDSs.md and one plot per condition in docs/ and there.
@@ -39,13 +45,16 @@ import { renderSvg } from '../src/plots/render.ts';
 import { rateGraphSpec, type RateLine } from '../src/plots/rate-graph.ts';
 import { runWebrtcBench } from '../src/webrtc/bench.ts';
 import { quantile, rampUp } from './turn-tcp-ramp.ts';
+import { takeAttempts, ValidRuns } from './valid-runs.ts';
+import type { Validity } from '../src/results/validity.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const clip = join(root, '../shared/video/FourPeople_1280x720_60.ivf');
 const results = process.env.TURN_BENCH_OUT || '/tmp/turn-tcp-bench';
-const reportOnly = process.argv[2] === 'report';
-const seconds = Number((reportOnly ? process.argv[3] : process.argv[2]) ?? 90);
-const repeats = Number((reportOnly ? process.argv[4] : process.argv[3]) ?? 2);
+const { attempts, rest: argv } = takeAttempts(process.argv.slice(2));
+const reportOnly = argv[0] === 'report';
+const seconds = Number((reportOnly ? argv[1] : argv[0]) ?? 90);
+const repeats = Number((reportOnly ? argv[2] : argv[1]) ?? 2);
 const LOSS = 0.005;
 const RATE_MBPS = 12;
 const DELAY_MS = 20;
@@ -55,15 +64,15 @@ const MAX_BITRATE = 2_500_000;
 const WEBRTC_CONDITIONS = ['p2p', 'turn-tcp', 'p2p-loss', 'turn-tcp-loss'] as const;
 const SALSIFY_CONDITIONS = ['salsify-udp', 'salsify-tcp', 'salsify-udp-loss', 'salsify-tcp-loss'] as const;
 const ALL = [...WEBRTC_CONDITIONS, ...SALSIFY_CONDITIONS] as readonly string[];
-const wanted = reportOnly ? ALL : process.argv.length > 4 ? process.argv.slice(4) : ALL;
+const wanted = reportOnly ? ALL : argv.length > 2 ? argv.slice(2) : ALL;
 for (const c of wanted) if (!ALL.includes(c)) throw new Error(`unknown condition ${c}; one of ${ALL.join(', ')}`);
-if (!(seconds > 0) || !(Number.isInteger(repeats) && repeats >= 1)) throw new Error('usage: bench/turn-tcp.ts [SECONDS] [REPEATS] [CONDITION...] | report [SECONDS [REPEATS]]');
+if (!(seconds > 0) || !(Number.isInteger(repeats) && repeats >= 1)) throw new Error('usage: bench/turn-tcp.ts [--attempts N] [SECONDS] [REPEATS] [CONDITION...] | report [SECONDS [REPEATS]]');
 mkdirSync(results, { recursive: true });
 
 const runDir = (condition: string, run: number) => join(results, `${condition}-${seconds}s-r${run}`);
 const lossOf = (condition: string) => (condition.endsWith('-loss') ? LOSS : 0);
 
-async function runWebrtc(condition: string, dir: string): Promise<void> {
+async function runWebrtc(condition: string, dir: string): Promise<Validity> {
   const path = condition.replace(/-loss$/, '');
   const argv = [
     '--path', path, '--downlink', `const:${RATE_MBPS}`, '--uplink', `const:${RATE_MBPS}`, '--delay', String(DELAY_MS),
@@ -72,26 +81,41 @@ async function runWebrtc(condition: string, dir: string): Promise<void> {
   ];
   const args = parseWebrtcArgs(argv);
   const started = Date.now();
-  await runWebrtcBench({ ...args.call!, maxBitrate: MAX_BITRATE, log: (line) => process.stderr.write(`  ${line}\n`) });
-  process.stderr.write(`${condition}: done in ${((Date.now() - started) / 1000).toFixed(0)} s (salsify webrtc ${argv.join(' ')}, maxBitrate ${MAX_BITRATE})\n`);
+  const result = await runWebrtcBench({ ...args.call!, maxBitrate: MAX_BITRATE, log: (line) => process.stderr.write(`  ${line}\n`) });
+  process.stderr.write(`${condition}: done in ${((Date.now() - started) / 1000).toFixed(0)} s (salsify webrtc ${argv.join(' ')}, maxBitrate ${MAX_BITRATE}), verdict ${result.validity.verdict}\n`);
+  return result.validity;
 }
 
+const runs = new ValidRuns(attempts);
 if (!reportOnly) {
   for (const condition of wanted) {
     for (let run = 1; run <= repeats; run++) {
       const dir = runDir(condition, run);
-      rmSync(dir, { recursive: true, force: true });
-      mkdirSync(dir, { recursive: true });
+      const fresh = () => {
+        rmSync(dir, { recursive: true, force: true });
+        mkdirSync(dir, { recursive: true });
+      };
+      fresh();
       process.stderr.write(`${condition} run ${run}/${repeats}: ${dir}\n`);
       try {
-        if (condition.startsWith('salsify-')) {
+        if (!condition.startsWith('salsify-')) {
+          // Each attempt in the same directory: the one left there is the valid call (or the last invalid one, which the report leaves out).
+          await runs.firstValid(`${condition} run ${run}`, async (attempt) => {
+            if (attempt > 1) fresh();
+            try {
+              return await runWebrtc(condition, dir);
+            } catch (error) {
+              process.stderr.write(`${condition} run ${run}, attempt ${attempt}: failed: ${(error as Error).message}\n`);
+              writeFileSync(join(dir, 'failed.txt'), `${(error as Error).stack ?? String(error)}\n`);
+              return undefined;
+            }
+          }, (validity) => validity);
+        } else {
           const { runSalsifyOverNetns } = await import('./turn-tcp-salsify.ts');
           await runSalsifyOverNetns({
             transport: condition.includes('-tcp') ? 'tcp' : 'udp', loss: lossOf(condition), seconds, dir, rateMbps: RATE_MBPS, delayMs: DELAY_MS,
             video: existsSync(clip) ? clip : 'synthetic', log: (line) => process.stderr.write(`  ${line}\n`),
           });
-        } else {
-          await runWebrtc(condition, dir);
         }
       } catch (error) {
         process.stderr.write(`${condition} run ${run}: failed: ${(error as Error).message}\n`);
@@ -214,11 +238,19 @@ function salsifyRow(condition: string, run: number, dir: string): Row {
 
 const f = (v: number | null | undefined, digits = 1) => (v === undefined || v === null || !Number.isFinite(v) ? '–' : v.toFixed(digits));
 const rows: Row[] = [];
+const leftOut: string[] = [];
 for (const condition of wanted) {
   for (let run = 1; run <= repeats; run++) {
     const dir = runDir(condition, run);
     if (!existsSync(join(dir, condition.startsWith('salsify-') ? 'study.json' : 'summary.json'))) continue;
     try {
+      if (!condition.startsWith('salsify-')) {
+        const validity = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')).validity as Validity | undefined;
+        if (validity?.verdict !== 'valid') {
+          leftOut.push(`${dir}: ${validity === undefined ? 'no validity verdict' : `invalid (${validity.reasons.join('; ')})`}`);
+          continue;
+        }
+      }
       rows.push(condition.startsWith('salsify-') ? salsifyRow(condition, run, dir) : webrtcRow(condition, run, dir));
     } catch (error) {
       process.stderr.write(`${dir}: cannot read the results: ${(error as Error).message}\n`);
@@ -237,6 +269,8 @@ const table = [
 writeFileSync(join(results, `table-${seconds}s.md`), table + '\n');
 writeFileSync(join(results, `rows-${seconds}s.json`), JSON.stringify(rows.map(({ lines: _lines, ...r }) => r), null, 2) + '\n');
 process.stdout.write(table + '\n');
+if (!reportOnly) process.stdout.write(runs.report() + '\n');
+if (leftOut.length > 0) process.stdout.write(`left out of the table:\n${leftOut.map((l) => `  ${l}`).join('\n')}\n`);
 
 for (const condition of new Set(rows.map((r) => r.condition))) {
   const lines = rows.filter((r) => r.condition === condition).flatMap((r) => r.lines);

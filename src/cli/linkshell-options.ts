@@ -7,6 +7,7 @@ import {
 } from '../common/validate.ts';
 import { DEFAULT_MTU } from '../link-emu/link.ts';
 import { LOSS_PLACES } from '../link-emu/path.ts';
+import { TRACE_CLOCK_STARTS } from '../linkshell/trace-clock.ts';
 import { queueOption } from './queue-option.ts';
 import { DEFAULT_MAX_FLOWS, DEFAULT_MEMORY_CAP_MIB, NETNS_OVERHEAD_BYTES, type LinkshellConfig, type NetnsConfig } from '../linkshell/config.ts';
 import { MAX_ONOFF_MS, onOffValue, rejectMeterFlags } from './mahimahi-flags.ts';
@@ -48,6 +49,7 @@ the peer's answers cross the downlink (delay, loss, link) back to the sender.`,
     ['--downlink-onoff ON,OFF', ''],
     ['--uplink-intermittent ON,OFF', 'intermittent link (as mm-intermittent): on for ON ms,\noff for OFF ms, in turn, starting on (mm-intermittent\'s\nare in seconds); what arrives while off is lost. For\nboth: one of ON and OFF may be 0 (0,1000: always off;\n1000,0: always on)'],
     ['--downlink-intermittent ON,OFF', ''],
+    ['--trace-clock-start WHEN', 'when the traces start: now (default, as mm-link),\nfirst-packet (the first datagram either way) or\nfirst-rtp (the first RTP packet either way, bare or in\nTURN; not RTCP, STUN or DTLS). Until then datagrams\npass unemulated and unlogged, so that packet meets\nthe traces\' time zero; both directions start together'],
     ['--seed N', 'seed of every random draw (loss, PIE): an integer from\n0 to 2^53-1 (default 1)'],
     ['-u, --uplink-log FILE', 'mm-link log of the uplink'],
     ['-d, --downlink-log FILE', 'mm-link log of the downlink'],
@@ -191,6 +193,7 @@ const OPTIONS = {
   'max-sources': { type: 'string' },
   spin: { type: 'string' },
   timer: { type: 'string' },
+  'trace-clock-start': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   netns: { type: 'boolean' },
   'uplink-onoff': { type: 'string' },
@@ -317,11 +320,12 @@ function onOffOrIntermittent(values: Values, direction: 'uplink' | 'downlink'): 
   return intermittent !== undefined ? onOffValue(`${direction}-intermittent`, intermittent, { periodic: true }) : onOffValue(`${direction}-onoff`, onOff);
 }
 
-function timingOptions(values: Values): Pick<LinkshellConfig, 'timer' | 'spinMs'> {
+function timingOptions(values: Values): Pick<LinkshellConfig, 'timer' | 'spinMs' | 'traceClockStart'> {
+  const traceClockStart = nameValue('trace-clock-start', values['trace-clock-start'] ?? 'now', TRACE_CLOCK_STARTS);
   const timer = nameValue('timer', values.timer ?? 'timeout', TIMER_KINDS);
   const spinMs = optional(values.spin, (t) => numberValue('spin', t, { min: 0, max: 100 })) ?? DEFAULT_SPIN_MS;
   if (values.spin !== undefined && timer !== 'timeout') throw usageError('--spin applies to --timer timeout only');
-  return { timer, spinMs };
+  return { timer, spinMs, traceClockStart };
 }
 
 /**

@@ -18,6 +18,7 @@ import { LOSS_PLACES } from '../link-emu/path.ts';
 import { onOffValue } from './mahimahi-flags.ts';
 import { createWorkProgress } from '../eval/progress.ts';
 import { summaryMarks, validityMarks } from '../results/marks.ts';
+import type { Validity } from '../results/validity.ts';
 import { formatResultsTable } from '../results/table.ts';
 import { runWebrtcBench } from '../webrtc/bench.ts';
 import type { CallOptions, WebrtcCodec } from '../webrtc/call.ts';
@@ -48,7 +49,7 @@ AV1 with ffmpeg), getStats.
 One call at a time: a 360p30 call takes about 0.3 of a core.`,
   options: [
     ['--preset NAME', wrapWords(`one of the Salsify paper's scenarios (as salsify sim): ${PRESET_NAMES.join(', ')}: its traces, delay, queue, loss, on/off, MTU and overhead (not its 702 s window: the call lasts --duration; wifi's 4.8 % loss applies at delivery, after the link, as the paper's); every option below still overrides it`)],
-    ['--trace-start S', 'replay both traces from their second S (whole ms,\n0 to 86400; default 0): linkshell starts there, and\nthe call connects a few seconds later (summary.json:\ntraceStartS, connectedAtTraceS)'],
+    ['--trace-start S', 'replay both traces from their second S (whole ms,\n0 to 86400; default 0): linkshell holds the traces\nuntil the media\'s first packet (RTP for a browser,\nthe first datagram for a Salsify endpoint), which\nmeets trace second S (summary.json: traceStartS,\nfirstMediaAtTraceS)'],
     ['--downlink TRACE', "the video direction's trace: a file or a name found\nin ./traces, $LINKSHELL_TRACES or\n/usr/share/mahimahi/traces; or const:MBPS for a\nconstant rate (e.g. const:2)"],
     ['--uplink TRACE', "the feedback direction's trace (same forms)"],
     ['--queue KIND', 'queue of both directions: infinite, droptail,\ndrophead, codel, pie (default droptail)'],
@@ -152,7 +153,7 @@ function traceFile(name: string, text: string | undefined, dir: string): string 
 }
 
 /** The files a call writes into DIR (see the help's notes), the trace files it makes among them. */
-const OUTPUT_FILES = ['summary.json', 'frames.csv', 'received.ivf', 'sender-stats.jsonl', 'receiver-stats.jsonl', 'video-link.log', 'feedback-link.log', 'linkshell.txt', 'sender.jsonl', 'receiver.jsonl'];
+const OUTPUT_FILES = ['summary.json', 'frames.csv', 'received.ivf', 'sender-stats.jsonl', 'receiver-stats.jsonl', 'video-link.log', 'feedback-link.log', 'linkshell.txt', 'linkshell.json', 'sender.jsonl', 'receiver.jsonl'];
 
 function webrtcOutputs(out: string, startMs: number, downlink: unknown, uplink: unknown): NamedFile[] {
   const traces = (['downlink', 'uplink'] as const).flatMap((name) => {
@@ -363,14 +364,15 @@ export async function runWebrtc(argv: string[]): Promise<number> {
     const started = performance.now();
     if (args.salsify) {
       const c = args.salsify;
-      const { analysis } = await runSalsifyEndpoint({ ...c, signal: controller.signal, log: call.log });
+      const { analysis, validity } = await runSalsifyEndpoint({ ...c, signal: controller.signal, log: call.log });
       call.finish();
       process.stdout.write(
         `salsify ${c.scheme} (${c.codec} codec); video ${c.video} at ${c.width}x${c.height} ${c.fps} fps; downlink ${c.videoTrace}, uplink ${c.feedbackTrace}; ` +
           `${c.durationS} s in ${((performance.now() - started) / 1000).toFixed(1)} s; results in ${c.out}\n`,
       );
-      process.stdout.write(formatResultsTable([{ label: `${analysis.label} ${c.codec}`, summary: analysis.summary, wallMs: performance.now() - started, marks: summaryMarks(analysis.summary) }], { wide: args.wide }) + '\n');
+      process.stdout.write(formatResultsTable([{ label: `${analysis.label} ${c.codec}`, summary: analysis.summary, wallMs: performance.now() - started, marks: [...summaryMarks(analysis.summary), ...validityMarks(validity)] }], { wide: args.wide }) + '\n');
       for (const note of analysis.notes) process.stdout.write(`note: ${note}\n`);
+      process.stdout.write(formatVerdictLine(validity));
       return 0;
     }
     const result = await runWebrtcBench({
@@ -386,8 +388,7 @@ export async function runWebrtc(argv: string[]): Promise<number> {
     );
     const label = `${result.label} ${c.codec}${c.scalabilityMode ? `-${c.scalabilityMode}` : ''}`;
     process.stdout.write(formatResultsTable([{ label, summary: result.summary, wallMs: performance.now() - started, marks: [...summaryMarks(result.summary), ...validityMarks(result.validity)] }], { wide: args.wide }) + '\n');
-    const { validity } = result;
-    process.stdout.write(validity.verdict === 'valid' ? 'verdict: valid\n' : `verdict: INVALID (the machine's figures, not the call's): ${validity.reasons.join('; ')}\n`);
+    process.stdout.write(formatVerdictLine(result.validity));
     return 0;
   } catch (error) {
     if (caught !== undefined) {
@@ -399,4 +400,9 @@ export async function runWebrtc(argv: string[]): Promise<number> {
     call.finish();
     for (const s of SIGNALS) process.off(s, onSignal);
   }
+}
+
+/** The run's verdict as the command's last line. */
+function formatVerdictLine(validity: Validity): string {
+  return validity.verdict === 'valid' ? 'verdict: valid\n' : `verdict: INVALID (the machine's figures, not the call's): ${validity.reasons.join('; ')}\n`;
 }

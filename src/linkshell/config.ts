@@ -3,6 +3,7 @@
 import type { HostPort } from '../common/host-port.ts';
 import type { LossPlace, OnOffSpec } from '../link-emu/path.ts';
 import type { TimerKind } from '../net/wall-clock.ts';
+import type { TraceClockStart } from './trace-clock.ts';
 
 export const DEFAULT_MEMORY_CAP_MIB = 64;
 export const DEFAULT_MAX_FLOWS = 1024;
@@ -37,6 +38,8 @@ export interface LinkshellConfig {
   maxSources: number;
   timer: TimerKind;
   spinMs: number;
+  /** When the traces start (--trace-clock-start, trace-clock.ts): now, or held until the first datagram or RTP packet. */
+  traceClockStart: TraceClockStart;
   /** COMMAND and its arguments (after "--", or after the traces). */
   command?: string[];
 }

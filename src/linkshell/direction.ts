@@ -167,6 +167,10 @@ export class Direction<F> {
       events,
     });
     const sendAhead = options.sendAhead;
+    // The stages start as of the base timestamp (an on/off stage draws its first period from now): when a held trace
+    // clock starts at a datagram's arrival, the direction is built later than that arrival, and its link time must not
+    // have moved past it already.
+    this.arrivalMs = options.baseTimestamp;
     this.chain = new Chain<Datagram<F>>(stages, {
       scheduler: linkClock,
       rng: options.rng,
@@ -186,6 +190,7 @@ export class Direction<F> {
         this.held -= size;
       },
     });
+    this.arrivalMs = undefined;
     for (const seed of this.chain.stageSeeds()) log?.stageSeed?.(seed);
   }
 

@@ -16,7 +16,8 @@ import { netnsUnavailable } from '../netns/prerequisites.ts';
 import { readTxDropped } from '../netns/device-stats.ts';
 import { PacketPump, packetPumpUnavailable } from '../net/packet-pump.ts';
 import type { LinkLogFile } from './log-file.ts';
-import { buildPath, FaultLatch, loadTraces, RunningSession, type PathConfig, type PathInfo, type RunningLink, type RunTimes, type SessionOptions } from './session.ts';
+import { FaultLatch, heldPaths, loadTraces, openLogFiles, RunningSession, type HeldPaths, type PathConfig, type RunningLink, type RunTimes, type SessionOptions } from './session.ts';
+import { ipPacketCarriesRtp } from './media-packets.ts';
 import type { NetnsCounters } from './summary.ts';
 
 export interface NetnsSession extends RunningLink<{ netns: NetnsCounters }> {
@@ -43,10 +44,9 @@ export async function startNetnsSession(config: PathConfig, options: SessionOpti
   const faults = new FaultLatch();
   const clock = createMonotonicClock();
   const scheduler = new WallClockScheduler({ clock, timer: config.timer, spinMs: config.spinMs, onError: (error) => faults.fail(error) });
-  const run: RunTimes = { clock, initTimestamp: Date.now(), baseTimestamp: Math.floor(clock.now()) };
+  const run: RunTimes = { clock, initTimestamp: Date.now() };
   const logs: LinkLogFile[] = [];
-  let uplink: PathInfo<null>;
-  let downlink: PathInfo<null>;
+  let paths: HeldPaths<null>;
   let dns: DnsForwarder | undefined;
   // The native thread (once reading starts) also writes, at their times, the packets whose departure is known at arrival:
   // uplink packets into the host's device (pump source 1), downlink packets into the inside device (source 0).
@@ -57,9 +57,11 @@ export async function startNetnsSession(config: PathConfig, options: SessionOpti
     return true;
   };
   try {
-    const build = { config, run, scheduler, rng: createRng(config.seed), logs, commandLine: options.commandLine ?? ['linkshell', ...process.argv.slice(2)], warn };
-    uplink = buildPath<null>(build, 'uplink', traces.uplink, (packet) => link.host.write(packet), ahead(1, 0));
-    downlink = buildPath<null>(build, 'downlink', traces.downlink, (packet) => link.inside.write(packet), ahead(0, 1));
+    const build = { config, run, scheduler, rng: createRng(config.seed), logs, logFiles: openLogFiles(config, logs), commandLine: options.commandLine ?? ['linkshell', ...process.argv.slice(2)], warn };
+    paths = heldPaths<null>(build, traces, ipPacketCarriesRtp, [
+      { deliver: (packet) => link.host.write(packet), sendAhead: ahead(1, 0) },
+      { deliver: (packet) => link.inside.write(packet), sendAhead: ahead(0, 1) },
+    ]);
     dns = await DnsForwarder.listen(link.layout.hostAddress).catch((error: NodeJS.ErrnoException) => {
       warn(`no DNS inside: cannot listen on ${link.layout.hostAddress}:53 (${error.code ?? error.message})`);
       return undefined;
@@ -70,13 +72,16 @@ export async function startNetnsSession(config: PathConfig, options: SessionOpti
     await link.destroy();
     throw usageError((error as Error).message);
   }
-  // Whatever fell due before a packet arrived happens first, so link time only moves forward; the packet enters as of its arrival.
-  const into = (path: PathInfo<null>) =>
+  // Whatever fell due before a packet arrived happens first, so link time only moves forward; the packet enters as of its arrival
+  // (or passes through unemulated while the trace clock is held).
+  const into = (which: 0 | 1) =>
     faults.guard((packet: Buffer, atMs?: number) => {
+      const path = paths.entry(which, packet, null, atMs ?? scheduler.now());
+      if (path === undefined) return;
       scheduler.runDue(Infinity, atMs);
       path.direction.push(packet, null, atMs);
     });
-  pump = startReading(link, clock.originNs!, config.mtu - config.overheadBytes, into(uplink), into(downlink), (error) => faults.fail(error));
+  pump = startReading(link, clock.originNs!, config.mtu - config.overheadBytes, into(0), into(1), (error) => faults.fail(error));
 
   const { layout } = link;
   const session = new RunningSession<null, { netns: NetnsCounters }>(
@@ -106,7 +111,7 @@ export async function startNetnsSession(config: PathConfig, options: SessionOpti
     },
     scheduler,
     run,
-    [uplink, downlink],
+    paths,
     logs,
     faults,
     options.logFlushMs ?? 250,

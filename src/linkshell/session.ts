@@ -8,6 +8,10 @@
 // (traces, paths and their logs, the run's end) are shared with the
 // transparent mode (netns-session.ts), where TUN devices take the relay's
 // place: RunningSession drives either through a SessionTransport.
+//
+// The two directions are built when the trace clock starts (trace-clock.ts:
+// at once, or at the first datagram or RTP packet, --trace-clock-start);
+// until then datagrams pass through unemulated.
 
 import { usageError } from '../common/errors.ts';
 import { createQueue } from '../link-emu/queue-factory.ts';
@@ -21,6 +25,8 @@ import { LinkLogFile } from './log-file.ts';
 import type { LinkshellConfig } from './config.ts';
 import { Relay, type Flow, type KernelDrops, type RelayCounters } from './relay.ts';
 import type { DirectionReport, LinkshellReport } from './summary.ts';
+import { TraceClock } from './trace-clock.ts';
+import { udpPayloadCarriesRtp } from './media-packets.ts';
 
 export interface SessionOptions {
   /** One-line warnings (default: to stderr, prefixed "linkshell: "). */
@@ -81,13 +87,15 @@ export async function startLinkshell(config: LinkshellConfig, options: SessionOp
   const relay = await openRelay(config, options, listen, peer, paths, faults, warn, clock.originNs!);
   const scheduler = new WallClockScheduler({ clock, timer: config.timer, spinMs: config.spinMs, onError: (error) => faults.fail(error) });
   paths.scheduler = scheduler;
-  const run: RunTimes = { clock, initTimestamp: Date.now(), baseTimestamp: Math.floor(clock.now()) };
+  const run: RunTimes = { clock, initTimestamp: Date.now() };
   const logs: LinkLogFile[] = [];
   try {
-    const build = { config, run, scheduler, rng: createRng(config.seed), logs, commandLine: options.commandLine ?? ['linkshell', ...process.argv.slice(2)], warn };
+    const build = { config, run, scheduler, rng: createRng(config.seed), logs, logFiles: openLogFiles(config, logs), commandLine: options.commandLine ?? ['linkshell', ...process.argv.slice(2)], warn };
     // Where a departure is known at arrival, the native thread sends it at its time (see Direction's sendAhead).
-    paths.uplink = buildPath(build, 'uplink', traces.uplink, (bytes, flow) => relay.sendToPeer(flow, bytes), (bytes, flow, due) => relay.sendToPeerAt(flow, bytes, due, 0));
-    paths.downlink = buildPath(build, 'downlink', traces.downlink, (bytes, flow) => relay.sendToInside(flow, bytes), (bytes, flow, due) => relay.sendToInsideAt(flow, bytes, due, 1));
+    paths.clock = heldPaths(build, traces, udpPayloadCarriesRtp, [
+      { deliver: (bytes, flow) => relay.sendToPeer(flow, bytes), sendAhead: (bytes, flow, due) => relay.sendToPeerAt(flow, bytes, due, 0) },
+      { deliver: (bytes, flow) => relay.sendToInside(flow, bytes), sendAhead: (bytes, flow, due) => relay.sendToInsideAt(flow, bytes, due, 1) },
+    ]);
   } catch (error) {
     scheduler.close();
     for (const log of logs) log.close();
@@ -101,7 +109,7 @@ export async function startLinkshell(config: LinkshellConfig, options: SessionOp
     figures: () => ({ relay: relay.stats() }),
     close: () => relay.close(),
   };
-  const session = new RunningSession(transport, scheduler, run, [paths.uplink, paths.downlink], logs, faults, options.logFlushMs ?? 250);
+  const session = new RunningSession(transport, scheduler, run, paths.clock, logs, faults, options.logFlushMs ?? 250);
   return Object.assign(session, { listenAddress: relay.listenAddress, peerAddress: peer });
 }
 
@@ -156,11 +164,42 @@ export class FaultLatch {
   }
 }
 
-/** Where the relay hands datagrams: filled in once the directions exist (no datagram can arrive before Relay.open returns). */
+/** Where the relay hands datagrams: filled in once the trace clock exists (no datagram can arrive before Relay.open returns). */
 interface Paths {
   scheduler?: WallClockScheduler;
-  uplink?: PathInfo;
-  downlink?: PathInfo;
+  clock?: TraceClock<PathInfo, Flow>;
+}
+
+/** Both directions, built when the trace clock starts (trace-clock.ts). */
+export type HeldPaths<F> = TraceClock<PathInfo<F>, F>;
+
+/** What a direction's departures are handed to: `deliver` at their time, or `sendAhead` (see Direction). */
+export interface PathOutput<F> {
+  deliver: (bytes: Uint8Array, flow: F) => void;
+  sendAhead?: (bytes: Uint8Array, flow: F, dueMs: number) => boolean;
+}
+
+/** The trace clock of a session: both directions built when it starts, datagrams before it passed to `outputs`' deliver unemulated. */
+export function heldPaths<F>(build: PathBuild, traces: { uplink: Trace; downlink: Trace }, isRtp: (bytes: Uint8Array) => boolean, outputs: readonly [PathOutput<F>, PathOutput<F>]): HeldPaths<F> {
+  const [up, down] = outputs;
+  return new TraceClock<PathInfo<F>, F>({
+    start: build.config.traceClockStart,
+    isRtp,
+    nowMs: build.run.clock.now(),
+    passThrough: [up.deliver, down.deliver],
+    build: (base) => [buildPath(build, 'uplink', traces.uplink, up.deliver, up.sendAhead, base), buildPath(build, 'downlink', traces.downlink, down.deliver, down.sendAhead, base)],
+  });
+}
+
+/** Opens the log files named (their headers come when the trace clock starts), so that one that cannot be written stops the run before it starts. */
+export function openLogFiles(config: PathConfig, logs: LinkLogFile[]): Partial<Record<DirectionName, LinkLogFile>> {
+  const files: Partial<Record<DirectionName, LinkLogFile>> = {};
+  for (const [name, path] of [['uplink', config.uplinkLog], ['downlink', config.downlinkLog]] as const) {
+    if (path === undefined) continue;
+    files[name] = new LinkLogFile(path);
+    logs.push(files[name]);
+  }
+  return files;
 }
 
 export interface PathInfo<F = Flow> {
@@ -180,19 +219,22 @@ function openRelay(
   warn: (message: string) => void,
   originNs: bigint,
 ): Promise<Relay> {
-  // Whatever fell due before a datagram arrived happens first, so link time only moves forward; the datagram enters as of its arrival.
-  const into = (which: 'uplink' | 'downlink') =>
+  // Whatever fell due before a datagram arrived happens first, so link time only moves forward; the datagram enters as of its arrival
+  // (or passes through unemulated while the trace clock is held).
+  const into = (which: 0 | 1) =>
     faults.guard((bytes: Buffer, flow: Flow, atMs: number | undefined) => {
+      const path = paths.clock?.entry(which, bytes, flow, atMs ?? paths.scheduler!.now());
+      if (path === undefined) return;
       paths.scheduler?.runDue(Infinity, atMs);
-      paths[which]?.direction.push(bytes, flow, atMs);
+      path.direction.push(bytes, flow, atMs);
     });
   return Relay.open({
     listen,
     peer,
     maxSources: config.maxSources,
     receiveBufferBytes: options.receiveBufferBytes,
-    onInside: into('uplink'),
-    onOutside: into('downlink'),
+    onInside: into(0),
+    onOutside: into(1),
     warn,
     nativePath: options.nativePath === false ? undefined : { originNs },
   }).catch(asUsageError);
@@ -202,8 +244,6 @@ export interface RunTimes {
   clock: MonotonicClock;
   /** Wall-clock time (ms since the epoch) at the start, for log headers. */
   initTimestamp: number;
-  /** Link time (integer ms on the clock) at which the traces start. */
-  baseTimestamp: number;
 }
 
 export interface PathBuild {
@@ -213,17 +253,20 @@ export interface PathBuild {
   rng: Rng;
   /** Log files opened so far (to close them all, whatever happens). */
   logs: LinkLogFile[];
+  /** Each logged direction's file, opened (openLogFiles), its header still to come. */
+  logFiles: Partial<Record<DirectionName, LinkLogFile>>;
   commandLine: readonly string[];
   warn: (message: string) => void;
 }
 
-/** One direction, with its log file if it has one; throws an Error naming the problem (a log file that cannot be written). */
+/** One direction, its trace's time zero at `baseTimestamp` (link time), with its log file if it has one; throws an Error naming the problem (a log file that cannot be written). */
 export function buildPath<F = Flow>(
   build: PathBuild,
   name: DirectionName,
   trace: Trace,
   deliver: (bytes: Uint8Array, flow: F) => void,
-  sendAhead?: (bytes: Uint8Array, flow: F, dueMs: number) => boolean,
+  sendAhead: ((bytes: Uint8Array, flow: F, dueMs: number) => boolean) | undefined,
+  baseTimestamp: number,
 ): PathInfo<F> {
   const { config, run } = build;
   const up = name === 'uplink';
@@ -231,13 +274,8 @@ export function buildPath<F = Flow>(
   const queueArgs = up ? config.uplinkQueueArgs : config.downlinkQueueArgs;
   const queueText = describeQueue(queue, queueArgs);
   const traceName = up ? config.uplinkTrace : config.downlinkTrace;
-  const logPath = up ? config.uplinkLog : config.downlinkLog;
-  let log: LinkLogFile | undefined;
-  if (logPath !== undefined) {
-    const header = { linkName: up ? 'Uplink' : 'Downlink', traceName, logName: logPath, commandLine: build.commandLine, queue: queueText };
-    log = new LinkLogFile(logPath, { ...header, initTimestamp: run.initTimestamp, baseTimestamp: run.baseTimestamp });
-    build.logs.push(log);
-  }
+  const file = build.logFiles[name];
+  const log = file?.begin({ linkName: up ? 'Uplink' : 'Downlink', traceName, logName: file.path, commandLine: build.commandLine, queue: queueText, initTimestamp: run.initTimestamp, baseTimestamp });
   const direction = new Direction<F>({
     name,
     trace,
@@ -253,8 +291,8 @@ export function buildPath<F = Flow>(
     memoryCapBytes: config.memoryCapBytes,
     scheduler: build.scheduler,
     rng: build.rng.fork(name),
-    baseTimestamp: run.baseTimestamp,
-    log: log?.writer,
+    baseTimestamp,
+    log,
     deliver,
     sendAhead,
     onMemoryCap: (which) => build.warn(`${which} holds ${config.memoryCapBytes} bytes of datagrams; dropping arrivals until it drains (--memory-cap)`),
@@ -274,7 +312,7 @@ export class RunningSession<F, X extends Pick<LinkshellReport, 'relay' | 'netns'
     private readonly transport: SessionTransport<X>,
     private readonly scheduler: WallClockScheduler,
     private readonly run: RunTimes,
-    private readonly paths: readonly PathInfo<F>[],
+    private readonly traceClock: HeldPaths<F>,
     private readonly logs: readonly LinkLogFile[],
     private readonly faults: FaultLatch,
     logFlushMs: number,
@@ -299,9 +337,12 @@ export class RunningSession<F, X extends Pick<LinkshellReport, 'relay' | 'netns'
   report(): LinkshellReport & X {
     this.drainSendLateness();
     const drops = this.finalKernelDrops ?? this.transport.kernelDrops();
+    const end = this.stopMs ?? this.run.clock.now();
     return {
-      durationMs: (this.stopMs ?? this.run.clock.now()) - this.run.baseTimestamp,
-      directions: this.paths.map(
+      // (Over the emulated link's time: from the trace's start.)
+      durationMs: end - (this.traceClock.baseTimestamp() ?? end),
+      traceClock: this.traceClock.report(),
+      directions: this.traceClock.started().map(
         (p): DirectionReport => ({
           name: p.name,
           trace: p.trace,
@@ -321,14 +362,16 @@ export class RunningSession<F, X extends Pick<LinkshellReport, 'relay' | 'netns'
   }
 
   private drainSendLateness(): void {
-    this.transport.drainSendLateness?.((direction, ms) => this.paths[direction]?.direction.addSendLateness(ms));
+    this.transport.drainSendLateness?.((direction, ms) => this.traceClock.started()[direction]?.direction.addSendLateness(ms));
   }
 
   private async finish(): Promise<LinkshellReport & X> {
     clearInterval(this.flushTimer);
     let problem = attempt(() => {
+      // A run that ends with its trace clock held: both directions from now, empty, so that the logs and the summary have them.
+      this.traceClock.ensureStarted(this.run.clock.now());
       this.scheduler.runDue();
-      for (const p of this.paths) p.direction.catchUp();
+      for (const p of this.traceClock.started()) p.direction.catchUp();
     });
     this.stopMs = this.run.clock.now();
     this.drainSendLateness();

@@ -73,6 +73,8 @@ export function summaryDocument(report: LinkshellReport): object {
     kernelDrops: v.kernelDrops ?? null,
     receivePath: report.receivePath ?? null,
     durationMs: report.durationMs,
+    // When the trace started on linkshell's clock (its logs' base timestamp) and what passed unemulated before (--trace-clock-start).
+    ...(report.traceClock ? { traceClock: report.traceClock } : {}),
     directions: report.directions.map((d) => {
       const s = d.stats;
       const t = throughputFigures(s, report.durationMs);

@@ -6,6 +6,7 @@
 import Table from 'cli-table3';
 import type { DirectionStats } from './direction.ts';
 import type { RelayCounters } from './relay.ts';
+import type { TraceClockReport } from './trace-clock.ts';
 
 export interface DirectionReport {
   name: string;
@@ -17,7 +18,10 @@ export interface DirectionReport {
 }
 
 export interface LinkshellReport {
+  /** From the trace's start (the trace clock's) to the end. */
   durationMs: number;
+  /** When the trace started and what passed unemulated before (trace-clock.ts). */
+  traceClock?: TraceClockReport;
   directions: DirectionReport[];
   /** Who received the datagrams: the native packet path's thread (arrival = the kernel's receive time) or the event loop (arrival = read time). */
   receivePath?: 'native' | 'event-loop';
@@ -82,8 +86,17 @@ export function formatSummary(report: LinkshellReport): string {
     return `p50 ${fixed(h.quantile(0.5), 3)} p99 ${fixed(h.quantile(0.99), 3)} max ${fixed(h.max(), 3)} ms`;
   });
   const notes = report.relay ? relayNotes(report.relay) : report.netns ? netnsNotes(report.netns) : [];
+  if (report.traceClock !== undefined && report.traceClock.start !== 'now') notes.push(traceClockNote(report.traceClock));
   if (report.receivePath !== undefined) notes.push(report.receivePath === 'native' ? 'arrivals stamped by the kernel (native thread)' : 'arrivals timed when read (event loop)');
   return `linkshell: ran ${fixed(ms / 1000, 3)} s${notes.length > 0 ? '; ' : ''}${notes.join(', ')}\n${table.toString()}\n`;
+}
+
+/** "trace clock held until the first RTP packet, started 2.104 s into the run (314 datagrams passed unemulated before it)". */
+export function traceClockNote(t: TraceClockReport): string {
+  const passed = t.passedUnemulated[0].datagrams + t.passedUnemulated[1].datagrams;
+  const what = t.start === 'first-rtp' ? 'RTP packet' : 'datagram';
+  const when = t.startedAtMs === null || t.heldToEnd ? 'which never came' : `started ${fixed(t.startedAtMs / 1000, 3)} s into the run`;
+  return `trace clock held until the first ${what}, ${when} (${passed} datagram${passed === 1 ? '' : 's'} passed unemulated before it)`;
 }
 
 function netnsNotes(n: NetnsCounters): string[] {

@@ -21,6 +21,8 @@ export interface RealtimeFacts {
   /** The emulated link's departure lateness p99 (ms), real time behind link time, and its own verdict. */
   readonly linkLatenessP99Ms?: number;
   readonly linkVerdict?: string;
+  /** The run ended with the emulated link's trace clock still held: the media never reached the link (linkshell --trace-clock-start). */
+  readonly traceClockHeldToEnd?: boolean;
   /** Seconds from the start of the run to the media's first frame (connection). */
   readonly connectS?: number;
 }
@@ -77,6 +79,7 @@ export function judgeRealtimeRun(facts: RealtimeFacts, bounds = VALIDITY_BOUNDS)
     figures.linkLatenessP99Ms = round(facts.linkLatenessP99Ms);
     if (facts.linkVerdict === undefined && facts.linkLatenessP99Ms > bounds.linkLatenessP99Ms) reasons.push(`link departure lateness p99 ${facts.linkLatenessP99Ms.toFixed(2)} ms (bound ${bounds.linkLatenessP99Ms} ms)`);
   }
+  if (facts.traceClockHeldToEnd === true) reasons.push("the emulated link's trace never started: no media packet reached it");
   if (facts.connectS !== undefined) figures.connectS = round(facts.connectS);
   return { verdict: reasons.length === 0 ? 'valid' : 'invalid', reasons, figures };
 }

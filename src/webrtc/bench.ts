@@ -12,6 +12,7 @@
 //   sender-stats.jsonl, receiver-stats.jsonl   every getStats snapshot, raw
 //   video-link.log, feedback-link.log          linkshell's mm-link logs
 //   linkshell.txt         linkshell's summary
+//   linkshell.json        linkshell's summary and verdict as JSON (--summary-json; the validity reads it)
 //   path.json             the media's path (--path), its namespace's kernel counters before and after
 //
 // Times in the records are ms since the call connected. Fates: records.ts.
@@ -25,13 +26,14 @@ import type { RunRecord } from '../results/frame-record.ts';
 import { runToJson } from '../results/json.ts';
 import { summarize, type Summary } from '../results/summary.ts';
 import { runCall, type CallData, type CallOptions } from './call.ts';
-import { measureFrames, type SourceFrame } from './measure.ts';
+import { measureFrames, type ShownFrame, type SourceFrame } from './measure.ts';
 import { measureQuality, parseEncodedFrames, type QualityResult } from './quality.ts';
-import { linkUseFromLog, traceAt, traceTimeOfCallZero, webrtcRunRecord, type WebrtcFate, type WebrtcFrameRecord } from './records.ts';
+import { firstArrivalTraceTime, linkUseFromLog, traceAt, traceTimeOfCallZero, webrtcRunRecord, type WebrtcFate, type WebrtcFrameRecord } from './records.ts';
 export type { WebrtcFate, WebrtcFrameRecord } from './records.ts';
 import { summarizeStats, totalsWithNulls, type StatsSummary } from './stats-summary.ts';
 import { judgeRealtimeRun, type Validity } from '../results/validity.ts';
 import { callFacts } from './call-validity.ts';
+import { presentedWithoutCallbacks, type PresentedFrames } from './presented-frames.ts';
 import { writeFileAtomically } from '../results/writer.ts';
 
 export interface WebrtcResult {
@@ -264,13 +266,37 @@ export function browserLabel(version: string): string {
   return `${/^firefox$/i.test(m[1]) ? 'Firefox' : 'Chromium'} ${m[2]}`;
 }
 
+/**
+ * The shown frames as the measurement takes them: every frame a display
+ * callback saw, and every frame Chromium presented without one that can be
+ * told (presented-frames.ts), at the upper bound of its display time, its
+ * source frame's number read from our decoding of it. Frames presented
+ * without a callback that cannot be told, or whose barcode our decoding
+ * cannot read, are counted apart.
+ */
+export function shownFrames(data: Pick<CallData, 'receiver' | 'receiverOriginMs'>, presented: PresentedFrames, quality: QualityResult): { shown: ShownFrame[]; unattributed: number } {
+  const shown: ShownFrame[] = data.receiver.map((r) => ({ n: r.n, shownMs: data.receiverOriginMs + r.presentationMs, rtp: r.rtp, width: r.width, height: r.height }));
+  const decoded = new Map(quality.frames.map((f) => [f.rawRtp, f]));
+  let unattributed = presented.unattributed;
+  for (const p of presented.attributed) {
+    const frame = decoded.get(p.rtp);
+    if (frame === undefined || frame.fileFrame === null) {
+      unattributed++;
+      continue;
+    }
+    shown.push({ n: frame.fileFrame, shownMs: data.receiverOriginMs + p.byMs, rtp: p.rtp, width: frame.width, height: frame.height });
+  }
+  return { shown, unattributed };
+}
+
 export async function analyzeCall(data: CallData, options: CallOptions): Promise<WebrtcResult> {
   const captures = data.sender.map((r) => ({ n: r.n, captureMs: r.captureUs / 1000 }));
-  const shown = data.receiver.map((r) => ({ n: r.n, shownMs: data.receiverOriginMs + r.presentationMs, rtp: r.rtp, width: r.width, height: r.height }));
-  const measurement = measureFrames(captures, shown, data.clip.frameCount, { fromMs: data.connectedMs, toMs: data.measuredUntilMs, endMs: data.stoppedMs });
+  const received = parseEncodedFrames(new Uint8Array(readFileSync(data.framesFile)), data.framesFile);
+  // Frames Chromium presented between two display callbacks: displayed too (their SSIM is measured), shown at the later callback's time at the latest.
+  const presented = presentedWithoutCallbacks(data.receiver, received.map((r) => r.rawRtp));
   const displayed = new Set<number>();
   for (const r of data.receiver) if (r.rtp !== undefined) displayed.add(r.rtp);
-  const received = parseEncodedFrames(new Uint8Array(readFileSync(data.framesFile)), data.framesFile);
+  for (const p of presented.attributed) displayed.add(p.rtp);
   const clip = await Y4mFile.open(data.clip.path);
   let quality: QualityResult;
   try {
@@ -289,6 +315,8 @@ export async function analyzeCall(data: CallData, options: CallOptions): Promise
     await clip.close();
   }
   rmSync(data.framesFile, { force: true });
+  const { shown, unattributed } = shownFrames(data, presented, quality);
+  const measurement = measureFrames(captures, shown, data.clip.frameCount, { fromMs: data.connectedMs, toMs: data.measuredUntilMs, endMs: data.stoppedMs });
   // Chromium's decoding against ours, frame by frame (by barcode; the first frames only, before the clip loops).
   const ours = new Map<number, number[]>();
   for (const f of quality.frames) if (f.lumaHash !== undefined && f.fileFrame !== null) ours.set(f.fileFrame, [...(ours.get(f.fileFrame) ?? []), f.lumaHash]);
@@ -324,6 +352,10 @@ export async function analyzeCall(data: CallData, options: CallOptions): Promise
     barcodeMismatches,
     sentNotNoted,
     displayCallbacks: data.receiver.length,
+    // Steps of presentedFrames above 1 between callbacks; the frames presented in them that were told (shown, display time bounded) and that were not.
+    displayCallbackGaps: presented.gaps,
+    presentedWithoutCallback: presented.attributed.length - (unattributed - presented.unattributed),
+    presentedUnattributed: unattributed,
     framesEncoded: data.sent.length,
     framesReceived: received.length,
     framesUndecodable: quality.undecodable,
@@ -347,6 +379,10 @@ export async function analyzeCall(data: CallData, options: CallOptions): Promise
       linkshellArgs: options.linkshellArgs ?? [],
       preset: options.scenario?.preset ?? null,
       traceStartS: options.scenario?.traceStartS ?? 0,
+      // When linkshell started the traces: at the media's first packet (first-rtp) unless told otherwise.
+      traceClockStart: data.traceClockStart,
+      // The trace second the media's first packet met (the first datagram the video link logged: with a held clock, the first RTP packet).
+      firstMediaAtTraceS: data.traceClockStart === 'now' ? null : traceAt(firstArrivalTraceTime(data.videoLog), options.scenario?.traceStartS ?? 0),
       // The trace second at which the call connected (where its measurement starts).
       connectedAtTraceS: traceAt(traceTimeOfCallZero(data.videoLog, data.connectedMs + data.epochMinusMonotonicMs), options.scenario?.traceStartS ?? 0),
       clipFrames: data.clip.frameCount,

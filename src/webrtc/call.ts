@@ -33,6 +33,8 @@ import { counterDelta, type KernelCounters } from './netns-sender.ts';
 import { pathUsesNetns, startCallPath, type CallPath } from './paths.ts';
 import { startPageServer, type PostKind, type Role } from './page-server.ts';
 import type { Prerequisites } from './prerequisites.ts';
+import { callLinkshellArgs, readLinkshellSummary, type LinkshellSummary } from './linkshell-summary.ts';
+import type { TraceClockStart } from '../linkshell/trace-clock.ts';
 
 export type WebrtcCodec = 'vp8' | 'vp9' | 'av1';
 
@@ -58,6 +60,8 @@ export interface CallOptions {
   readonly path?: CallPath;
   /** linkshell options for both directions beyond the traces (queue, delay, loss, seed). */
   readonly linkshellArgs?: readonly string[];
+  /** When linkshell starts the traces (default first-rtp: the media's first packet meets the trace's start; see linkshell-summary.ts). */
+  readonly traceClockStart?: TraceClockStart;
   /** The paper's scenario the path comes from (salsify webrtc --preset) and the trace second linkshell starts at (--trace-start), recorded in summary.json. */
   readonly scenario?: { readonly preset: string | null; readonly traceStartS: number };
   /** Where the call's files go: the link logs, the getStats JSONL files, received.frames. */
@@ -143,6 +147,9 @@ export interface CallData {
   readonly feedbackLog: string;
   /** linkshell's summary (stderr). */
   readonly linkshellOutput: string;
+  /** linkshell's --summary-json document (undefined: it wrote none, having not ended cleanly). */
+  readonly linkshellSummary: LinkshellSummary | undefined;
+  readonly traceClockStart: TraceClockStart;
   readonly linkshellStatus: number | null;
   /** The machine's CPU contention before the browsers started and when the call stopped (validity). */
   readonly cpuStart: CpuSample;
@@ -240,6 +247,8 @@ export async function runCall(options: CallOptions): Promise<CallData> {
   const framesFile = join(options.out, 'received.frames');
   const videoLog = join(options.out, 'video-link.log');
   const feedbackLog = join(options.out, 'feedback-link.log');
+  const linkshellJson = join(options.out, 'linkshell.json');
+  const traceClockStart = options.traceClockStart ?? 'first-rtp';
   const statsFiles: Record<Role, WriteStream> = {
     sender: createWriteStream(join(options.out, 'sender-stats.jsonl')),
     receiver: createWriteStream(join(options.out, 'receiver-stats.jsonl')),
@@ -301,7 +310,7 @@ export async function runCall(options: CallOptions): Promise<CallData> {
       feedbackTrace: options.feedbackTrace,
       videoLog,
       feedbackLog,
-      linkshellArgs: options.linkshellArgs,
+      linkshellArgs: [...(options.linkshellArgs ?? []), ...callLinkshellArgs(traceClockStart, linkshellJson)],
       turnserver: options.programs.turnserver,
       browserPath: options.programs.browserPath,
       dir: temp,
@@ -410,6 +419,8 @@ export async function runCall(options: CallOptions): Promise<CallData> {
       videoLog,
       feedbackLog,
       linkshellOutput: route.linkshellOutput(),
+      linkshellSummary: readLinkshellSummary(linkshellJson),
+      traceClockStart,
       linkshellStatus,
       cpuStart,
       cpuEnd,

@@ -27,6 +27,11 @@ import { cachedClip, defaultClipCacheDir } from './clip-cache.ts';
 import { ownedTempPrefix } from './stale-temp.ts';
 import { firstArrivalTraceTime, traceAt } from './records.ts';
 import { startLinkshellChild } from './linkshell-child.ts';
+import { callLinkshellArgs, readLinkshellSummary } from './linkshell-summary.ts';
+import { linkFacts } from './call-validity.ts';
+import { sampleCpu, cpuFacts } from '../results/cpu-pressure.ts';
+import { judgeRealtimeRun, type Validity } from '../results/validity.ts';
+import type { TraceClockStart } from '../linkshell/trace-clock.ts';
 import { startNodeChild, waitForOutput, type NodeChild } from './node-child.ts';
 import { writeFileAtomically } from '../results/writer.ts';
 
@@ -61,6 +66,8 @@ export interface SalsifyEndpointOptions {
   readonly feedbackTrace: string;
   /** linkshell options beyond the traces, as the Chromium call takes them. */
   readonly linkshellArgs?: readonly string[];
+  /** When linkshell starts the traces (default first-packet: Salsify's first datagram is media, so it meets the trace's start). */
+  readonly traceClockStart?: TraceClockStart;
   /** The paper's scenario the path comes from (salsify webrtc --preset) and the trace second linkshell starts at (--trace-start), recorded in summary.json. */
   readonly scenario?: { readonly preset: string | null; readonly traceStartS: number };
   readonly out: string;
@@ -74,6 +81,8 @@ export interface SalsifyEndpointResult {
   readonly delayKnownFraction: number;
   readonly linkshellStatus: number | null;
   readonly linkshellOutput: string;
+  /** Whether the figures are the run's or the machine's: CPU pressure over the run and linkshell's own verdict (results/validity.ts). */
+  readonly validity: Validity;
   /** Process ids of everything started (all ended when this resolves). */
   readonly processes: readonly number[];
   readonly tempDir: string;
@@ -111,6 +120,9 @@ export async function runSalsifyEndpoint(options: SalsifyEndpointOptions): Promi
   const tempDir = mkdtempSync(join(tmpdir(), ownedTempPrefix('endpoint')));
   cleanup.add('temporary directory', () => rmSync(tempDir, { recursive: true, force: true }));
   const { signal } = options;
+  const cpuStart = sampleCpu();
+  const traceClockStart = options.traceClockStart ?? 'first-packet';
+  const linkshellJson = join(options.out, 'linkshell.json');
   try {
     // The very clip a Chromium call's camera plays (scaled, looped, stamped), synthetic included, from the same cache.
     const clipOptions = { video: options.video, width: options.width, height: options.height, fps: options.fps };
@@ -128,7 +140,7 @@ export async function runSalsifyEndpoint(options: SalsifyEndpointOptions): Promi
         connect: listen,
         videoLog: join(options.out, 'video-link.log'),
         feedbackLog: join(options.out, 'feedback-link.log'),
-        extraArgs: options.linkshellArgs,
+        extraArgs: [...(options.linkshellArgs ?? []), ...callLinkshellArgs(traceClockStart, linkshellJson)],
         timeoutMs: 60_000,
       }),
       signal,
@@ -150,7 +162,9 @@ export async function runSalsifyEndpoint(options: SalsifyEndpointOptions): Promi
     const receiveStatus = await abortable(receiver.exited, signal).finally(() => clearTimeout(receiveBound));
     if (receiveStatus !== 0) throw new Error(`salsify receive failed (status ${receiveStatus}): ${lastLine(receiver)}`);
     const linkshellStatus = await linkshell.stop();
+    const cpuEnd = sampleCpu();
     const linkshellOutput = linkshell.output();
+    const validity = judgeRealtimeRun({ ...cpuFacts(cpuStart, cpuEnd), ...linkFacts(readLinkshellSummary(linkshellJson)) });
     writeFileAtomically(join(options.out, 'linkshell.txt'), linkshellOutput);
     const analysis = await analyzeLiveRun(options.out, { linkLog: join(options.out, 'video-link.log') });
     const known = analysis.frames.filter((f) => f.displayMs !== undefined).length;
@@ -165,16 +179,18 @@ export async function runSalsifyEndpoint(options: SalsifyEndpointOptions): Promi
       linkshellArgs: options.linkshellArgs ?? [],
       preset: options.scenario?.preset ?? null,
       traceStartS: options.scenario?.traceStartS ?? 0,
-      // The trace second at which the first video datagram reached the link.
-      firstDatagramAtTraceS: traceAt(firstArrivalTraceTime(join(options.out, 'video-link.log')), options.scenario?.traceStartS ?? 0),
+      traceClockStart,
+      // The trace second at which the first video datagram (media: Salsify sends nothing else first) reached the link.
+      firstMediaAtTraceS: traceAt(firstArrivalTraceTime(join(options.out, 'video-link.log')), options.scenario?.traceStartS ?? 0),
       delayKnownFraction,
       ssimFrom: analysis.ssimFrom,
       captureLatenessMs: analysis.captureLatenessMs,
       notes: analysis.notes,
       linkshellStatus,
+      validity,
     };
     writeFileAtomically(join(options.out, 'summary.json'), jsonText(runToJson(analysis, analysis.summary, { extra })));
-    return { analysis, delayKnownFraction, linkshellStatus, linkshellOutput, processes, tempDir };
+    return { analysis, delayKnownFraction, linkshellStatus, linkshellOutput, validity, processes, tempDir };
   } finally {
     await cleanup.run();
   }

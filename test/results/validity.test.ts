@@ -4,7 +4,11 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { cpuFacts, parsePressureTotal } from '../../src/results/cpu-pressure.ts';
 import { judgeRealtimeRun, VALIDITY_BOUNDS } from '../../src/results/validity.ts';
-import { callFacts, linkshellLatenessP99, linkshellVerdict } from '../../src/webrtc/call-validity.ts';
+import { callFacts, linkFacts } from '../../src/webrtc/call-validity.ts';
+import { callLinkshellArgs, readLinkshellSummary } from '../../src/webrtc/linkshell-summary.ts';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const calm = { wallS: 20, cpuPressure: 0.02, load: { start: 0.3, end: 0.5, cores: 2 }, cameraFrames: { delivered: 600, asked: 601 }, framesEncoded: { encoded: 590, asked: 600 }, displayCallbacks: { seen: 580, presented: 585 }, linkLatenessP99Ms: 0.4 };
 
@@ -50,15 +54,13 @@ test('PSI: the "some" total parsed, and its share of the interval', () => {
   assert.not.ok('cpuPressure' in cpuFacts({ atMs: 0, load1: 1 }, { atMs: 1000, load1: 1 }, 2));
 });
 
-test('a call\'s facts: frames spanned at the camera\'s rate, callbacks against presentedFrames, linkshell\'s worst p99', () => {
-  const output = '│ departure lateness     │ p50 0.890 p99 14.770 max 14.774 ms │ p50 0.660 p99 13.780 max 13.789 ms │\n';
-  assert.is(linkshellLatenessP99(output), 14.77);
+test('a call\'s facts: frames spanned at the camera\'s rate, callbacks against presentedFrames, linkshell\'s summary document', () => {
   const facts = callFacts({
     fps: 30,
     sender: [0, 1, 3].map((i) => ({ captureUs: (i * 1e6) / 30 })),
     sent: [0, 33.3, 66.7, 100].map((t) => ({ t })),
     receiver: [{ presented: 10 }, {}, { presented: 14 }],
-    linkshellOutput: output,
+    linkshellSummary: { verdict: 'late', latenessP99Ms: 14.77 },
     cpuStart: { atMs: 0, pressureUs: 0, load1: 0.1 },
     cpuEnd: { atMs: 4000, pressureUs: 40_000, load1: 0.2 },
   });
@@ -66,15 +68,36 @@ test('a call\'s facts: frames spanned at the camera\'s rate, callbacks against p
   assert.equal(facts.framesEncoded, { encoded: 4, asked: 4 });
   assert.equal(facts.displayCallbacks, { seen: 2, presented: 5 });
   assert.is(facts.linkLatenessP99Ms, 14.77);
+  assert.is(facts.linkVerdict, 'late');
   assert.is(facts.cpuPressure, 0.01);
 });
 
-test('linkshell\'s own verdict is read from its summary\'s last line', () => {
-  assert.is(linkshellVerdict('...\nlinkshell: verdict: late (departure lateness p99 13.450 ms (bound 2 ms), max 13.455 ms; 0 kernel drops)\n'), 'late');
-  assert.is(linkshellVerdict('linkshell: verdict: valid (departure lateness p99 0.4 ms)'), 'valid');
-  assert.is(linkshellVerdict('linkshell: verdict: kernel drops (12 datagrams)'), 'kernel drops');
-  assert.is(linkshellVerdict('linkshell: verdict: unverified'), undefined);
-  assert.is(linkshellVerdict('no verdict here'), undefined);
+test('linkshell\'s summary document: its verdict (not "unverified", where the lateness bound applies), a missing document, a trace clock held to the end', () => {
+  assert.equal(linkFacts({ verdict: 'valid', latenessP99Ms: 0.4 }), { linkLatenessP99Ms: 0.4, linkVerdict: 'valid' });
+  assert.equal(linkFacts({ verdict: 'kernel drops', latenessP99Ms: null }), { linkVerdict: 'kernel drops' });
+  assert.equal(linkFacts({ verdict: 'unverified', latenessP99Ms: 3 }), { linkLatenessP99Ms: 3 });
+  assert.match(judgeRealtimeRun({ wallS: 1, ...linkFacts({ verdict: 'unverified', latenessP99Ms: 3 }) }).reasons.join(), /lateness p99 3\.00 ms \(bound 2 ms\)/);
+  assert.match(judgeRealtimeRun({ wallS: 1, ...linkFacts(undefined) }).reasons.join(), /no summary/);
+  const held = linkFacts({ verdict: 'valid', latenessP99Ms: null, traceClock: { start: 'first-rtp', startedAtMs: 9000, heldToEnd: true } });
+  assert.equal(judgeRealtimeRun({ wallS: 1, ...held }).reasons, ["the emulated link's trace never started: no media packet reached it"]);
+});
+
+test('linkshell\'s summary is read from its --summary-json file; a missing or foreign file gives none', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'validity-test-'));
+  try {
+    const file = join(dir, 'linkshell.json');
+    writeFileSync(file, JSON.stringify({ verdict: 'valid', latenessP99Ms: 0.5, traceClock: { start: 'first-rtp', startedAtMs: 12, heldToEnd: false, passedUnemulated: [] } }));
+    assert.equal(readLinkshellSummary(file)?.latenessP99Ms, 0.5);
+    writeFileSync(file, '{"rows": []}');
+    assert.is(readLinkshellSummary(file), undefined);
+    assert.is(readLinkshellSummary(join(dir, 'missing.json')), undefined);
+    // A call's arguments remove an earlier run's document: a linkshell that does not end cleanly leaves none to be misread.
+    writeFileSync(file, JSON.stringify({ verdict: 'valid', latenessP99Ms: 0.5 }));
+    assert.equal(callLinkshellArgs('first-rtp', file), ['--trace-clock-start', 'first-rtp', '--summary-json', file]);
+    assert.is(readLinkshellSummary(file), undefined);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test.run();

@@ -139,6 +139,11 @@ calls('a 4 s call over TURN over TCP: connected, only TCP on the link (no UDP le
   assert.is(path.kernelCounters.wholeRun.Udp.OutDatagrams, 0);
   assert.ok(path.kernelCounters.delta.Tcp.OutSegs > 100, 'the media went over TCP');
   assert.ok(readFileSync(join(out, 'video-link.log'), 'utf8').split('\n').filter((l) => / \+ /.test(l)).length > 100, 'it crossed the link');
+  // The trace clock started at the first RTP packet, found inside TURN over TCP in the namespace's IP packets.
+  const traceClock = JSON.parse(readFileSync(join(out, 'linkshell.json'), 'utf8')).traceClock;
+  assert.is(traceClock.start, 'first-rtp');
+  assert.is(traceClock.heldToEnd, false);
+  assert.ok(traceClock.passedUnemulated[0].datagrams > 0, 'the TCP and TURN set-up passed unemulated');
   assert.not.match(spawnSync('ip', ['netns', 'list'], { encoding: 'utf8' }).stdout, path.kernelCounters.namespace);
   // linkshell's watchdog (which names the namespace) ends just after it.
   for (let i = 0; i < 50 && processesMentioning(path.kernelCounters.namespace).length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 100));
