@@ -32,6 +32,7 @@ import { SCHEMES } from '../salsify/sender.ts';
 import { schemeNames, wrapWords } from './help-names.ts';
 import { makeDirectory, writeFileAtomically } from '../results/writer.ts';
 import { WIDE_OPTION, wideHelpRow } from './table-options.ts';
+import type { CallScenario } from '../webrtc/scenario.ts';
 
 const DEFAULT_CLIP = fileURLToPath(new URL('../../../shared/video/FourPeople_1280x720_60.ivf', import.meta.url));
 const HELP_REF = 'salsify webrtc --help';
@@ -71,6 +72,8 @@ One call at a time: a 360p30 call takes about 0.3 of a core.`,
     ['--codec NAME', 'vp8, vp9 or av1, forced with setCodecPreferences\n(default vp8); SSIM: vp8 decoded by our decoder, vp9\nand av1 by ffmpeg (libvpx, dav1d: as Chromium)'],
     ['--svc MODE', 'scalability mode, e.g. L1T3, or L2T3 with vp9 or av1'],
     ['--duration S', 'seconds of the call measured once connected, > 0\nand at most 86400 (default 30)'],
+    ['--measure-from S', "the summary covers the source frames captured from S\nseconds after the media's first packet (trace second\n--trace-start) on, below --duration (default: the\nwhole call; the paper's window: 62)"],
+    ['--measure-for S', "... for S seconds (default: to the call's end; the\npaper's window: 640)"],
     ['--drain MS', 'the call goes on this long after the last frame\ncounted, 0 to 60000 (default 2000)'],
     ['--browser NAME', "chromium (the default) or firefox (Debian's\nfirefox-esr, driven over WebDriver BiDi; its camera\nis its sender page drawing the clip on a canvas;\n--path turn-udp only)"],
     ['--endpoint NAME', `chromium (the default), or a Salsify scheme\n(${schemeNames()}):\nour live salsify send and salsify receive instead\nof the browsers and coturn, over the same linkshell\npath, with the same clip`],
@@ -191,7 +194,7 @@ export function parseWebrtcArgs(argv: string[]): WebrtcArgs {
       queue: { type: 'string' }, 'queue-args': { type: 'string' }, delay: { type: 'string' },
       'downlink-loss': { type: 'string' }, 'downlink-loss-at': { type: 'string' }, 'uplink-loss': { type: 'string' }, loss: { type: 'string' }, path: { type: 'string' }, seed: { type: 'string' },
       video: { type: 'string' }, 'clip-cache': { type: 'string' }, size: { type: 'string' }, fps: { type: 'string' }, codec: { type: 'string' }, svc: { type: 'string' },
-      duration: { type: 'string' }, drain: { type: 'string' }, endpoint: { type: 'string' }, browser: { type: 'string' }, 'salsify-codec': { type: 'string' }, out: { type: 'string' },
+      duration: { type: 'string' }, 'measure-from': { type: 'string' }, 'measure-for': { type: 'string' }, drain: { type: 'string' }, endpoint: { type: 'string' }, browser: { type: 'string' }, 'salsify-codec': { type: 'string' }, out: { type: 'string' },
       'trace-start': { type: 'string' }, 'downlink-onoff': { type: 'string' }, mtu: { type: 'string' }, overhead: { type: 'string' },
       ...WIDE_OPTION, help: { type: 'boolean', short: 'h' },
     },
@@ -219,6 +222,9 @@ export function parseWebrtcArgs(argv: string[]): WebrtcArgs {
   if (svc !== undefined && codec === 'vp8' && !/^L1T[1-3]$/.test(svc)) throw usageError(`--svc ${svc}: VP8 has temporal layers only (L1T1 to L1T3); use --codec vp9 or av1`);
   const durationS = (optional(values.duration, (t) => durationMsValue('duration', t, { unit: 's', minExclusive: true, maxMs: 1000 * LIMITS.maxRunS })) ?? 30_000) / 1000;
   const drainMs = optional(values.drain, (t) => durationMsValue('drain', t, { unit: 'ms', maxMs: 60_000 })) ?? 2000;
+  const measureFromS = optional(values['measure-from'], (t) => durationMsValue('measure-from', t, { unit: 's', maxMs: 1000 * LIMITS.maxRunS }) / 1000);
+  const measureForS = optional(values['measure-for'], (t) => durationMsValue('measure-for', t, { unit: 's', minExclusive: true, maxMs: 1000 * LIMITS.maxRunS }) / 1000);
+  if (measureFromS !== undefined && measureFromS >= durationS) throw usageError(`--measure-from must be below --duration (${durationS} s), got ${measureFromS} s (see ${HELP_REF})`);
   const delay = optional(values.delay, (t) => durationMsValue('delay', t, { unit: 'ms', maxMs: LIMITS.maxDelayMs, wholeMs: true })) ?? preset?.delayMs;
   const loss = optional(values.loss, (t) => probabilityValue('loss', t));
   if (loss !== undefined && (values['downlink-loss'] !== undefined || values['uplink-loss'] !== undefined)) throw usageError('--loss sets both directions: give it, or --downlink-loss and --uplink-loss, not both');
@@ -281,7 +287,7 @@ export function parseWebrtcArgs(argv: string[]): WebrtcArgs {
   if (mtu !== undefined) extra.push('--mtu', String(mtu));
   if (overhead !== undefined) extra.push('--overhead', String(overhead));
   if (seed !== undefined) extra.push('--seed', String(seed));
-  const scenario = { preset: preset?.preset ?? null, traceStartS: traceStartMs / 1000 };
+  const scenario: CallScenario = { preset: preset?.preset ?? null, traceStartS: traceStartMs / 1000, measureFromS, measureForS };
   const clipCacheDir = values['clip-cache'] === undefined ? undefined : resolve(pathValue('clip-cache', values['clip-cache']));
   if (salsifyEndpoint) {
     const scheme = nameValue('endpoint', endpoint, SCHEMES);

@@ -28,9 +28,10 @@ import { summarize, type Summary } from '../results/summary.ts';
 import { runCall, type CallData, type CallOptions } from './call.ts';
 import { measureFrames, type ShownFrame, type SourceFrame } from './measure.ts';
 import { measureQuality, parseEncodedFrames, type QualityResult } from './quality.ts';
+import { summaryWindow } from './scenario.ts';
 import { firstArrivalTraceTime, linkUseFromLog, traceAt, traceTimeOfCallZero, webrtcRunRecord, type WebrtcFate, type WebrtcFrameRecord } from './records.ts';
 export type { WebrtcFate, WebrtcFrameRecord } from './records.ts';
-import { summarizeStats, totalsWithNulls, type StatsSummary } from './stats-summary.ts';
+import { bytesSentBetween, summarizeStats, totalsWithNulls, type StatsSummary } from './stats-summary.ts';
 import { judgeRealtimeRun, type Validity } from '../results/validity.ts';
 import { callFacts } from './call-validity.ts';
 import { presentedWithoutCallbacks, type PresentedFrames } from './presented-frames.ts';
@@ -339,7 +340,12 @@ export async function analyzeCall(data: CallData, options: CallOptions): Promise
   const browser = data.browserVersion;
   const label = `webrtc (${browserLabel(browser)})`;
   const endMs = data.stoppedMs - data.connectedMs;
-  const link = linkUseFromLog(data.videoLog, data.connectedMs + data.epochMinusMonotonicMs, 0, data.measuredUntilMs - data.connectedMs);
+  // Trace ms of the call's time zero and of the first datagram on the video link (with a held clock: the first RTP packet).
+  const callZeroOnTrace = traceTimeOfCallZero(data.videoLog, data.connectedMs + data.epochMinusMonotonicMs);
+  const mediaOnTrace = firstArrivalTraceTime(data.videoLog);
+  const measuredMs = data.measuredUntilMs - data.connectedMs;
+  const window = summaryWindow(options.scenario, mediaOnTrace === null || callZeroOnTrace === null ? 0 : mediaOnTrace - callZeroOnTrace, measuredMs);
+  const link = linkUseFromLog(data.videoLog, data.connectedMs + data.epochMinusMonotonicMs, window?.fromMs ?? 0, window?.toMs ?? measuredMs);
   const known = frames.filter((f) => f.displayMs !== undefined).length;
   const counters = {
     cameraFrames: data.sender.length,
@@ -382,15 +388,20 @@ export async function analyzeCall(data: CallData, options: CallOptions): Promise
       // When linkshell started the traces: at the media's first packet (first-rtp) unless told otherwise.
       traceClockStart: data.traceClockStart,
       // The trace second the media's first packet met (the first datagram the video link logged: with a held clock, the first RTP packet).
-      firstMediaAtTraceS: data.traceClockStart === 'now' ? null : traceAt(firstArrivalTraceTime(data.videoLog), options.scenario?.traceStartS ?? 0),
+      firstMediaAtTraceS: data.traceClockStart === 'now' ? null : traceAt(mediaOnTrace, options.scenario?.traceStartS ?? 0),
       // The trace second at which the call connected (where its measurement starts).
-      connectedAtTraceS: traceAt(traceTimeOfCallZero(data.videoLog, data.connectedMs + data.epochMinusMonotonicMs), options.scenario?.traceStartS ?? 0),
+      connectedAtTraceS: traceAt(callZeroOnTrace, options.scenario?.traceStartS ?? 0),
+      // The summary's window, in seconds after the media's first packet (null: the whole call).
+      measureFromS: options.scenario?.measureFromS ?? null,
+      measureForS: options.scenario?.measureForS ?? null,
       clipFrames: data.clip.frameCount,
   };
   counters.decodingCompared = decodingCompared;
   counters.decodingIdentical = decodingIdentical;
-  // Bytes sent: RTP payload and headers as getStats counts them (TURN and UDP headers not included).
-  const run = webrtcRunRecord({ label, config, counters, bytesSent: stats.totals.bytesSent ?? 0, link, endMs, frames });
+  // Bytes sent: RTP payload and headers as getStats counts them (TURN and UDP headers not included), over the window when there is one.
+  const pageTime = (callMs: number) => data.connectedMs + callMs - data.senderOriginMs;
+  const bytesSent = window === undefined ? stats.totals.bytesSent : bytesSentBetween(data.senderStats, pageTime(window.fromMs), pageTime(window.toMs));
+  const run = webrtcRunRecord({ label, config, counters, bytesSent: bytesSent ?? 0, link, endMs, frames, window });
   return {
     label,
     browser,

@@ -35,6 +35,7 @@ import { startPageServer, type PostKind, type Role } from './page-server.ts';
 import type { Prerequisites } from './prerequisites.ts';
 import { callLinkshellArgs, readLinkshellSummary, type LinkshellSummary } from './linkshell-summary.ts';
 import type { TraceClockStart } from '../linkshell/trace-clock.ts';
+import type { CallScenario } from './scenario.ts';
 
 export type WebrtcCodec = 'vp8' | 'vp9' | 'av1';
 
@@ -62,8 +63,8 @@ export interface CallOptions {
   readonly linkshellArgs?: readonly string[];
   /** When linkshell starts the traces (default first-rtp: the media's first packet meets the trace's start; see linkshell-summary.ts). */
   readonly traceClockStart?: TraceClockStart;
-  /** The paper's scenario the path comes from (salsify webrtc --preset) and the trace second linkshell starts at (--trace-start), recorded in summary.json. */
-  readonly scenario?: { readonly preset: string | null; readonly traceStartS: number };
+  /** The paper's scenario the path comes from (salsify webrtc --preset), the trace second the media starts at (--trace-start) and the window the summary covers; recorded in summary.json. */
+  readonly scenario?: CallScenario;
   /** Where the call's files go: the link logs, the getStats JSONL files, received.frames. */
   readonly out: string;
   /** Milliseconds the call goes on after the last source frame counted (default 2000), so that late frames are shown. */

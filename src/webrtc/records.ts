@@ -22,6 +22,7 @@ import { readFileSync } from 'node:fs';
 import type { FrameRecord, LinkUse, RunRecord } from '../results/frame-record.ts';
 import { LinkUseMeter } from '../results/link-use.ts';
 import { checkRun } from '../results/validate.ts';
+import type { MeasureWindow } from '../results/window.ts';
 
 /** A source frame's fate, as the results pipeline names them (see above). */
 export type WebrtcFate = 'shown' | 'never-shown' | 'lost' | 'skipped';
@@ -110,6 +111,8 @@ export function webrtcRunRecord<Config extends object, Counters extends object>(
   link: LinkUse | null;
   endMs: number;
   frames: readonly WebrtcFrameRecord[];
+  /** The source frames the summary covers (absent: all); the link use must be over the same window. */
+  window?: MeasureWindow;
 }): RunRecord<Config, Counters> {
   return checkRun({ ...options, frames: toFrameRecords(options.frames) });
 }

@@ -25,7 +25,7 @@ import type { Scheme } from '../salsify/sender.ts';
 import { Cleanup } from './cleanup.ts';
 import { cachedClip, defaultClipCacheDir } from './clip-cache.ts';
 import { ownedTempPrefix } from './stale-temp.ts';
-import { firstArrivalTraceTime, traceAt } from './records.ts';
+import { firstArrivalTraceTime, linkUseFromLog, traceAt } from './records.ts';
 import { startLinkshellChild } from './linkshell-child.ts';
 import { callLinkshellArgs, readLinkshellSummary } from './linkshell-summary.ts';
 import { linkFacts } from './call-validity.ts';
@@ -34,6 +34,8 @@ import { judgeRealtimeRun, type Validity } from '../results/validity.ts';
 import type { TraceClockStart } from '../linkshell/trace-clock.ts';
 import { startNodeChild, waitForOutput, type NodeChild } from './node-child.ts';
 import { writeFileAtomically } from '../results/writer.ts';
+import { summaryWindow, type CallScenario } from './scenario.ts';
+import { summarize } from '../results/summary.ts';
 
 const SALSIFY_BIN = fileURLToPath(new URL('../../bin/salsify.js', import.meta.url));
 /** The receiver is stopped (SIGINT, its clean stop) this long after the sender ended. */
@@ -68,8 +70,8 @@ export interface SalsifyEndpointOptions {
   readonly linkshellArgs?: readonly string[];
   /** When linkshell starts the traces (default first-packet: Salsify's first datagram is media, so it meets the trace's start). */
   readonly traceClockStart?: TraceClockStart;
-  /** The paper's scenario the path comes from (salsify webrtc --preset) and the trace second linkshell starts at (--trace-start), recorded in summary.json. */
-  readonly scenario?: { readonly preset: string | null; readonly traceStartS: number };
+  /** The paper's scenario the path comes from (salsify webrtc --preset), the trace second the media starts at (--trace-start) and the window the summary covers; recorded in summary.json. */
+  readonly scenario?: CallScenario;
   readonly out: string;
   readonly signal?: AbortSignal;
   readonly log?: (line: string) => void;
@@ -166,7 +168,7 @@ export async function runSalsifyEndpoint(options: SalsifyEndpointOptions): Promi
     const linkshellOutput = linkshell.output();
     const validity = judgeRealtimeRun({ ...cpuFacts(cpuStart, cpuEnd), ...linkFacts(readLinkshellSummary(linkshellJson)) });
     writeFileAtomically(join(options.out, 'linkshell.txt'), linkshellOutput);
-    const analysis = await analyzeLiveRun(options.out, { linkLog: join(options.out, 'video-link.log') });
+    const analysis = windowed(await analyzeLiveRun(options.out, { linkLog: join(options.out, 'video-link.log') }), options.scenario, join(options.out, 'video-link.log'));
     const known = analysis.frames.filter((f) => f.displayMs !== undefined).length;
     const delayKnownFraction = analysis.frames.length > 0 ? known / analysis.frames.length : 0;
     writeFileAtomically(join(options.out, 'frames.csv'), framesToCsv(analysis.frames));
@@ -195,3 +197,21 @@ export async function runSalsifyEndpoint(options: SalsifyEndpointOptions): Promi
     await cleanup.run();
   }
 }
+
+/**
+ * The analysis over the scenario's window (--measure-from, --measure-for: seconds after the media's
+ * first datagram, which leaves the sender when it sends its first frame and crosses loopback to
+ * linkshell at once), or as it is without one. Over a window, the bytes sent are the sizes of the
+ * frames sent in it (datagram headers not included; a note says so).
+ */
+function windowed(analysis: LiveAnalysis, scenario: CallScenario | undefined, linkLog: string): LiveAnalysis {
+  const firstSendMs = analysis.frames.reduce((first, f) => (f.sendMs !== undefined && f.sendMs < first ? f.sendMs : first), Infinity);
+  const window = summaryWindow(scenario, Number.isFinite(firstSendMs) ? firstSendMs : 0, analysis.endMs);
+  if (window === undefined) return analysis;
+  const startMs = (analysis.config as { startMs: number }).startMs;
+  const bytesSent = analysis.frames.reduce((sum, f) => (f.sendMs !== undefined && f.sendMs >= window.fromMs && f.sendMs < window.toMs ? sum + (f.bytes ?? 0) : sum), 0);
+  const run = { ...analysis, window, bytesSent, link: linkUseFromLog(linkLog, startMs, window.fromMs, window.toMs) };
+  const notes = [...analysis.notes, `bytes sent over the window [${window.fromMs}, ${window.toMs}) ms: the sizes of the frames sent in it, without datagram headers`];
+  return { ...run, summary: summarize(run), notes };
+}
+

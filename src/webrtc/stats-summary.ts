@@ -194,3 +194,27 @@ export function longestAbove(series: readonly StatsPoint[], mbps: number): numbe
   }
   return longest;
 }
+
+/**
+ * RTP bytes (payload, padding and headers) the sender sent between two times of its page's clock:
+ * its cumulative counter read at each time, interpolated linearly between the snapshots around it
+ * (taken every 500 ms); before the first snapshot the first one's count, after the last the last's.
+ * Undefined without a snapshot that reports it.
+ */
+export function bytesSentBetween(sender: readonly StatsSnapshot[], fromT: number, toT: number): number | undefined {
+  const points = sender
+    .map((s) => ({ t: s.t, bytes: rtpBytes(find(s, 'outbound-rtp'), 'Sent') }))
+    .filter((p): p is { t: number; bytes: number } => p.bytes !== undefined);
+  if (points.length === 0) return undefined;
+  const at = (t: number): number => {
+    if (t <= points[0]!.t) return points[0]!.bytes;
+    for (let i = 1; i < points.length; i++) {
+      const a = points[i - 1]!;
+      const b = points[i]!;
+      if (t <= b.t) return a.bytes + ((b.bytes - a.bytes) * (t - a.t)) / (b.t - a.t);
+    }
+    return points[points.length - 1]!.bytes;
+  };
+  return Math.max(0, at(toT) - at(fromT));
+}
+
