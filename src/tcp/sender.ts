@@ -52,7 +52,11 @@
 // newly SACKs data gives an RTT sample when it acknowledges nothing new
 // cumulatively (the oldest such segment never retransmitted: sack_rtt_us),
 // and retransmitting the first unacknowledged segment in recovery restarts
-// the retransmission timer. After a timeout the scoreboard is kept (RFC 8985
+// the retransmission timer, as does an ACK that only SACKs data sent before
+// that segment was last sent (Linux's tcp_clean_rtx_queue: the data queued
+// ahead of a retransmission is still arriving, so the retransmission is not
+// yet late; without it a retransmission behind a long queue timed out on
+// the T-Mobile trace where Linux's did not). After a timeout the scoreboard is kept (RFC 8985
 // 6.3 marks lost what is not SACKed; Linux's tcp_timeout_mark_lost does the
 // same): the go-back-N skips SACKed segments, which do not count against
 // cwnd.
@@ -284,12 +288,32 @@ export class TcpSender {
     if (this.useRack && this.tlp.onAck(ack, duplicate && (segment.sack?.length ?? 0) === 0)) this.reduceAfterProbe();
     if (ack > this.sndUna) this.onNewAck(ack);
     else {
-      if (this.sackRttMs !== undefined) this.rto.sample(this.sackRttMs, { sndUna: this.sndUna, sndNxt: this.sndNxt });
+      if (this.sackRttMs !== undefined) {
+        this.rto.sample(this.sackRttMs, { sndUna: this.sndUna, sndNxt: this.sndNxt });
+        if (this.sackedSentBeforeHead()) this.restartTimerOnSack();
+      }
       if (duplicate) this.onDuplicateAck();
     }
     this.sackRttMs = undefined;
     this.deliveredNow = 0;
     this.lastWindow = segment.window;
+  }
+
+  /**
+   * Whether the segment that gave this ACK's SACK RTT sample was sent before the first unacknowledged one was last
+   * (re)sent (Linux's tcp_clean_rtx_queue: sack_rtt_us > the head's age). Such a SACK is of data queued ahead of the
+   * head's retransmission, which is still on its way.
+   */
+  private sackedSentBeforeHead(): boolean {
+    if (!this.useRack || this.sackRttMs === undefined) return false;
+    const headSentAt = this.board.lastSentAt(this.sndUna);
+    return headSentAt !== undefined && this.clock.now() - this.sackRttMs < headSentAt;
+  }
+
+  /** An ACK that only SACKs data sent before the head was last sent re-arms the RTO (and the probe), as Linux's tcp_set_xmit_timer. */
+  private restartTimerOnSack(): void {
+    this.startTimer(true);
+    this.armProbe();
   }
 
   private onNewAck(ack: number): void {
