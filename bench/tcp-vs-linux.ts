@@ -13,6 +13,13 @@
 // --linux-from DIR reads Linux's figures from an earlier run's DIR/CASE-CC-rN/
 // result.json instead of running Linux again (the models run anew).
 //
+// --ss-ms N samples Linux's sender (`ss -tin` in the namespace) every N ms
+// (default 0: off) into CASE-CC-rN/linux-ss.csv: cwnd, ssthresh, srtt, the
+// peer's window, bytes unacknowledged, and the time the connection was
+// limited by the receive window and by the send buffer; the model's cwnd and
+// ssthresh go to model-SLOWSTART-cwnd.csv beside it. The table then gives
+// the share of Linux's busy time limited by the receive window.
+//
 // --model-slow-start lists the models' slow starts to run beside Linux:
 // 'default' (CUBIC: Linux's HyStart, NewReno: standard, as Linux), or any
 // of hystart++, hystart-linux, standard for both.
@@ -22,7 +29,11 @@
 // device: Linux paces CUBIC and Reno only under sch_fq). Both run from the
 // first data segment for --seconds; the 5 s figures are nstat 5 s after
 // iperf3 starts (its control connection and handshake take about 3 RTTs of
-// that) and the model's 5 s after its SYN.
+// that) and the model's 5 s after its SYN. Linux runs first: the model's SYN
+// leaves one round trip (2 x the delay) before Linux's first data packet
+// reached the link, so that both meet the same stretch of a variable trace
+// (the link's trace starts with linkshell, and iperf3 starts some hundreds of
+// ms later).
 //
 // The machine is shared: a real-time run under load may see late timers in
 // linkshell (the link time is whole milliseconds and a late wake-up does not
@@ -68,6 +79,8 @@ const runs = Number(option('runs', '1'));
 const out = option('out', '/tmp/tcp-vs-linux');
 const simOnly = process.argv.includes('--sim-only');
 const linuxFrom = option('linux-from', '');
+const ssMs = Number(option('ss-ms', '0'));
+if (!(ssMs >= 0)) throw new Error(`--ss-ms must be a number of ms >= 0, got ${ssMs}`);
 const modelSlowStarts = option('model-slow-start', 'default,hystart++').split(',') as Array<SlowStartKind | 'default'>;
 for (const kind of modelSlowStarts) if (kind !== 'default' && !SLOW_START_KINDS.includes(kind)) throw new Error(`--model-slow-start: default or one of ${SLOW_START_KINDS.join(', ')}, got ${kind}`);
 for (const name of caseNames) if (!CASES.some((c) => c.name === name)) throw new Error(`unknown case ${name}; one of ${CASES.map((c) => c.name).join(', ')}`);
@@ -85,6 +98,11 @@ interface Result {
   meanQueueMs: number;
   first5s: Counters;
   whole: Counters;
+  /** Linux with --ss-ms: the share of its busy time limited by the receive window, and by the send buffer. */
+  rwndLimited?: number;
+  sndbufLimited?: number;
+  /** When the first data packet reached the link, ms of link time (the trace's time). */
+  firstDataMs?: number;
 }
 
 /**
@@ -92,7 +110,7 @@ interface Result {
  * packet (>= 1000 bytes) on, from mm-link log text (the simulator's events may fall between milliseconds, which
  * parseLinkLog refuses for a log file, hence the plain reading here).
  */
-function linkFigures(text: string): { throughputMbps: number; meanQueueMs: number } {
+function linkFigures(text: string): { throughputMbps: number; meanQueueMs: number; firstDataMs: number } {
   const events = text.split('\n').filter((l) => l !== '' && !l.startsWith('#')).map((l) => l.split(' '));
   const first = events.find(([, kind, size]) => kind === '+' && Number(size) >= 1000);
   if (first === undefined) throw new Error('no data packet in the link log');
@@ -107,7 +125,7 @@ function linkFigures(text: string): { throughputMbps: number; meanQueueMs: numbe
     delay += Number(wait);
     departures++;
   }
-  return { throughputMbps: (bytes * 8) / (seconds * 1000) / 1000, meanQueueMs: delay / departures };
+  return { throughputMbps: (bytes * 8) / (seconds * 1000) / 1000, meanQueueMs: delay / departures, firstDataMs: from };
 }
 
 async function freePort(): Promise<number> {
@@ -130,6 +148,7 @@ async function runLinux(c: Case, cc: LinuxCc, dir: string): Promise<Result> {
   const script = [
     `iperf3 -c "$MAHIMAHI_BASE" -p ${port} -t ${seconds} -C ${cc} -J > ${dir}/iperf.json &`,
     'pid=$!',
+    ...(ssMs > 0 ? [`(while kill -0 $pid 2>/dev/null; do echo "@ $(date +%s%N)"; ss -tinH "( dport = :${port} )"; sleep ${ssMs / 1000}; done) > ${dir}/ss.log &`] : []),
     'sleep 5',
     `nstat -asz > ${dir}/nstat-5s`,
     'wait $pid',
@@ -144,10 +163,51 @@ async function runLinux(c: Case, cc: LinuxCc, dir: string): Promise<Result> {
   clearTimeout(timer);
   server.kill();
   if (code !== 0) throw new Error(`linkshell --netns exited with ${code}: ${stderr.trim()}`);
-  return { ...linkFigures(readFileSync(join(dir, 'up.log'), 'utf8')), first5s: nstatCounters(readFileSync(join(dir, 'nstat-5s'), 'utf8')), whole: nstatCounters(readFileSync(join(dir, 'nstat-end'), 'utf8')) };
+  const result: Result = { ...linkFigures(readFileSync(join(dir, 'up.log'), 'utf8')), first5s: nstatCounters(readFileSync(join(dir, 'nstat-5s'), 'utf8')), whole: nstatCounters(readFileSync(join(dir, 'nstat-end'), 'utf8')) };
+  if (ssMs === 0) return result;
+  const samples = ssSamples(readFileSync(join(dir, 'ss.log'), 'utf8'));
+  writeFileSync(join(dir, 'linux-ss.csv'), ['t_ms,cwnd,ssthresh,srtt_ms,snd_wnd,unacked,busy_ms,rwnd_limited_ms,sndbuf_limited_ms', ...samples.map((x) => [x.tMs, x.cwnd, x.ssthresh, x.srttMs, x.sndWnd, x.unacked, x.busyMs, x.rwndLimitedMs, x.sndbufLimitedMs].join(','))].join('\n') + '\n');
+  const last = samples.at(-1);
+  return last === undefined || last.busyMs === 0 ? result : { ...result, rwndLimited: last.rwndLimitedMs / last.busyMs, sndbufLimited: last.sndbufLimitedMs / last.busyMs };
 }
 
-async function runModel(c: Case, cc: LinuxCc, slowStart: SlowStartKind | 'default', dir: string): Promise<Result> {
+interface SsSample {
+  tMs: number;
+  cwnd: number;
+  ssthresh: number;
+  srttMs: number;
+  sndWnd: number;
+  unacked: number;
+  busyMs: number;
+  rwndLimitedMs: number;
+  sndbufLimitedMs: number;
+  bytesSent: number;
+}
+
+/** The data connection's state in each `@ TIME_NS` block of `ss -tinH` output (the connection, by its local address, that sent most). */
+function ssSamples(text: string): SsSample[] {
+  const byConnection = new Map<string, SsSample[]>();
+  let startNs: bigint | undefined;
+  for (const block of text.split('@ ').slice(1)) {
+    const [stamp, ...lines] = block.split('\n');
+    const ns = BigInt(stamp.trim());
+    startNs ??= ns;
+    for (let i = 0; i + 1 < lines.length; i++) {
+      const info = lines[i + 1];
+      if (!info.includes('bytes_sent:')) continue;
+      const local = lines[i].trim().split(/\s+/)[3];
+      const number = (name: string) => Number(info.match(new RegExp(`\\b${name}:([0-9.]+)`))?.[1] ?? 0);
+      const sample = { tMs: Number(ns - startNs) / 1e6, cwnd: number('cwnd'), ssthresh: number('ssthresh'), srttMs: number('rtt'), sndWnd: number('snd_wnd'), unacked: number('unacked'), busyMs: number('busy'), rwndLimitedMs: number('rwnd_limited'), sndbufLimitedMs: number('sndbuf_limited'), bytesSent: number('bytes_sent') };
+      if (!byConnection.has(local)) byConnection.set(local, []);
+      byConnection.get(local)!.push(sample);
+    }
+  }
+  const sent = (samples: SsSample[]) => samples.at(-1)!.bytesSent;
+  return [...byConnection.values()].sort((a, b) => sent(b) - sent(a))[0] ?? [];
+}
+
+/** The model's flow starts `startMs` into the trace (its SYN; its first data one round trip later). */
+async function runModel(c: Case, cc: LinuxCc, slowStart: SlowStartKind | 'default', dir: string, startMs: number): Promise<Result> {
   const trace = loadTrace(c.trace);
   let text = '';
   const writer = new LinkLogWriter((chunk) => (text += chunk));
@@ -155,18 +215,19 @@ async function runModel(c: Case, cc: LinuxCc, slowStart: SlowStartKind | 'defaul
   const uplink = pathStages('uplink', { trace, delayMs: c.delayMs, queue: 'droptail', queueArgs: c.queueArgs, events: writer });
   const downlink = pathStages('downlink', { trace, delayMs: c.delayMs });
   const net = createSimNetwork(sim, { uplink, downlink, seed: 1, overheadBytes: 32 });
-  const flow = tcpBulkFlow({ cc: MODEL_CC[cc], slowStart: slowStart === 'default' ? undefined : slowStart }).create(net.inside, net.outside, { flowId: 0, seed: '1' });
+  const flow = tcpBulkFlow({ cc: MODEL_CC[cc], slowStart: slowStart === 'default' ? undefined : slowStart, recordCwnd: ssMs > 0 }).create(net.inside, net.outside, { flowId: 0, seed: '1' });
   const counters = (): Counters => {
     const s = flow.stats();
     return { retransmits: s.retransmits, timeouts: s.timeouts, lossProbes: s.lossProbes };
   };
   let first5s: Counters | undefined;
-  sim.at(0, () => flow.start());
-  sim.at(5000, () => (first5s = counters()));
-  await sim.run({ until: seconds * 1000 + 500 });
+  sim.at(startMs, () => flow.start());
+  sim.at(startMs + 5000, () => (first5s = counters()));
+  await sim.run({ until: startMs + seconds * 1000 + 500 });
   const whole = counters();
   flow.stop();
   writer.close();
+  if (ssMs > 0) writeFileSync(join(dir, `model-${slowStart}-cwnd.csv`), ['t_ms,cwnd,ssthresh,recovery', ...flow.stats().cwnd.map((x) => [x.timeMs, x.cwndBytes / 1448, x.ssthreshBytes / 1448, x.recovery ? 1 : 0].join(','))].join('\n') + '\n');
   const logPath = join(dir, `model-${slowStart}-up.log`);
   writeFileSync(logPath, text);
   return { ...linkFigures(text), first5s: first5s!, whole };
@@ -185,13 +246,15 @@ for (const name of caseNames) {
     for (let run = 1; run <= runs; run++) {
       const dir = join(out, `${c.name}-${cc}-r${run}`);
       mkdirSync(dir, { recursive: true });
-      const models: Array<[SlowStartKind | 'default', Result]> = [];
-      for (const kind of modelSlowStarts) models.push([kind, await runModel(c, cc, kind, dir)]);
       const real = simOnly ? undefined : linuxFrom !== '' ? (JSON.parse(readFileSync(join(linuxFrom, `${c.name}-${cc}-r${run}`, 'result.json'), 'utf8')).real as Result) : await runLinux(c, cc, dir);
+      // the model meets the trace where Linux did: its first data one round trip after its SYN
+      const startMs = Math.max(0, (real?.firstDataMs ?? 0) - 2 * c.delayMs);
+      const models: Array<[SlowStartKind | 'default', Result]> = [];
+      for (const kind of modelSlowStarts) models.push([kind, await runModel(c, cc, kind, dir, startMs)]);
       writeFileSync(join(dir, 'result.json'), JSON.stringify({ case: c, cc, seconds, models: Object.fromEntries(models), real }, null, 2) + '\n');
       const line = (who: string, r: Result) => `| ${c.name} | ${cc} | ${run} | ${who} | ${fmt(r.throughputMbps)} | ${fmt(r.meanQueueMs, 1)} | ${counts(r.first5s)} | ${counts(r.whole)} |`;
       const before = rows.length;
-      if (real) rows.push(line('Linux', real));
+      if (real) rows.push(line(real.rwndLimited === undefined ? 'Linux' : `Linux (receive-window-limited ${fmt(100 * real.rwndLimited, 0)} %, send-buffer-limited ${fmt(100 * (real.sndbufLimited ?? 0), 0)} %)`, real));
       for (const [kind, model] of models) {
         rows.push(line(`model (${kind})`, model));
         if (real) rows.push(`| | | | model (${kind}) / Linux | ${ratio(model.throughputMbps, real.throughputMbps)} | ${ratio(model.meanQueueMs, real.meanQueueMs)} | ${ratio(model.first5s.retransmits, real.first5s.retransmits)} / ${ratio(model.first5s.timeouts, real.first5s.timeouts)} | ${ratio(model.whole.retransmits, real.whole.retransmits)} / ${ratio(model.whole.timeouts, real.whole.timeouts)} |`);
