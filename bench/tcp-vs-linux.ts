@@ -101,6 +101,11 @@ interface Result {
   /** Linux with --ss-ms: the share of its busy time limited by the receive window, and by the send buffer. */
   rwndLimited?: number;
   sndbufLimited?: number;
+  /** Linux: linkshell's verdict on the run (valid, late, kernel drops) and its departures' lateness p99, ms. */
+  verdict?: string;
+  latenessP99Ms?: number | null;
+  /** With --ss-ms: the mean congestion window, segments (Linux: over its samples; the model: over time). */
+  meanCwnd?: number;
   /** When the first data packet reached the link, ms of link time (the trace's time). */
   firstDataMs?: number;
 }
@@ -154,7 +159,7 @@ async function runLinux(c: Case, cc: LinuxCc, dir: string): Promise<Result> {
     'wait $pid',
     `nstat -asz > ${dir}/nstat-end`,
   ].join('\n');
-  const args = ['bin/linkshell.js', '--netns', c.trace, c.trace, '--delay', String(c.delayMs), '--uplink-queue', 'droptail', '--uplink-queue-args', c.queueArgs, '--uplink-log', join(dir, 'up.log'), '--', 'sh', '-c', script];
+  const args = ['bin/linkshell.js', '--netns', c.trace, c.trace, '--delay', String(c.delayMs), '--uplink-queue', 'droptail', '--uplink-queue-args', c.queueArgs, '--uplink-log', join(dir, 'up.log'), '--summary-json', join(dir, 'linkshell.json'), '--', 'sh', '-c', script];
   const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr += d));
@@ -163,12 +168,15 @@ async function runLinux(c: Case, cc: LinuxCc, dir: string): Promise<Result> {
   clearTimeout(timer);
   server.kill();
   if (code !== 0) throw new Error(`linkshell --netns exited with ${code}: ${stderr.trim()}`);
-  const result: Result = { ...linkFigures(readFileSync(join(dir, 'up.log'), 'utf8')), first5s: nstatCounters(readFileSync(join(dir, 'nstat-5s'), 'utf8')), whole: nstatCounters(readFileSync(join(dir, 'nstat-end'), 'utf8')) };
+  const { verdict, latenessP99Ms } = JSON.parse(readFileSync(join(dir, 'linkshell.json'), 'utf8')) as { verdict: string; latenessP99Ms: number | null };
+  const result: Result = { verdict, latenessP99Ms, ...linkFigures(readFileSync(join(dir, 'up.log'), 'utf8')), first5s: nstatCounters(readFileSync(join(dir, 'nstat-5s'), 'utf8')), whole: nstatCounters(readFileSync(join(dir, 'nstat-end'), 'utf8')) };
   if (ssMs === 0) return result;
   const samples = ssSamples(readFileSync(join(dir, 'ss.log'), 'utf8'));
   writeFileSync(join(dir, 'linux-ss.csv'), ['t_ms,cwnd,ssthresh,srtt_ms,snd_wnd,unacked,busy_ms,rwnd_limited_ms,sndbuf_limited_ms', ...samples.map((x) => [x.tMs, x.cwnd, x.ssthresh, x.srttMs, x.sndWnd, x.unacked, x.busyMs, x.rwndLimitedMs, x.sndbufLimitedMs].join(','))].join('\n') + '\n');
   const last = samples.at(-1);
-  return last === undefined || last.busyMs === 0 ? result : { ...result, rwndLimited: last.rwndLimitedMs / last.busyMs, sndbufLimited: last.sndbufLimitedMs / last.busyMs };
+  if (last === undefined || last.busyMs === 0) return result;
+  const meanCwnd = samples.reduce((sum, x) => sum + x.cwnd, 0) / samples.length;
+  return { ...result, meanCwnd, rwndLimited: last.rwndLimitedMs / last.busyMs, sndbufLimited: last.sndbufLimitedMs / last.busyMs };
 }
 
 interface SsSample {
@@ -227,13 +235,29 @@ async function runModel(c: Case, cc: LinuxCc, slowStart: SlowStartKind | 'defaul
   const whole = counters();
   flow.stop();
   writer.close();
+  const meanCwnd = ssMs > 0 ? timeMeanCwnd(flow.stats().cwnd, startMs + seconds * 1000) : undefined;
   if (ssMs > 0) writeFileSync(join(dir, `model-${slowStart}-cwnd.csv`), ['t_ms,cwnd,ssthresh,recovery', ...flow.stats().cwnd.map((x) => [x.timeMs, x.cwndBytes / 1448, x.ssthreshBytes / 1448, x.recovery ? 1 : 0].join(','))].join('\n') + '\n');
   const logPath = join(dir, `model-${slowStart}-up.log`);
   writeFileSync(logPath, text);
-  return { ...linkFigures(text), first5s: first5s!, whole };
+  return { ...linkFigures(text), first5s: first5s!, whole, meanCwnd };
 }
 
 const fmt = (x: number, digits = 2) => x.toFixed(digits);
+
+/** The model's cwnd in segments, averaged over time from its first sample to `endMs`. */
+function timeMeanCwnd(samples: ReadonlyArray<{ timeMs: number; cwndBytes: number }>, endMs: number): number {
+  let area = 0;
+  for (let i = 0; i < samples.length && samples[i].timeMs < endMs; i++) area += (samples[i].cwndBytes / 1448) * (Math.min(samples[i + 1]?.timeMs ?? endMs, endMs) - samples[i].timeMs);
+  return area / (endMs - samples[0].timeMs);
+}
+
+/** "Linux", with linkshell's verdict (a late run's queueing delay is not to be trusted) and, with --ss-ms, what limited the sender. */
+function linuxLabel(real: Result): string {
+  const notes: string[] = [];
+  if (real.verdict !== undefined) notes.push(`${real.verdict}, lateness p99 ${real.latenessP99Ms === null || real.latenessP99Ms === undefined ? '-' : fmt(real.latenessP99Ms, 1)} ms`);
+  if (real.rwndLimited !== undefined) notes.push(`receive-window-limited ${fmt(100 * real.rwndLimited, 0)} %, send-buffer-limited ${fmt(100 * (real.sndbufLimited ?? 0), 0)} %`);
+  return notes.length === 0 ? 'Linux' : `Linux (${notes.join('; ')})`;
+}
 const ratio = (model: number, real: number) => (real === 0 ? (model === 0 ? '1' : 'inf') : fmt(model / real));
 const counts = (k: Counters) => `${k.retransmits} / ${k.timeouts} / ${k.lossProbes}`;
 
@@ -252,18 +276,18 @@ for (const name of caseNames) {
       const models: Array<[SlowStartKind | 'default', Result]> = [];
       for (const kind of modelSlowStarts) models.push([kind, await runModel(c, cc, kind, dir, startMs)]);
       writeFileSync(join(dir, 'result.json'), JSON.stringify({ case: c, cc, seconds, models: Object.fromEntries(models), real }, null, 2) + '\n');
-      const line = (who: string, r: Result) => `| ${c.name} | ${cc} | ${run} | ${who} | ${fmt(r.throughputMbps)} | ${fmt(r.meanQueueMs, 1)} | ${counts(r.first5s)} | ${counts(r.whole)} |`;
+      const line = (who: string, r: Result) => `| ${c.name} | ${cc} | ${run} | ${who} | ${fmt(r.throughputMbps)} | ${fmt(r.meanQueueMs, 1)} | ${r.meanCwnd === undefined ? '-' : fmt(r.meanCwnd, 1)} | ${counts(r.first5s)} | ${counts(r.whole)} |`;
       const before = rows.length;
-      if (real) rows.push(line(real.rwndLimited === undefined ? 'Linux' : `Linux (receive-window-limited ${fmt(100 * real.rwndLimited, 0)} %, send-buffer-limited ${fmt(100 * (real.sndbufLimited ?? 0), 0)} %)`, real));
+      if (real) rows.push(line(linuxLabel(real), real));
       for (const [kind, model] of models) {
         rows.push(line(`model (${kind})`, model));
-        if (real) rows.push(`| | | | model (${kind}) / Linux | ${ratio(model.throughputMbps, real.throughputMbps)} | ${ratio(model.meanQueueMs, real.meanQueueMs)} | ${ratio(model.first5s.retransmits, real.first5s.retransmits)} / ${ratio(model.first5s.timeouts, real.first5s.timeouts)} | ${ratio(model.whole.retransmits, real.whole.retransmits)} / ${ratio(model.whole.timeouts, real.whole.timeouts)} |`);
+        if (real) rows.push(`| | | | model (${kind}) / Linux | ${ratio(model.throughputMbps, real.throughputMbps)} | ${ratio(model.meanQueueMs, real.meanQueueMs)} | ${model.meanCwnd === undefined || real.meanCwnd === undefined ? '-' : ratio(model.meanCwnd, real.meanCwnd)} | ${ratio(model.first5s.retransmits, real.first5s.retransmits)} / ${ratio(model.first5s.timeouts, real.first5s.timeouts)} | ${ratio(model.whole.retransmits, real.whole.retransmits)} / ${ratio(model.whole.timeouts, real.whole.timeouts)} |`);
       }
       console.error(rows.slice(before).join('\n'));
     }
   }
 }
-console.log('| case | cc | run | | throughput (Mbit/s) | mean queueing delay (ms) | first 5 s: retransmitted segments / timeouts / loss probes | whole run: same |');
-console.log('|---|---|---|---|---|---|---|---|');
+console.log('| case | cc | run | | throughput (Mbit/s) | mean queueing delay (ms) | mean cwnd (segments) | first 5 s: retransmitted segments / timeouts / loss probes | whole run: same |');
+console.log('|---|---|---|---|---|---|---|---|---|');
 for (const row of rows) console.log(row);
 console.log(`\nat the end: ${spawnSync('uptime', { encoding: 'utf8' }).stdout.trim()}`);
