@@ -73,7 +73,7 @@ import { NewReno } from './newreno.ts';
 import { RtoEstimator, type RtoOptions } from './rto.ts';
 import type { SlowStartKind } from './slow-start.ts';
 import { DEFAULT_MSS, encodeSegment, FLAG_ACK, FLAG_FIN, FLAG_SYN, type Segment } from './segment.ts';
-import { insertByteRange, type ByteRange } from './byte-ranges.ts';
+import { SackScoreboard } from './sack-scoreboard.ts';
 import { ProportionalRateReduction } from './prr.ts';
 import { RackScoreboard } from './rack-scoreboard.ts';
 import { probeTimeout, TailLossProbe } from './tlp.ts';
@@ -174,7 +174,7 @@ export class TcpSender {
   private lastSendMs: number | undefined = undefined;
   private readonly sack: boolean;
   /** SACKed ranges above sndUna, disjoint and in order. */
-  private scoreboard: ByteRange[] = [];
+  private readonly scoreboard = new SackScoreboard();
   /** Segments (by first byte) retransmitted in the current SACK recovery. */
   private readonly retransmittedInRecovery = new Set<number>();
   private readonly usePrr: boolean;
@@ -190,10 +190,9 @@ export class TcpSender {
   private sackRttMs: number | undefined = undefined;
   private readonly reorderTimer: DeadlineTimer;
   private readonly probeTimer: DeadlineTimer;
+  /** The retransmission timer (RFC 6298), re-armed lazily on most ACKs. */
+  private readonly rtoTimer: DeadlineTimer;
   private paused = false;
-  private timerDeadline: number | undefined = undefined;
-  private timerAt = Infinity;
-  private timer: TimerHandle | undefined = undefined;
 
   constructor(
     readonly connection: number,
@@ -214,6 +213,7 @@ export class TcpSender {
     this.board = new RackScoreboard(this.mss);
     this.reorderTimer = new DeadlineTimer(clock, () => this.onReorderTimer());
     this.probeTimer = new DeadlineTimer(clock, () => this.onProbeTimer());
+    this.rtoTimer = new DeadlineTimer(clock, () => this.onTimeout());
     this.rto = new RtoEstimator(options.rto);
     this.initialWindow = initialWindowBytes({ mss: this.mss, initialWindow: options.initialWindow });
   }
@@ -280,10 +280,10 @@ export class TcpSender {
     if (ack > this.sndMax) return; // acknowledges data never sent: not ours
     this.rwnd = segment.window;
     const oldUna = this.sndUna;
-    const sackedBefore = this.sackedAbove(oldUna);
+    const sackedBefore = this.scoreboard.bytesAbove(oldUna);
     if (this.sack && segment.sack !== undefined) this.addSackBlocks(segment.sack);
     const newUna = Math.max(ack, oldUna);
-    this.deliveredNow = newUna - oldUna + this.sackedAbove(newUna) - sackedBefore;
+    this.deliveredNow = newUna - oldUna + this.scoreboard.bytesAbove(newUna) - sackedBefore;
     const duplicate = ack === this.sndUna && this.sndMax > this.sndUna && segment.length === 0 && segment.window === this.lastWindow;
     if (this.useRack && this.tlp.onAck(ack, duplicate && (segment.sack?.length ?? 0) === 0)) this.reduceAfterProbe();
     if (ack > this.sndUna) this.onNewAck(ack);
@@ -336,7 +336,7 @@ export class TcpSender {
     }
     this.sndUna = ack;
     this.stats.bytesAcked = ack;
-    if (this.scoreboard.length > 0) this.trimScoreboard();
+    this.scoreboard.trim(ack);
     if (this.sndNxt < ack) this.sndNxt = ack;
     let restartTimer = true;
     if (this.inRecovery) {
@@ -443,7 +443,8 @@ export class TcpSender {
       return;
     }
     const now = this.clock.now();
-    const rtoRemaining = this.timerDeadline === undefined ? Infinity : this.timerDeadline - now;
+    const rtoDeadline = this.rtoTimer.at();
+    const rtoRemaining = rtoDeadline === undefined ? Infinity : rtoDeadline - now;
     const flightSegments = Math.ceil((this.sndMax - this.sndUna) / this.mss);
     const pto = probeTimeout(this.rto.srtt(), flightSegments, rtoRemaining);
     if (pto >= rtoRemaining) this.probeTimer.disarm();
@@ -495,7 +496,7 @@ export class TcpSender {
     this.prr = undefined;
     this.dupAcks = 0;
     this.sndNxt = this.sndUna;
-    if (!this.useRack) this.scoreboard = [];
+    if (!this.useRack) this.scoreboard.clear();
     this.board.onTimeout(!this.useRack);
     this.tlp.reset();
     this.probeTimer.disarm();
@@ -526,7 +527,7 @@ export class TcpSender {
         continue;
       }
       const window = Math.min(this.cc.cwnd, this.rwnd);
-      const sackedBelow = this.board.sackedCount() > 0 ? this.sackedAbove(this.sndUna) - this.sackedAbove(this.sndNxt) : 0;
+      const sackedBelow = this.board.sackedCount() > 0 ? this.scoreboard.bytesAbove(this.sndUna) - this.scoreboard.bytesAbove(this.sndNxt) : 0;
       if (this.sndNxt + length - sackedBelow > this.sndUna + window) break;
       this.transmit(this.sndNxt, length);
       this.sndNxt += length;
@@ -545,8 +546,8 @@ export class TcpSender {
         if (this.board.isInFlight(seq)) pipe += length;
         continue;
       }
-      if (this.isSacked(seq, length)) continue;
-      if (!this.isLost(seq + length) || this.retransmittedInRecovery.has(seq)) pipe += length;
+      if (this.scoreboard.covers(seq, length)) continue;
+      if (!this.scoreboard.isLost(seq + length, mss) || this.retransmittedInRecovery.has(seq)) pipe += length;
     }
     if (this.prr !== undefined) {
       this.cc.cwnd = this.prr.onAck(this.deliveredNow, pipe);
@@ -558,8 +559,8 @@ export class TcpSender {
       let next: number | undefined = this.useRack ? this.board.lowestLost() : undefined;
       for (; !this.useRack && hole < this.sndMax; hole += mss) {
         const length = Math.min(mss, this.sndMax - hole);
-        if (!this.isLost(hole + length)) break;
-        if (!this.isSacked(hole, length) && !this.retransmittedInRecovery.has(hole)) {
+        if (!this.scoreboard.isLost(hole + length, mss)) break;
+        if (!this.scoreboard.covers(hole, length) && !this.retransmittedInRecovery.has(hole)) {
           next = hole;
           break;
         }
@@ -586,7 +587,7 @@ export class TcpSender {
       const start = Math.max(rawStart, this.sndUna);
       const end = Math.min(rawEnd, this.sndMax);
       if (end <= start) continue;
-      insertByteRange(this.scoreboard, start, end);
+      this.scoreboard.add(start, end);
       if (this.useRack) this.markSacked(start, end);
     }
   }
@@ -598,28 +599,6 @@ export class TcpSender {
       const sentAt = this.sendTimes.get(seq);
       if (sentAt !== undefined && (this.sackRttMs === undefined || now - sentAt > this.sackRttMs)) this.sackRttMs = now - sentAt;
     }
-  }
-
-  private trimScoreboard(): void {
-    this.scoreboard = this.scoreboard.filter(([, end]) => end > this.sndUna).map(([start, end]) => [Math.max(start, this.sndUna), end]);
-  }
-
-  /** SACKed bytes above `from`. */
-  private sackedAbove(from: number): number {
-    let bytes = 0;
-    for (const [start, end] of this.scoreboard) if (end > from) bytes += end - Math.max(start, from);
-    return bytes;
-  }
-
-  private isSacked(seq: number, length: number): boolean {
-    return this.scoreboard.some(([start, end]) => start <= seq && end >= seq + length);
-  }
-
-  /** RFC 6675 IsLost, by bytes: more than 2 MSS SACKed above `from`. */
-  private isLost(from: number): boolean {
-    let above = 0;
-    for (const [start, end] of this.scoreboard) if (end > from) above += end - Math.max(start, from);
-    return above > 2 * this.mss;
   }
 
   private retransmit(seq: number): void {
@@ -643,7 +622,7 @@ export class TcpSender {
     this.prr?.onSend(length);
     this.lastSendMs = now;
     this.send(encodeSegment({ flags: end === this.totalBytes ? FLAG_FIN : 0, connection: this.connection, seq, ack: 0, window: 0, length }));
-    if (this.timerDeadline === undefined) this.startTimer(false);
+    this.startTimer(false);
   }
 
   private sendSyn(): void {
@@ -652,41 +631,16 @@ export class TcpSender {
     this.startTimer(true);
   }
 
-  /** (Re)starts the retransmission timer for one RTO from now. Lazy: a later deadline reuses the pending timer. */
+  /** (Re)starts the retransmission timer for one RTO from now (without `restart`, only if it is not running). */
   private startTimer(restart: boolean): void {
-    if (!restart && this.timerDeadline !== undefined) return;
-    const deadline = this.clock.now() + this.rto.rto();
-    this.timerDeadline = deadline;
-    if (this.timer !== undefined && this.timerAt <= deadline) return;
-    this.timer?.cancel();
-    this.schedule(deadline);
+    if (!restart && this.rtoTimer.at() !== undefined) return;
+    this.rtoTimer.arm(this.clock.now() + this.rto.rto());
   }
 
-  private schedule(at: number): void {
-    this.timerAt = at;
-    this.timer = this.clock.setTimer(Math.max(0, at - this.clock.now()), () => this.onTimer());
-  }
-
-  private onTimer(): void {
-    this.timer = undefined;
-    this.timerAt = Infinity;
-    const deadline = this.timerDeadline;
-    if (deadline === undefined) return;
-    if (this.clock.now() < deadline) {
-      this.schedule(deadline);
-      return;
-    }
-    this.timerDeadline = undefined;
-    this.onTimeout();
-  }
-
+  /** Stops the retransmission timer; once the connection is over, nothing stays scheduled. */
   private stopTimer(): void {
-    this.timerDeadline = undefined;
-    if (this.phase === 'done' || this.phase === 'closed') {
-      this.timer?.cancel();
-      this.timer = undefined;
-      this.timerAt = Infinity;
-    }
+    if (this.phase === 'done' || this.phase === 'closed') this.rtoTimer.cancel();
+    else this.rtoTimer.disarm();
   }
 
   private record(): void {
