@@ -9,6 +9,7 @@
 //
 //   nice -n 10 node_modules/.bin/tsx bench/tcp-vs-linux.ts [--seconds 40] [--cases 12mbps-20ms-dt256,...]
 //       [--cc cubic,reno] [--runs 1] [--out /tmp/tcp-vs-linux] [--sim-only] [--model-slow-start default,hystart++]
+//       [--ss-ms 0] [--inherit-cc] [--linux-from DIR]
 //
 // --linux-from DIR reads Linux's figures from an earlier run's DIR/CASE-CC-rN/
 // result.json instead of running Linux again (the models run anew).
@@ -24,9 +25,15 @@
 // 'default' (CUBIC: Linux's HyStart, NewReno: standard, as Linux), or any
 // of hystart++, hystart-linux, standard for both.
 //
-// Linux: `iperf3 -C cubic|reno` (the namespace inherits the host's default,
-// here bbr, so the bench names it); no qdisc paces (pfifo_fast on the TUN
-// device: Linux paces CUBIC and Reno only under sch_fq). Both run from the
+// Linux: `iperf3 -C cubic|reno`, with the namespace's default congestion
+// control set to the same (sysctl net.ipv4.tcp_congestion_control, which is
+// per namespace). The namespace inherits the host's default, here bbr, and
+// iperf3 3.12 sets -C only once the connection is established, after BBR's
+// init has marked the socket as needing pacing (sk_pacing_status =
+// SK_PACING_NEEDED), which switching to cubic or reno does not undo: Linux
+// then paced them itself at 2x (slow start) or 1.2x cwnd/SRTT. Unpaced, as
+// CUBIC and Reno run by default (no sch_fq here: pfifo_fast), is what the
+// models model; --inherit-cc keeps the host's default (the paced runs). Both run from the
 // first data segment for --seconds; the 5 s figures are nstat 5 s after
 // iperf3 starts (its control connection and handshake take about 3 RTTs of
 // that) and the model's 5 s after its SYN. Linux runs first: the model's SYN
@@ -79,6 +86,7 @@ const runs = Number(option('runs', '1'));
 const out = option('out', '/tmp/tcp-vs-linux');
 const simOnly = process.argv.includes('--sim-only');
 const linuxFrom = option('linux-from', '');
+const inheritCc = process.argv.includes('--inherit-cc');
 const ssMs = Number(option('ss-ms', '0'));
 if (!(ssMs >= 0)) throw new Error(`--ss-ms must be a number of ms >= 0, got ${ssMs}`);
 const modelSlowStarts = option('model-slow-start', 'default,hystart++').split(',') as Array<SlowStartKind | 'default'>;
@@ -151,6 +159,8 @@ async function runLinux(c: Case, cc: LinuxCc, dir: string): Promise<Result> {
   const server = spawn('iperf3', ['-s', '-1', '-p', String(port)], { stdio: 'ignore' });
   await new Promise((resolve) => setTimeout(resolve, 300));
   const script = [
+    // the namespace's default congestion control is the one under test, so that the socket is never BBR's (below)
+    ...(inheritCc ? [] : [`sysctl -qw net.ipv4.tcp_congestion_control=${cc}`]),
     `iperf3 -c "$MAHIMAHI_BASE" -p ${port} -t ${seconds} -C ${cc} -J > ${dir}/iperf.json &`,
     'pid=$!',
     ...(ssMs > 0 ? [`(while kill -0 $pid 2>/dev/null; do echo "@ $(date +%s%N)"; ss -tinH "( dport = :${port} )"; sleep ${ssMs / 1000}; done) > ${dir}/ss.log &`] : []),
