@@ -56,10 +56,10 @@
 // that segment was last sent (Linux's tcp_clean_rtx_queue: the data queued
 // ahead of a retransmission is still arriving, so the retransmission is not
 // yet late; without it a retransmission behind a long queue timed out on
-// the T-Mobile trace where Linux's did not). After a timeout the scoreboard is kept (RFC 8985
-// 6.3 marks lost what is not SACKed; Linux's tcp_timeout_mark_lost does the
-// same): the go-back-N skips SACKed segments, which do not count against
-// cwnd.
+// the T-Mobile trace where Linux's did not). After a timeout the scoreboard
+// is kept (RFC 8985 6.3 marks lost what is not SACKed; Linux's
+// tcp_timeout_mark_lost does the same): the go-back-N skips SACKed
+// segments, which do not count against cwnd.
 //
 // Not modelled: limited transmit, timestamps, pacing, PRR without SACK,
 // ECN, the receiver's window growing (it is fixed and large), the closing
