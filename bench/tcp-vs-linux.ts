@@ -7,7 +7,7 @@
 // the run (Linux: `nstat` in the namespace, TcpRetransSegs, TCPTimeouts,
 // TCPLossProbes; the model: its stats), and the ratios model / Linux.
 //
-//   nice -n 10 node_modules/.bin/tsx bench/tcp-vs-linux.ts [--seconds 40] [--cases 12mbps-20ms-dt256,...]
+//   node_modules/.bin/tsx bench/tcp-vs-linux.ts [--seconds 40] [--cases 12mbps-20ms-dt256,...]
 //       [--cc cubic,reno] [--runs 1] [--out /tmp/tcp-vs-linux] [--sim-only] [--model-slow-start default,hystart++]
 //       [--ss-ms 0] [--inherit-cc] [--linux-from DIR]
 //
@@ -19,7 +19,9 @@
 // peer's window, bytes unacknowledged, and the time the connection was
 // limited by the receive window and by the send buffer; the model's cwnd and
 // ssthresh go to model-SLOWSTART-cwnd.csv beside it. The table then gives
-// the share of Linux's busy time limited by the receive window.
+// the mean cwnd of both (Linux: over its samples; the model: over time) and
+// the shares of Linux's busy time limited by the receive window and by the
+// send buffer. Not under `nice`: Linux and linkshell run in real time.
 //
 // --model-slow-start lists the models' slow starts to run beside Linux:
 // 'default' (CUBIC: Linux's HyStart, NewReno: standard, as Linux), or any
@@ -33,10 +35,10 @@
 // SK_PACING_NEEDED), which switching to cubic or reno does not undo: Linux
 // then paced them itself at 2x (slow start) or 1.2x cwnd/SRTT. Unpaced, as
 // CUBIC and Reno run by default (no sch_fq here: pfifo_fast), is what the
-// models model; --inherit-cc keeps the host's default (the paced runs). Both run from the
-// first data segment for --seconds; the 5 s figures are nstat 5 s after
-// iperf3 starts (its control connection and handshake take about 3 RTTs of
-// that) and the model's 5 s after its SYN. Linux runs first: the model's SYN
+// models model; --inherit-cc keeps the host's default (the paced runs).
+// Both run from the first data segment for --seconds; the 5 s figures are
+// nstat 5 s after iperf3 starts (its control connection and handshake take
+// about 3 RTTs of that) and the model's 5 s after its SYN. Linux runs first: the model's SYN
 // leaves one round trip (2 x the delay) before Linux's first data packet
 // reached the link, so that both meet the same stretch of a variable trace
 // (the link's trace starts with linkshell, and iperf3 starts some hundreds of
