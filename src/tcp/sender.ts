@@ -539,16 +539,7 @@ export class TcpSender {
   /** RFC 6675's transmission rule in recovery: while pipe leaves room, the lowest lost segment not yet retransmitted, else new data. */
   private sendInSackRecovery(): void {
     const mss = this.mss;
-    let pipe = 0;
-    for (let seq = this.sndUna; seq < this.sndMax; seq += mss) {
-      const length = Math.min(mss, this.sndMax - seq);
-      if (this.useRack) {
-        if (this.board.isInFlight(seq)) pipe += length;
-        continue;
-      }
-      if (this.scoreboard.covers(seq, length)) continue;
-      if (!this.scoreboard.isLost(seq + length, mss) || this.retransmittedInRecovery.has(seq)) pipe += length;
-    }
+    let pipe = this.pipeBytes();
     if (this.prr !== undefined) {
       this.cc.cwnd = this.prr.onAck(this.deliveredNow, pipe);
       this.deliveredNow = 0;
@@ -580,6 +571,19 @@ export class TcpSender {
       if (this.sndNxt > this.sndMax) this.sndMax = this.sndNxt;
       pipe += length;
     }
+  }
+
+  /** The bytes in flight: RFC 6675's pipe (neither SACKed nor lost, or retransmitted), with RACK-TLP those neither SACKed nor deemed lost. */
+  private pipeBytes(): number {
+    let pipe = 0;
+    for (let seq = this.sndUna; seq < this.sndMax; seq += this.mss) {
+      const length = Math.min(this.mss, this.sndMax - seq);
+      const inFlight = this.useRack
+        ? this.board.isInFlight(seq)
+        : !this.scoreboard.covers(seq, length) && (!this.scoreboard.isLost(seq + length, this.mss) || this.retransmittedInRecovery.has(seq));
+      if (inFlight) pipe += length;
+    }
+    return pipe;
   }
 
   private addSackBlocks(blocks: ReadonlyArray<readonly [number, number]>): void {
