@@ -1,7 +1,7 @@
 // A timer re-armed on most ACKs without a timer event each time: arm() moves
 // the deadline; the pending event, if it comes first, finds the deadline
-// later and waits again. (The sender's retransmission timer works the same
-// way.)
+// later and waits again. The sender's retransmission, reordering and probe
+// timers are each one.
 import type { TimerHandle } from '../common/timer.ts';
 
 export interface DeadlineClock {

@@ -52,6 +52,11 @@ export class RackScoreboard {
     if (dropSacked) this.sacked.clear();
   }
 
+  /** When the segment starting at `seq` was last (re)sent, if it is in flight. */
+  lastSentAt(seq: number): number | undefined {
+    return this.xmitTimes.get(seq);
+  }
+
   isSacked(seq: number): boolean {
     return this.sacked.has(seq);
   }

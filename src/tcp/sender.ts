@@ -52,10 +52,14 @@
 // newly SACKs data gives an RTT sample when it acknowledges nothing new
 // cumulatively (the oldest such segment never retransmitted: sack_rtt_us),
 // and retransmitting the first unacknowledged segment in recovery restarts
-// the retransmission timer. After a timeout the scoreboard is kept (RFC 8985
-// 6.3 marks lost what is not SACKed; Linux's tcp_timeout_mark_lost does the
-// same): the go-back-N skips SACKed segments, which do not count against
-// cwnd.
+// the retransmission timer, as does an ACK that only SACKs data sent before
+// that segment was last sent (Linux's tcp_clean_rtx_queue: the data queued
+// ahead of a retransmission is still arriving, so the retransmission is not
+// yet late; without it a retransmission behind a long queue timed out on
+// the T-Mobile trace where Linux's did not). After a timeout the scoreboard
+// is kept (RFC 8985 6.3 marks lost what is not SACKed; Linux's
+// tcp_timeout_mark_lost does the same): the go-back-N skips SACKed
+// segments, which do not count against cwnd.
 //
 // Not modelled: limited transmit, timestamps, pacing, PRR without SACK,
 // ECN, the receiver's window growing (it is fixed and large), the closing
@@ -69,7 +73,7 @@ import { NewReno } from './newreno.ts';
 import { RtoEstimator, type RtoOptions } from './rto.ts';
 import type { SlowStartKind } from './slow-start.ts';
 import { DEFAULT_MSS, encodeSegment, FLAG_ACK, FLAG_FIN, FLAG_SYN, type Segment } from './segment.ts';
-import { insertByteRange, type ByteRange } from './byte-ranges.ts';
+import { SackScoreboard } from './sack-scoreboard.ts';
 import { ProportionalRateReduction } from './prr.ts';
 import { RackScoreboard } from './rack-scoreboard.ts';
 import { probeTimeout, TailLossProbe } from './tlp.ts';
@@ -170,7 +174,7 @@ export class TcpSender {
   private lastSendMs: number | undefined = undefined;
   private readonly sack: boolean;
   /** SACKed ranges above sndUna, disjoint and in order. */
-  private scoreboard: ByteRange[] = [];
+  private readonly scoreboard = new SackScoreboard();
   /** Segments (by first byte) retransmitted in the current SACK recovery. */
   private readonly retransmittedInRecovery = new Set<number>();
   private readonly usePrr: boolean;
@@ -186,10 +190,9 @@ export class TcpSender {
   private sackRttMs: number | undefined = undefined;
   private readonly reorderTimer: DeadlineTimer;
   private readonly probeTimer: DeadlineTimer;
+  /** The retransmission timer (RFC 6298), re-armed lazily on most ACKs. */
+  private readonly rtoTimer: DeadlineTimer;
   private paused = false;
-  private timerDeadline: number | undefined = undefined;
-  private timerAt = Infinity;
-  private timer: TimerHandle | undefined = undefined;
 
   constructor(
     readonly connection: number,
@@ -210,6 +213,7 @@ export class TcpSender {
     this.board = new RackScoreboard(this.mss);
     this.reorderTimer = new DeadlineTimer(clock, () => this.onReorderTimer());
     this.probeTimer = new DeadlineTimer(clock, () => this.onProbeTimer());
+    this.rtoTimer = new DeadlineTimer(clock, () => this.onTimeout());
     this.rto = new RtoEstimator(options.rto);
     this.initialWindow = initialWindowBytes({ mss: this.mss, initialWindow: options.initialWindow });
   }
@@ -276,20 +280,40 @@ export class TcpSender {
     if (ack > this.sndMax) return; // acknowledges data never sent: not ours
     this.rwnd = segment.window;
     const oldUna = this.sndUna;
-    const sackedBefore = this.sackedAbove(oldUna);
+    const sackedBefore = this.scoreboard.bytesAbove(oldUna);
     if (this.sack && segment.sack !== undefined) this.addSackBlocks(segment.sack);
     const newUna = Math.max(ack, oldUna);
-    this.deliveredNow = newUna - oldUna + this.sackedAbove(newUna) - sackedBefore;
+    this.deliveredNow = newUna - oldUna + this.scoreboard.bytesAbove(newUna) - sackedBefore;
     const duplicate = ack === this.sndUna && this.sndMax > this.sndUna && segment.length === 0 && segment.window === this.lastWindow;
     if (this.useRack && this.tlp.onAck(ack, duplicate && (segment.sack?.length ?? 0) === 0)) this.reduceAfterProbe();
     if (ack > this.sndUna) this.onNewAck(ack);
     else {
-      if (this.sackRttMs !== undefined) this.rto.sample(this.sackRttMs, { sndUna: this.sndUna, sndNxt: this.sndNxt });
+      if (this.sackRttMs !== undefined) {
+        this.rto.sample(this.sackRttMs, { sndUna: this.sndUna, sndNxt: this.sndNxt });
+        if (this.sackedSentBeforeHead()) this.restartTimerOnSack();
+      }
       if (duplicate) this.onDuplicateAck();
     }
     this.sackRttMs = undefined;
     this.deliveredNow = 0;
     this.lastWindow = segment.window;
+  }
+
+  /**
+   * Whether the segment that gave this ACK's SACK RTT sample was sent before the first unacknowledged one was last
+   * (re)sent (Linux's tcp_clean_rtx_queue: sack_rtt_us > the head's age). Such a SACK is of data queued ahead of the
+   * head's retransmission, which is still on its way.
+   */
+  private sackedSentBeforeHead(): boolean {
+    if (!this.useRack || this.sackRttMs === undefined) return false;
+    const headSentAt = this.board.lastSentAt(this.sndUna);
+    return headSentAt !== undefined && this.clock.now() - this.sackRttMs < headSentAt;
+  }
+
+  /** An ACK that only SACKs data sent before the head was last sent re-arms the RTO (and the probe), as Linux's tcp_set_xmit_timer. */
+  private restartTimerOnSack(): void {
+    this.startTimer(true);
+    this.armProbe();
   }
 
   private onNewAck(ack: number): void {
@@ -312,7 +336,7 @@ export class TcpSender {
     }
     this.sndUna = ack;
     this.stats.bytesAcked = ack;
-    if (this.scoreboard.length > 0) this.trimScoreboard();
+    this.scoreboard.trim(ack);
     if (this.sndNxt < ack) this.sndNxt = ack;
     let restartTimer = true;
     if (this.inRecovery) {
@@ -419,7 +443,8 @@ export class TcpSender {
       return;
     }
     const now = this.clock.now();
-    const rtoRemaining = this.timerDeadline === undefined ? Infinity : this.timerDeadline - now;
+    const rtoDeadline = this.rtoTimer.at();
+    const rtoRemaining = rtoDeadline === undefined ? Infinity : rtoDeadline - now;
     const flightSegments = Math.ceil((this.sndMax - this.sndUna) / this.mss);
     const pto = probeTimeout(this.rto.srtt(), flightSegments, rtoRemaining);
     if (pto >= rtoRemaining) this.probeTimer.disarm();
@@ -471,7 +496,7 @@ export class TcpSender {
     this.prr = undefined;
     this.dupAcks = 0;
     this.sndNxt = this.sndUna;
-    if (!this.useRack) this.scoreboard = [];
+    if (!this.useRack) this.scoreboard.clear();
     this.board.onTimeout(!this.useRack);
     this.tlp.reset();
     this.probeTimer.disarm();
@@ -502,7 +527,7 @@ export class TcpSender {
         continue;
       }
       const window = Math.min(this.cc.cwnd, this.rwnd);
-      const sackedBelow = this.board.sackedCount() > 0 ? this.sackedAbove(this.sndUna) - this.sackedAbove(this.sndNxt) : 0;
+      const sackedBelow = this.board.sackedCount() > 0 ? this.scoreboard.bytesAbove(this.sndUna) - this.scoreboard.bytesAbove(this.sndNxt) : 0;
       if (this.sndNxt + length - sackedBelow > this.sndUna + window) break;
       this.transmit(this.sndNxt, length);
       this.sndNxt += length;
@@ -514,16 +539,7 @@ export class TcpSender {
   /** RFC 6675's transmission rule in recovery: while pipe leaves room, the lowest lost segment not yet retransmitted, else new data. */
   private sendInSackRecovery(): void {
     const mss = this.mss;
-    let pipe = 0;
-    for (let seq = this.sndUna; seq < this.sndMax; seq += mss) {
-      const length = Math.min(mss, this.sndMax - seq);
-      if (this.useRack) {
-        if (this.board.isInFlight(seq)) pipe += length;
-        continue;
-      }
-      if (this.isSacked(seq, length)) continue;
-      if (!this.isLost(seq + length) || this.retransmittedInRecovery.has(seq)) pipe += length;
-    }
+    let pipe = this.pipeBytes();
     if (this.prr !== undefined) {
       this.cc.cwnd = this.prr.onAck(this.deliveredNow, pipe);
       this.deliveredNow = 0;
@@ -534,8 +550,8 @@ export class TcpSender {
       let next: number | undefined = this.useRack ? this.board.lowestLost() : undefined;
       for (; !this.useRack && hole < this.sndMax; hole += mss) {
         const length = Math.min(mss, this.sndMax - hole);
-        if (!this.isLost(hole + length)) break;
-        if (!this.isSacked(hole, length) && !this.retransmittedInRecovery.has(hole)) {
+        if (!this.scoreboard.isLost(hole + length, mss)) break;
+        if (!this.scoreboard.covers(hole, length) && !this.retransmittedInRecovery.has(hole)) {
           next = hole;
           break;
         }
@@ -557,12 +573,25 @@ export class TcpSender {
     }
   }
 
+  /** The bytes in flight: RFC 6675's pipe (neither SACKed nor lost, or retransmitted), with RACK-TLP those neither SACKed nor deemed lost. */
+  private pipeBytes(): number {
+    let pipe = 0;
+    for (let seq = this.sndUna; seq < this.sndMax; seq += this.mss) {
+      const length = Math.min(this.mss, this.sndMax - seq);
+      const inFlight = this.useRack
+        ? this.board.isInFlight(seq)
+        : !this.scoreboard.covers(seq, length) && (!this.scoreboard.isLost(seq + length, this.mss) || this.retransmittedInRecovery.has(seq));
+      if (inFlight) pipe += length;
+    }
+    return pipe;
+  }
+
   private addSackBlocks(blocks: ReadonlyArray<readonly [number, number]>): void {
     for (const [rawStart, rawEnd] of blocks) {
       const start = Math.max(rawStart, this.sndUna);
       const end = Math.min(rawEnd, this.sndMax);
       if (end <= start) continue;
-      insertByteRange(this.scoreboard, start, end);
+      this.scoreboard.add(start, end);
       if (this.useRack) this.markSacked(start, end);
     }
   }
@@ -574,28 +603,6 @@ export class TcpSender {
       const sentAt = this.sendTimes.get(seq);
       if (sentAt !== undefined && (this.sackRttMs === undefined || now - sentAt > this.sackRttMs)) this.sackRttMs = now - sentAt;
     }
-  }
-
-  private trimScoreboard(): void {
-    this.scoreboard = this.scoreboard.filter(([, end]) => end > this.sndUna).map(([start, end]) => [Math.max(start, this.sndUna), end]);
-  }
-
-  /** SACKed bytes above `from`. */
-  private sackedAbove(from: number): number {
-    let bytes = 0;
-    for (const [start, end] of this.scoreboard) if (end > from) bytes += end - Math.max(start, from);
-    return bytes;
-  }
-
-  private isSacked(seq: number, length: number): boolean {
-    return this.scoreboard.some(([start, end]) => start <= seq && end >= seq + length);
-  }
-
-  /** RFC 6675 IsLost, by bytes: more than 2 MSS SACKed above `from`. */
-  private isLost(from: number): boolean {
-    let above = 0;
-    for (const [start, end] of this.scoreboard) if (end > from) above += end - Math.max(start, from);
-    return above > 2 * this.mss;
   }
 
   private retransmit(seq: number): void {
@@ -619,7 +626,7 @@ export class TcpSender {
     this.prr?.onSend(length);
     this.lastSendMs = now;
     this.send(encodeSegment({ flags: end === this.totalBytes ? FLAG_FIN : 0, connection: this.connection, seq, ack: 0, window: 0, length }));
-    if (this.timerDeadline === undefined) this.startTimer(false);
+    this.startTimer(false);
   }
 
   private sendSyn(): void {
@@ -628,41 +635,16 @@ export class TcpSender {
     this.startTimer(true);
   }
 
-  /** (Re)starts the retransmission timer for one RTO from now. Lazy: a later deadline reuses the pending timer. */
+  /** (Re)starts the retransmission timer for one RTO from now (without `restart`, only if it is not running). */
   private startTimer(restart: boolean): void {
-    if (!restart && this.timerDeadline !== undefined) return;
-    const deadline = this.clock.now() + this.rto.rto();
-    this.timerDeadline = deadline;
-    if (this.timer !== undefined && this.timerAt <= deadline) return;
-    this.timer?.cancel();
-    this.schedule(deadline);
+    if (!restart && this.rtoTimer.at() !== undefined) return;
+    this.rtoTimer.arm(this.clock.now() + this.rto.rto());
   }
 
-  private schedule(at: number): void {
-    this.timerAt = at;
-    this.timer = this.clock.setTimer(Math.max(0, at - this.clock.now()), () => this.onTimer());
-  }
-
-  private onTimer(): void {
-    this.timer = undefined;
-    this.timerAt = Infinity;
-    const deadline = this.timerDeadline;
-    if (deadline === undefined) return;
-    if (this.clock.now() < deadline) {
-      this.schedule(deadline);
-      return;
-    }
-    this.timerDeadline = undefined;
-    this.onTimeout();
-  }
-
+  /** Stops the retransmission timer; once the connection is over, nothing stays scheduled. */
   private stopTimer(): void {
-    this.timerDeadline = undefined;
-    if (this.phase === 'done' || this.phase === 'closed') {
-      this.timer?.cancel();
-      this.timer = undefined;
-      this.timerAt = Infinity;
-    }
+    if (this.phase === 'done' || this.phase === 'closed') this.rtoTimer.cancel();
+    else this.rtoTimer.disarm();
   }
 
   private record(): void {

@@ -227,6 +227,19 @@ test('TLP (RFC 8985): when the ACKs stop, the last segment goes again 2 SRTT aft
   assert.equal(sender().stats, { ...sender().stats, lossProbes: 1, timeouts: 0, fastRetransmits: 1 });
 });
 
+test('a SACK of data sent before the head was retransmitted re-arms the RTO (Linux): a retransmission queued behind that data does not time out', async () => {
+  const { sim, synAck, reply, sent, sender } = setup({ sack: true });
+  synAck(10); // RTT 10: RTO 210; segments 0 to 9000 leave at 10
+  reply(20, 0, FLAG_ACK, [[1000, 4000]]); // 0 is lost (3 segments SACKed: reo_wnd 0): resent at 20, the RTO to run out at 230
+  // a queue has built up: the rest of the first flight, sent at 10, before the retransmission, is SACKed from 200 on
+  reply(200, 0, FLAG_ACK, [[1000, 5000]]); // SACK RTT 190: the RTO (now 232.5) runs from here, to 432.5
+  reply(425, 0, FLAG_ACK, [[1000, 6000]]); // again, 7.5 ms before it would run out
+  reply(500, 10_000); // the retransmission arrives at last
+  await sim.run({ until: 501 });
+  assert.equal(sent.filter(([t, seq, f]) => t > 10 && seq === 0 && f === 0).map(([t]) => t), [20]);
+  assert.is(sender().stats.timeouts, 0);
+});
+
 test('after a timeout with RACK-TLP the go-back-N skips what was SACKed (RFC 8985 6.3), which does not count against cwnd', async () => {
   const { sim, synAck, reply, sentBetween, sender } = setup({ sack: true });
   synAck(10); // segments 0 to 9000 leave at 10
