@@ -4,7 +4,16 @@
 // same linkshell path (salsify webrtc --endpoint salsify-N, VP8) and Salsify-1
 // simulated on the same traces (salsify sim, model codec).
 //
-//   node --import tsx bench/webrtc.ts [--attempts N] [SECONDS] [REPEATS] [SCENARIO[:CODEC[:SVC]|:salsify-N]...]
+//   node --import tsx bench/webrtc.ts [--attempts N] [SECONDS] [REPEATS] [SCENARIO[:CODEC[:SVC]|:salsify-N|:firefox]...]
+//   node --import tsx bench/webrtc.ts --paper-window [--attempts N] [REPEATS] [SCENARIO[:...]...]
+//       --paper-window  the paper's window: each call 702 s of trace from
+//                 second 0, measured over [62, 702) s (--measure-from 62
+//                 --measure-for 640); default rows: Chromium, Firefox,
+//                 live Salsify-1 and -2 on att-lte, tmobile-umts,
+//                 verizon-lte, on-off and wifi (about 12 min of real time per
+//                 call); then, per scenario, whether live Salsify-1's p95 is
+//                 lower at an equal or higher SSIM than each browser's, beside
+//                 the paper's answer
 //       --attempts  calls run at most for each kept call: an invalid call
 //                 (summary.json's validity) is discarded and run again
 //                 (bench/valid-runs.ts; default 3)
@@ -12,7 +21,7 @@
 //       REPEATS   calls per scenario (default 2)
 //       SCENARIO  att-lte, tmobile-umts, on-off, wifi (default: all four with
 //                 vp8 and with salsify-1, and att-lte:vp9:L2T3); :salsify-N
-//                 runs our live Salsify instead of Chromium
+//                 runs our live Salsify instead of Chromium, :firefox Firefox (VP8)
 //
 // Each scenario is `salsify webrtc --preset NAME` (src/salsify/presets.ts:
 // video on the .down trace, feedback on .up, 20 ms one-way delay each way,
@@ -41,10 +50,19 @@ import { sameTraceStart, takeAttempts, ValidRuns } from './valid-runs.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const traces = join(root, '../shared/traces');
-const { attempts, rest: argv } = takeAttempts(process.argv.slice(2));
+const { attempts, rest: options } = takeAttempts(process.argv.slice(2));
+/** The paper's window: 702 s of trace from second 0, measured over [62, 702) s. */
+const paperWindow = options[0] === '--paper-window';
+const PAPER_WINDOW = { durationS: 702, measureFromS: 62, measureForS: 640 };
+const argv = paperWindow ? ['702', ...options.slice(1)] : options;
 const seconds = Number(argv[0] ?? 120);
-const repeats = Number(argv[1] ?? 2);
-if (!(seconds > 0) || !(Number.isInteger(repeats) && repeats >= 1)) throw new Error('usage: bench/webrtc.ts [--attempts N] [SECONDS] [REPEATS] [SCENARIO[:CODEC[:SVC]]...]');
+const repeats = Number(argv[1] ?? (paperWindow ? 1 : 2));
+/** A bad argument: one line, status 2. */
+function usage(problem: string): never {
+  process.stderr.write(`bench/webrtc.ts: ${problem}\nusage: bench/webrtc.ts [--attempts N] [SECONDS] [REPEATS] [SCENARIO[:CODEC[:SVC]|:salsify-N|:firefox]...]\n       bench/webrtc.ts --paper-window [--attempts N] [REPEATS] [SCENARIO...]\n`);
+  process.exit(2);
+}
+if (!(seconds > 0) || !(Number.isInteger(repeats) && repeats >= 1)) usage(`SECONDS must be > 0 and REPEATS a whole number >= 1, got ${JSON.stringify(argv[0])} and ${JSON.stringify(argv[1])}`);
 const FPS = 30;
 const results = process.env.WEBRTC_BENCH_OUT || '/tmp/salsify-webrtc-bench';
 mkdirSync(results, { recursive: true });
@@ -59,14 +77,19 @@ const SCENARIOS: Record<string, Scenario> = {
   'tmobile-umts': { traceStartS: 0 },
   'on-off': { traceStartS: 0 },
   wifi: { traceStartS: 0 },
+  'verizon-lte': { traceStartS: 0 },
 };
+/** The arguments that set a call's window: the paper's, or the whole call. */
+const windowArgs = paperWindow ? ['--measure-from', String(PAPER_WINDOW.measureFromS), '--measure-for', String(PAPER_WINDOW.measureForS)] : [];
+const traceStartOf = (scenario: Scenario) => (paperWindow ? 0 : scenario.traceStartS);
 /** WEBRTC_BENCH_REUSE=1: a call whose directory already holds a summary.json is not run again (its results are read). */
 const reuse = process.env.WEBRTC_BENCH_REUSE === '1';
 const env = { ...process.env, LINKSHELL_TRACES: process.env.LINKSHELL_TRACES || traces };
 
+const PAPER_WINDOW_ROWS = ['att-lte', 'tmobile-umts', 'verizon-lte', 'on-off', 'wifi'].flatMap((n) => [`${n}:vp8`, `${n}:firefox`, `${n}:salsify-1`, `${n}:salsify-2`]);
 const wanted = argv.length > 2
   ? argv.slice(2)
-  : ['att-lte:vp8', 'att-lte:salsify-1', 'tmobile-umts:vp8', 'tmobile-umts:salsify-1', 'on-off:vp8', 'on-off:salsify-1', 'wifi:vp8', 'wifi:salsify-1', 'att-lte:vp9:L2T3'];
+  : paperWindow ? PAPER_WINDOW_ROWS : ['att-lte:vp8', 'att-lte:salsify-1', 'tmobile-umts:vp8', 'tmobile-umts:salsify-1', 'on-off:vp8', 'on-off:salsify-1', 'wifi:vp8', 'wifi:salsify-1', 'att-lte:vp9:L2T3'];
 
 interface Row {
   readonly scenario: string;
@@ -90,17 +113,17 @@ let browser = '';
 for (const spec of wanted) {
   const [name, codec = 'vp8', svc] = spec.split(':');
   const scenario = SCENARIOS[name!];
-  if (!scenario) throw new Error(`unknown scenario ${name} (${Object.keys(SCENARIOS).join(', ')})`);
+  if (!scenario) usage(`unknown scenario ${JSON.stringify(name)} (${Object.keys(SCENARIOS).join(', ')})`);
   for (let k = 1; k <= repeats; k++) {
     const base = join(results, `${name}-${codec}${svc ? `-${svc}` : ''}-${seconds}s-${k}`);
     const salsify = codec.startsWith('salsify-');
-    const endpoint = salsify ? ['--endpoint', codec] : ['--codec', codec, ...(svc ? ['--svc', svc] : [])];
+    const endpoint = salsify ? ['--endpoint', codec] : codec === 'firefox' ? ['--browser', 'firefox', '--codec', 'vp8'] : ['--codec', codec, ...(svc ? ['--svc', svc] : [])];
     let started = Date.now();
     const kept = await runs.firstValid(
       `${spec} #${k}`,
       (attempt) => {
         const out = attempt === 1 ? base : `${base}-attempt${attempt}`;
-        const args = ['bin/salsify.js', 'webrtc', '--preset', name!, '--trace-start', String(scenario.traceStartS), ...endpoint, '--duration', String(seconds), '--out', out];
+        const args = ['bin/salsify.js', 'webrtc', '--preset', name!, '--trace-start', String(traceStartOf(scenario)), ...endpoint, '--duration', String(seconds), ...windowArgs, '--out', out];
         started = Date.now();
         if (reuse && existsSync(join(out, 'summary.json'))) {
           process.stderr.write(`bench: ${spec} run ${k}: the results in ${out}\n`);
@@ -150,15 +173,20 @@ for (const spec of wanted) {
   }
 }
 
-// Salsify-1 simulated over the same trace window (model codec, 720p60 synthetic video, seed 1): the
-// preset, with the traces the first Chromium call used (rotated), measured from the second it connected.
+// Salsify-1 simulated over the same trace window, in the calls' format (model codec, synthetic video at
+// the calls' 640x360 and 30 fps, seed 1): the preset, with the traces the first call used (rotated),
+// measured from the second its media started; with --paper-window, the preset's own window.
+const CALL_FORMAT = { size: '640x360', fps: FPS };
 for (const name of [...new Set(wanted.map((w) => w.split(':')[0]!))]) {
   const scenario = SCENARIOS[name]!;
   const call = firstCall.get(name);
-  const fromS = Math.max(0, (call?.firstMediaAtTraceS ?? scenario.traceStartS) - scenario.traceStartS);
-  const traceArgs = scenario.traceStartS === 0 || call === undefined ? [] : ['--downlink', join(call.out, `downlink-from-${scenario.traceStartS}s.trace`), '--uplink', join(call.out, `uplink-from-${scenario.traceStartS}s.trace`)];
+  const traceStartS = traceStartOf(scenario);
+  const fromS = paperWindow ? PAPER_WINDOW.measureFromS : Math.max(0, (call?.firstMediaAtTraceS ?? traceStartS) - traceStartS);
+  const forS = paperWindow ? PAPER_WINDOW.measureForS : seconds;
+  const traceArgs = traceStartS === 0 || call === undefined ? [] : ['--downlink', join(call.out, `downlink-from-${traceStartS}s.trace`), '--uplink', join(call.out, `uplink-from-${traceStartS}s.trace`)];
   const json = join(results, `${name}-sim-${seconds}s.json`);
-  const simArgs = ['bin/salsify.js', 'sim', '--preset', name, ...traceArgs, '--duration', String(fromS + seconds), '--measure-from', String(fromS), '--measure-for', String(seconds), '--json', json];
+  const video = `synthetic:${CALL_FORMAT.size}@${CALL_FORMAT.fps}`;
+  const simArgs = ['bin/salsify.js', 'sim', '--preset', name, ...traceArgs, '--video', video, '--duration', String(fromS + forS), '--measure-from', String(fromS), '--measure-for', String(forS), '--json', json];
   process.stderr.write(`bench: nice -n 19 node ${simArgs.join(' ')}\n`);
   const sim = spawnSync('nice', ['-n', '19', process.execPath, ...simArgs], { cwd: root, env, encoding: 'utf8' });
   if (sim.status !== 0) {
@@ -171,7 +199,7 @@ for (const name of [...new Set(wanted.map((w) => w.split(':')[0]!))]) {
     system: 'Salsify-1 (salsify sim --preset, model codec)',
     delay: [s.signalDelayMs.mean, s.signalDelayMs.p5, s.signalDelayMs.p95],
     ssim: [s.ssimDb.mean, s.ssimDb.p5, s.ssimDb.p95],
-    note: `simulated, 720p60 synthetic, trace seconds [${f(scenario.traceStartS + fromS, 1)}, ${f(scenario.traceStartS + fromS + seconds, 1)})`,
+    note: `simulated, ${video} (the calls' format; synthetic, not the clip), trace seconds [${f(traceStartS + fromS, 1)}, ${f(traceStartS + fromS + forS, 1)})`,
   });
 }
 
@@ -186,7 +214,9 @@ for (const name of [...new Set(wanted.map((w) => w.split(':')[0]!))]) {
 
 rows.sort((a, b) => a.scenario.localeCompare(b.scenario));
 const lines = [
-  `WebRTC bench: ${browser}, 640x360 at 30 fps, ${seconds} s per call, ${repeats} call(s) per row; salsify webrtc --preset NAME --trace-start S (att-lte 12, others 0): every system's media from trace second S; only valid calls (at most ${attempts} attempts each; ${runs.discarded.length} discarded)`,
+  paperWindow
+    ? `WebRTC bench, the paper's window: ${browser}, 640x360 at 30 fps (the paper: 720p60), ${seconds} s per call from trace second 0, measured over [${PAPER_WINDOW.measureFromS}, ${PAPER_WINDOW.measureFromS + PAPER_WINDOW.measureForS}) s; ${repeats} call(s) per row; only valid calls (at most ${attempts} attempts each; ${runs.discarded.length} discarded)`
+    : `WebRTC bench: ${browser}, 640x360 at 30 fps, ${seconds} s per call, ${repeats} call(s) per row; salsify webrtc --preset NAME --trace-start S (att-lte 12, others 0): every system's media from trace second S; only valid calls (at most ${attempts} attempts each; ${runs.discarded.length} discarded)`,
   '',
   '| scenario | system | delay mean | p5 | p95 (ms) | SSIM mean | p5 | p95 (dB) | notes |',
   '|---|---|---|---|---|---|---|---|---|',
@@ -195,4 +225,28 @@ const lines = [
 writeFileSync(join(results, `table-${seconds}s.md`), lines.join('\n') + '\n');
 process.stdout.write(lines.join('\n') + '\n');
 process.stdout.write(runs.report() + '\n');
+if (paperWindow) process.stdout.write(paperFinding(rows) + '\n');
 if (notSideBySide.length > 0) process.stdout.write(`bench: left out, not side by side with their scenario's first run:\n${notSideBySide.map((l) => `  ${l}`).join('\n')}\n`);
+
+/**
+ * The paper's central comparison, per scenario: is live Salsify-1's p95 delay lower than each
+ * browser's, at an equal or higher mean SSIM? Beside the paper's answer for its WebRTC row (which
+ * on on-off is no: its WebRTC had the lower p95 there).
+ */
+function paperFinding(all: readonly Row[]): string {
+  const lines = ["Salsify-1 against WebRTC (p95 delay lower at an equal or higher mean SSIM):"];
+  for (const name of [...new Set(all.map((r) => r.scenario))]) {
+    const mine = all.filter((r) => r.scenario === name);
+    const salsify = mine.find((r) => r.system.startsWith('salsify-1 (live)'));
+    const paperSalsify = mine.find((r) => r.system === 'paper: Salsify-1');
+    const paperWebrtc = mine.find((r) => r.system === 'paper: WebRTC');
+    const answer = (a: Row | undefined, b: Row | undefined) => (a === undefined || b === undefined ? 'not measured' : a.delay[2] < b.delay[2] && a.ssim[0] >= b.ssim[0] ? 'yes' : 'no');
+    const paperSays = answer(paperSalsify, paperWebrtc);
+    for (const browserRow of mine.filter((r) => r.system.startsWith('webrtc ('))) {
+      const ours = answer(salsify, browserRow);
+      lines.push(`  ${name}, against ${browserRow.system}: ${ours} (p95 ${f(salsify?.delay[2])} vs ${f(browserRow.delay[2])} ms, SSIM ${f(salsify?.ssim[0], 2)} vs ${f(browserRow.ssim[0], 2)} dB); the paper: ${paperSays}${ours === paperSays ? '' : ' (differs)'}`);
+    }
+  }
+  return lines.join('\n');
+}
+

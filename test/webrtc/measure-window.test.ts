@@ -11,7 +11,8 @@ import * as assert from 'uvu/assert';
 import { parseWebrtcArgs } from '../../src/cli/webrtc-command.ts';
 import { runSalsifyEndpoint } from '../../src/webrtc/salsify-endpoint.ts';
 import { summaryWindow } from '../../src/webrtc/scenario.ts';
-import { bytesSentBetween, type StatsSnapshot } from '../../src/webrtc/stats-summary.ts';
+import type { StatsSnapshot } from '../../src/webrtc/call.ts';
+import { bytesSentBetween } from '../../src/webrtc/stats-summary.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'webrtc-window-test-'));
 test.after(() => rmSync(dir, { recursive: true, force: true }));
