@@ -37,6 +37,8 @@ export interface LinkshellConfig {
   maxSources: number;
   timer: TimerKind;
   spinMs: number;
+  /** Datagrams pass unemulated until SIGUSR1 (MAHIMAHI_PASSTHROUGH_UNTIL_SIGNAL was set; not a command-line option). */
+  passthroughUntilSignal?: boolean;
   /** COMMAND and its arguments (after "--", or after the traces). */
   command?: string[];
 }

@@ -72,6 +72,12 @@ export interface DirectionOptions<F> {
   sendAhead?: (bytes: Uint8Array, flow: F, dueMs: number) => boolean;
   /** Called once when the memory cap first drops a datagram. */
   onMemoryCap?: (direction: DirectionName) => void;
+  /**
+   * Start in passthrough (Mahimahi's MAHIMAHI_PASSTHROUGH_UNTIL_SIGNAL):
+   * datagrams are delivered at once, crossing no stage, counted but not
+   * logged, until endPassthrough(). The link's clock runs all the while.
+   */
+  passthrough?: boolean;
 }
 
 export interface DirectionStats extends ChainCounters {
@@ -92,6 +98,9 @@ export interface DirectionStats extends ChainCounters {
   departureLatenessMs: Histogram;
   /** Queueing delay of the latest departure (NaN before the first). */
   lastQueueingDelayMs: number;
+  /** Datagrams (and their link bytes) delivered unemulated while in passthrough. */
+  passthroughDatagrams: number;
+  passthroughBytes: number;
 }
 
 interface Datagram<F> {
@@ -111,6 +120,10 @@ export class Direction<F> {
   private memoryCapDropBytes = 0;
   private linkDepartureBytes = 0;
   private lastDelay = NaN;
+  private passthrough: boolean;
+  private passthroughDatagrams = 0;
+  private passthroughBytes = 0;
+  private readonly deliver: (bytes: Uint8Array, flow: F) => void;
   private readonly queueingDelay = new Histogram();
   private readonly lateness = new Histogram();
   private readonly scheduler: DirectionScheduler;
@@ -128,6 +141,8 @@ export class Direction<F> {
     this.memoryCap = options.memoryCapBytes;
     this.scheduler = options.scheduler;
     this.onMemoryCap = options.onMemoryCap;
+    this.passthrough = options.passthrough ?? false;
+    this.deliver = options.deliver;
     const wall = options.scheduler;
     let last = -Infinity;
     const linkClock: Scheduler = (this.linkClock = {
@@ -208,6 +223,12 @@ export class Direction<F> {
   private enter(bytes: Uint8Array, flow: F): void {
     // (An empty datagram with --overhead 0 still takes a byte: the link has no zero-size packets.)
     const size = Math.max(1, bytes.length + this.overhead);
+    if (this.passthrough) {
+      this.passthroughDatagrams++;
+      this.passthroughBytes += size;
+      this.deliver(bytes, flow);
+      return;
+    }
     if (size <= this.chain.mtu && this.held + size > this.memoryCap) {
       if (this.memoryCapDrops === 0) this.onMemoryCap?.(this.name);
       this.memoryCapDrops++;
@@ -218,6 +239,13 @@ export class Direction<F> {
     }
     this.held += size;
     this.chain.push(size, { bytes, flow });
+  }
+
+  /** Ends passthrough (Mahimahi's SIGUSR1): datagrams cross the stages from now on. True if it was in passthrough. */
+  endPassthrough(): boolean {
+    const was = this.passthrough;
+    this.passthrough = false;
+    return was;
   }
 
   /** How late (ms) a datagram handed to sendAhead actually left. */
@@ -257,6 +285,8 @@ export class Direction<F> {
       queueingDelayMs: this.queueingDelay,
       departureLatenessMs: this.lateness,
       lastQueueingDelayMs: this.lastDelay,
+      passthroughDatagrams: this.passthroughDatagrams,
+      passthroughBytes: this.passthroughBytes,
     };
   }
 }

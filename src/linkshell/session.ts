@@ -47,6 +47,8 @@ export interface RunningLink<X = unknown> {
   onFatal(listener: (error: Error) => void): void;
   /** Ends the run: logs brought up to now, completed and closed, sockets closed. Idempotent. */
   stop(): Promise<LinkshellReport & X>;
+  /** Ends passthrough in both directions (MAHIMAHI_PASSTHROUGH_UNTIL_SIGNAL's SIGUSR1); true if either was in it. */
+  endPassthrough(): boolean;
 }
 
 export interface LinkshellSession extends RunningLink<{ relay: RelayCounters }> {
@@ -257,6 +259,7 @@ export function buildPath<F = Flow>(
     log: log?.writer,
     deliver,
     sendAhead,
+    passthrough: config.passthroughUntilSignal,
     onMemoryCap: (which) => build.warn(`${which} holds ${config.memoryCapBytes} bytes of datagrams; dropping arrivals until it drains (--memory-cap)`),
   });
   return { name, trace: traceName, queue: queueText, direction };
@@ -294,6 +297,11 @@ export class RunningSession<F, X extends Pick<LinkshellReport, 'relay' | 'netns'
 
   onFatal(listener: (error: Error) => void): void {
     this.faults.onFatal(listener);
+  }
+
+  endPassthrough(): boolean {
+    // (Both directions, not stopping at the first that was in passthrough.)
+    return this.paths.map((p) => p.direction.endPassthrough()).some((was) => was);
   }
 
   report(): LinkshellReport & X {
