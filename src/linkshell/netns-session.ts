@@ -40,6 +40,7 @@ export async function startNetnsSession(config: PathConfig, options: SessionOpti
     if (error instanceof NetnsSetupError) throw toolkitError('ERR_UNAVAILABLE', `--netns: ${error.message}`, error);
     throw error;
   }
+  if (typeof link.nestedRoute === 'object') warn(`nested shell: COMMAND reaches this shell's host only, not the outer shells' (${link.nestedRoute.problem})`);
   const faults = new FaultLatch();
   const clock = createMonotonicClock();
   const scheduler = new WallClockScheduler({ clock, timer: config.timer, spinMs: config.spinMs, onError: (error) => faults.fail(error) });
