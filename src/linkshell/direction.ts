@@ -33,7 +33,8 @@ export type DirectionName = 'uplink' | 'downlink';
  */
 export interface DirectionScheduler {
   now(): number;
-  at(time: number, callback: () => void): TimerHandle;
+  /** `lazy`: a bookkeeping callback that may run late, as of its due time (see WallClockScheduler). */
+  at(time: number, callback: () => void, lazy?: boolean): TimerHandle;
   dueTimeOfRunning(): number | undefined;
 }
 
@@ -151,7 +152,7 @@ export class Direction<F> {
         if (t > last) last = t;
         return last;
       },
-      at: (time, callback) => wall.at(time, callback),
+      at: (time, callback, lazy) => wall.at(time, callback, lazy),
     });
     const log = (this.log = options.log);
     const events: LinkEventSink = {
@@ -195,7 +196,10 @@ export class Direction<F> {
         sendAhead === undefined
           ? undefined
           : (datagram, time) => {
-              if (time < Infinity && sendAhead(datagram.bytes, datagram.flow, time)) datagram.ahead = true;
+              if (time === Infinity) return;
+              if (sendAhead(datagram.bytes, datagram.flow, time)) datagram.ahead = true;
+              // Not sent ahead: the link's wake-up at its departure is lazy (see Chain), so wake the loop then for it.
+              else wall.at(time, () => {});
             },
       onDrop: (_cause: DropCause, size: number) => {
         this.held -= size;

@@ -51,6 +51,37 @@ test('runDue runs exactly the callbacks due by now, in time order then schedulin
   assert.throws(() => s.at(10, () => {}), /closed/);
 });
 
+test('lazy callbacks run in due-time and scheduling order with eager ones whenever due ones run, without lateness reports', () => {
+  const clock = manualClock();
+  const lateness: number[] = [];
+  const s = new WallClockScheduler({ clock, onLateness: (ms) => lateness.push(ms) });
+  const ran: string[] = [];
+  s.at(3, () => ran.push('lazy3'), true);
+  s.at(3, () => ran.push('eager3'));
+  s.at(2, () => ran.push('lazy2'), true);
+  s.at(4, () => ran.push('eager4'));
+  s.at(7, () => ran.push('lazy7'), true).cancel();
+  assert.is(s.pending(), 4);
+  assert.is(s.nextDue(), 2);
+  clock.set(3.5);
+  s.runDue(Infinity, 3);
+  assert.equal(ran, ['lazy2', 'lazy3', 'eager3']);
+  clock.set(10);
+  s.runDue();
+  assert.equal(ran, ['lazy2', 'lazy3', 'eager3', 'eager4']);
+  assert.equal(lateness, [0.5, 6]);
+  assert.is(s.pending(), 0);
+  s.close();
+});
+
+test('a lazy callback alone wakes the loop by itself, its bound after its due time (a sleeping loop is not woken for it sooner)', async () => {
+  const s = new WallClockScheduler({ lazyBoundMs: 30 });
+  const due = s.now() + 5;
+  const ranAt = await new Promise<number>((resolve) => s.at(due, () => resolve(s.now()), true));
+  s.close();
+  assert.ok(ranAt >= due + 30, `ran at ${ranAt - due} ms after its due time`);
+});
+
 test('a throwing callback goes to onError and the others still run', () => {
   const clock = manualClock();
   const errors: unknown[] = [];
