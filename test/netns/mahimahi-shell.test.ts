@@ -2,11 +2,14 @@
 // checked in real namespaces: MAHIMAHI_BASE kept by a nested shell and reached
 // from it through both links; the
 // prompt prefix of both shells in order; COMMAND as the user who ran sudo, or
-// root without sudo.
+// root without sudo; MAHIMAHI_PASSTHROUGH_UNTIL_SIGNAL.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { asInvokingUser, invokingUser, PROMPT_COMMAND, shellEnvironment, shellPrefix } from '../../src/cli/mahimahi-shell.ts';
 import { netnsUnavailable } from '../../src/netns/prerequisites.ts';
 import { requires } from '../helpers/requires.ts';
@@ -109,6 +112,42 @@ maybe('from a nested shell, $MAHIMAHI_BASE is reached through both links (both d
     assert.is(seen, `${outerInside[1]}.${Number(outerInside[2]) + 1}`, 'the outer shell masqueraded the inner one');
   } finally {
     // (A connection whose namespace went before its FIN was acknowledged would keep this process alive.)
+    for (const socket of sockets) socket.destroy();
+    server.close();
+  }
+});
+
+maybe('MAHIMAHI_PASSTHROUGH_UNTIL_SIGNAL in --netns: packets pass unemulated until SIGUSR1, then cross the link', async () => {
+  const env: NodeJS.ProcessEnv = { ...process.env, MAHIMAHI_PASSTHROUGH_UNTIL_SIGNAL: '1' };
+  delete env.MAHIMAHI_BASE;
+  delete env.SUDO_UID;
+  const sockets: Socket[] = [];
+  const server = createServer((socket) => {
+    sockets.push(socket);
+    socket.on('error', () => {});
+    socket.end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '0.0.0.0', resolve));
+  const { port } = server.address() as AddressInfo;
+  const dir = mkdtempSync(join(tmpdir(), 'netns-passthrough-'));
+  const summary = join(dir, 'summary.json');
+  // Connections to the host (handshake times in ms): one, SIGUSR1 to linkshell, then until one takes the 2 x 200 ms delay.
+  const client = `const hs = () => new Promise((resolve, reject) => { const t = Date.now(); const s = require('net').connect(${port}, process.env.MAHIMAHI_BASE);
+      s.on('connect', () => { const ms = Date.now() - t; s.destroy(); resolve(ms); }); s.on('error', reject); });
+    (async () => { const times = [await hs()]; process.kill(process.ppid, 'SIGUSR1');
+      while (times.length < 50 && times[times.length - 1] < 400) times.push(await hs());
+      console.log(JSON.stringify(times)); process.exit(0); })();`;
+  try {
+    const r = await run(['--netns', TRACE_12MBPS, TRACE_12MBPS, '--delay', '200', '--summary-json', summary, '--', process.execPath, '-e', client], env);
+    assert.is(r.code, 0, r.stdout + r.stderr);
+    assert.match(r.stderr, /SIGUSR1 at [\d.]+ s: passthrough ended/);
+    const times = JSON.parse(r.stdout) as number[];
+    assert.ok(times[times.length - 1]! >= 400, `the last handshake crossed the delay both ways: ${times}`);
+    const [up, down] = JSON.parse(readFileSync(summary, 'utf8')).directions;
+    // The first handshake passed unemulated both ways; the last crossed the link.
+    assert.ok(up.passthrough.datagrams >= 1 && down.passthrough.datagrams >= 1, JSON.stringify([up.passthrough, down.passthrough]));
+    assert.ok(up.datagramsIn >= 1 && down.datagramsIn >= 1);
+  } finally {
     for (const socket of sockets) socket.destroy();
     server.close();
   }
