@@ -20,7 +20,7 @@
 //
 // Usage:
 //   node --import tsx bench/linkshell-cpu.ts [--seconds 10] [--loads 1000x1000,5000x200,20000x200]
-//       [--mm-link PATH --mm-user USER] [--relays floor,linkshell,linkshell-thread,mm-link] [--linkshell-args "..."]
+//       [--mm-link PATH] [--mm-user USER] [--relays floor,linkshell,linkshell-thread,mm-link] [--linkshell-args "..."]
 //       [--pairs 3] [--attempts 3] [--yes N]
 // --yes N: N busy processes (`yes > /dev/null`, this benchmark's priority) run throughout.
 //
@@ -30,9 +30,10 @@
 // sub-millisecond alarm), mm-link.
 // --loads PPSxBYTES,...   offered loads (datagrams per second x payload bytes)
 // --mm-link PATH          an mm-link binary (setuid root, as Mahimahi installs it;
-//                         it wants net.ipv4.ip_forward=1); default: mm-link on PATH if any
+//                         it wants net.ipv4.ip_forward=1); default: the one
+//                         bench/build-mahimahi.sh built (.cache/mahimahi/bin), else mm-link on PATH
 // --mm-user USER          mm-link refuses to run as root: when this benchmark runs
-//                         as root, mm-link runs as USER (through setpriv)
+//                         as root, mm-link runs as USER (through setpriv; default nobody)
 // Without mm-link the table says so and compares linkshell with the floor only.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createSocket } from 'node:dgram';
@@ -40,6 +41,7 @@ import { chmodSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { asMahimahiUser, findMahimahi, mahimahiProblem } from './mahimahi.ts';
 import { option } from './options.ts';
 
 const seconds = Number(option('seconds', '10'));
@@ -55,9 +57,13 @@ const busy = Number(option('yes', '0'));
 const LATE_START_LIMIT_MS = 200;
 const CAUGHT_MIN = 0.95;
 const linkshellArgs = option('linkshell-args', '').split(' ').filter((a) => a !== '');
-const mmUser = option('mm-user', '');
-const which = spawnSync('sh', ['-c', 'command -v mm-link'], { encoding: 'utf8' });
-const mmLink = option('mm-link', which.status === 0 ? which.stdout.trim() : '');
+const mmUser = option('mm-user', 'nobody');
+const mmLink = findMahimahi('mm-link', option('mm-link', ''));
+const mmProblem = mmLink === '' ? undefined : mahimahiProblem(mmLink);
+if (mmProblem !== undefined) {
+  console.error(`bench/linkshell-cpu.ts: ${mmProblem}`);
+  process.exit(2);
+}
 
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 const root = here('..');
@@ -160,7 +166,7 @@ async function run(relay: string, pps: number, size: number): Promise<RunResult>
     // The shell outlives the load by a few seconds, so that mm-link is still there to be measured after it.
     const command = `node ${load('$MAHIMAHI_BASE', sinkPort).join(' ')}; sleep 3`;
     const mm = [mmLink, trace, trace, '--', 'sh', '-c', command];
-    const argv = process.getuid?.() === 0 ? ['setpriv', `--reuid=${mmUser}`, `--regid=${mmUser}`, '--init-groups', ...mm] : mm;
+    const argv = asMahimahiUser(mm, mmUser);
     relayProcess = spawn(argv[0], argv.slice(1), { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
     sender = relayProcess; // the load's output comes out of mm-link's shell
     measured = () => tree(relayProcess.pid!, 'mm-link');
@@ -233,8 +239,8 @@ console.log(`relay CPU per datagram: ${seconds} s per run, ${pairs} interleaved 
 console.log(`load average at the start: ${uptime()}`);
 console.log(
   mmLink !== ''
-    ? `mm-link: ${mmLink}`
-    : 'mm-link: NOT AVAILABLE (no mm-link on PATH and no --mm-link): the reference is a plain C forwarder (bench/c-forwarder.c: recv and send only, a floor BELOW mm-link, which also polls a timer and runs a queue)',
+    ? `mm-link: ${mmLink}${process.getuid?.() === 0 ? ` (as ${mmUser})` : ''}`
+    : 'mm-link: NOT AVAILABLE (not built by bench/build-mahimahi.sh, none on PATH, no --mm-link): the reference is a plain C forwarder (bench/c-forwarder.c: recv and send only, a floor BELOW mm-link, which also polls a timer and runs a queue)',
 );
 if (linkshellArgs.length > 0) console.log(`linkshell arguments: ${linkshellArgs.join(' ')}`);
 console.log(`| load (pkt/s x bytes) | relay | valid runs | CPU per datagram (us), median | per run | vs floor | vs ${reference} | linkshell verdicts, lateness p99 (ms), kernel drops, queue drops |`);

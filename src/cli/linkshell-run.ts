@@ -68,6 +68,12 @@ async function run(argv: string[]): Promise<number> {
     else finish(0);
   };
   for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
+  // SIGUSR1 ends MAHIMAHI_PASSTHROUGH_UNTIL_SIGNAL's passthrough, as in Mahimahi's shells, and is ignored otherwise
+  // (as there); the listener also keeps Node from opening its debugger on SIGUSR1.
+  const onUsr1 = () => {
+    if (session.endPassthrough()) stderr(`SIGUSR1 at ${(session.now() / 1000).toFixed(3)} s: passthrough ended, datagrams cross the emulated link from now on`);
+  };
+  process.on('SIGUSR1', onUsr1);
 
   stderr(banner);
   if (launch) {
@@ -127,6 +133,7 @@ async function run(argv: string[]): Promise<number> {
     }
   }
   for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
+  process.off('SIGUSR1', onUsr1);
   return code;
 }
 
@@ -143,6 +150,10 @@ async function start(
   stderr: (line: string) => void,
 ): Promise<{ session: RunningLink; banner: string; launch: (() => ChildCommand) | undefined }> {
   const sessionOptions = { warn: stderr, commandLine: ['linkshell', ...argv] };
+  // Mahimahi's shells start in passthrough when this variable is set at all (getenv), empty included;
+  // COMMAND inherits it, so nested shells start in passthrough too.
+  const passthroughUntilSignal = process.env.MAHIMAHI_PASSTHROUGH_UNTIL_SIGNAL !== undefined;
+  const passthroughNote = passthroughUntilSignal ? `; MAHIMAHI_PASSTHROUGH_UNTIL_SIGNAL is set: datagrams pass unemulated until SIGUSR1 (kill -USR1 ${process.pid})` : '';
   const user = invokingUser(process.env);
   // Under sudo COMMAND runs as the user who ran it (src/cli/mahimahi-shell.ts), through setpriv.
   if (user !== undefined && (parsed.config.command !== undefined || parsed.mode === 'netns') && cannotRun('setpriv', process.env.PATH) !== undefined) {
@@ -150,7 +161,7 @@ async function start(
   }
   if (parsed.mode === 'netns') {
     const command = parsed.config.command ?? [process.env.SHELL || '/bin/sh'];
-    const session = await startNetnsSession(parsed.config, sessionOptions);
+    const session = await startNetnsSession({ ...parsed.config, passthroughUntilSignal }, sessionOptions);
     const { namespace, hostAddress } = session.layout;
     const env = shellEnvironment({ ...process.env, ...withoutBase(session.environment()) }, hostAddress, shellPrefix(parsed.config), user);
     return {
@@ -159,17 +170,18 @@ async function start(
       banner:
         `${JSON.stringify(command[0])} runs in network namespace ${namespace}; the host is MAHIMAHI_BASE=${hostAddress}` +
         (env.MAHIMAHI_BASE === hostAddress ? '' : `; inside, MAHIMAHI_BASE=${env.MAHIMAHI_BASE} (the outermost shell's host)`) +
-        (user ? `; COMMAND runs as uid ${user.uid} (SUDO_UID)` : ''),
+        (user ? `; COMMAND runs as uid ${user.uid} (SUDO_UID)` : '') +
+        passthroughNote,
       launch: () => launchAs(command, user, env, stderr, (c) => session.commandLine(c)),
     };
   }
-  const session = await startLinkshell(parsed.config, sessionOptions);
+  const session = await startLinkshell({ ...parsed.config, passthroughUntilSignal }, sessionOptions);
   const addr = formatAddress(session.listenAddress);
   const peer = formatAddress(session.peerAddress);
   const command = parsed.config.command;
   return {
     session,
-    banner: `inside applications send to ${addr}; the peer is ${peer}`,
+    banner: `inside applications send to ${addr}; the peer is ${peer}${passthroughNote}`,
     launch: command ? () => launchAs(command, user, { ...process.env, LINKSHELL_ADDR: addr, LINKSHELL_PEER: peer }, stderr, (c) => [...c]) : undefined,
   };
 }

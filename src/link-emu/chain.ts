@@ -52,7 +52,12 @@ export interface StageSeed {
 
 export interface Scheduler {
   now(): number;
-  at(time: number, callback: () => void): TimerHandle;
+  /**
+   * `lazy`: the callback only keeps books (a link's wake-up when its
+   * departures were all handed to onDeparturePlanned): a real-time
+   * scheduler may run it late, as of its due time. Virtual time ignores it.
+   */
+  at(time: number, callback: () => void, lazy?: boolean): TimerHandle;
 }
 
 export type DropCause = 'loss' | 'onoff' | 'queue' | 'oversize';
@@ -224,7 +229,8 @@ export class Chain<T> {
       if (due === Infinity || due === wakeAt) return;
       wakeTimer?.cancel();
       wakeAt = due;
-      wakeTimer = scheduler.at(due, wake);
+      // (Projected: every departure was handed on at its arrival; whoever declines one wakes the loop for it itself.)
+      wakeTimer = scheduler.at(due, wake, project);
     };
     const wake = () => {
       wakeAt = -Infinity;

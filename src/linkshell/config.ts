@@ -40,6 +40,8 @@ export interface LinkshellConfig {
   spinMs: number;
   /** When the traces start (--trace-clock-start, trace-clock.ts): now, or held until the first datagram or RTP packet. */
   traceClockStart: TraceClockStart;
+  /** Datagrams pass unemulated until SIGUSR1 (MAHIMAHI_PASSTHROUGH_UNTIL_SIGNAL was set; not a command-line option). */
+  passthroughUntilSignal?: boolean;
   /** COMMAND and its arguments (after "--", or after the traces). */
   command?: string[];
 }

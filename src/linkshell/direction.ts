@@ -33,7 +33,8 @@ export type DirectionName = 'uplink' | 'downlink';
  */
 export interface DirectionScheduler {
   now(): number;
-  at(time: number, callback: () => void): TimerHandle;
+  /** `lazy`: a bookkeeping callback that may run late, as of its due time (see WallClockScheduler). */
+  at(time: number, callback: () => void, lazy?: boolean): TimerHandle;
   dueTimeOfRunning(): number | undefined;
 }
 
@@ -72,6 +73,12 @@ export interface DirectionOptions<F> {
   sendAhead?: (bytes: Uint8Array, flow: F, dueMs: number) => boolean;
   /** Called once when the memory cap first drops a datagram. */
   onMemoryCap?: (direction: DirectionName) => void;
+  /**
+   * Start in passthrough (Mahimahi's MAHIMAHI_PASSTHROUGH_UNTIL_SIGNAL):
+   * datagrams are delivered at once, crossing no stage, counted but not
+   * logged, until endPassthrough(). The link's clock runs all the while.
+   */
+  passthrough?: boolean;
 }
 
 export interface DirectionStats extends ChainCounters {
@@ -92,6 +99,9 @@ export interface DirectionStats extends ChainCounters {
   departureLatenessMs: Histogram;
   /** Queueing delay of the latest departure (NaN before the first). */
   lastQueueingDelayMs: number;
+  /** Datagrams (and their link bytes) delivered unemulated while in passthrough. */
+  passthroughDatagrams: number;
+  passthroughBytes: number;
 }
 
 interface Datagram<F> {
@@ -111,6 +121,10 @@ export class Direction<F> {
   private memoryCapDropBytes = 0;
   private linkDepartureBytes = 0;
   private lastDelay = NaN;
+  private passthrough: boolean;
+  private passthroughDatagrams = 0;
+  private passthroughBytes = 0;
+  private readonly deliver: (bytes: Uint8Array, flow: F) => void;
   private readonly queueingDelay = new Histogram();
   private readonly lateness = new Histogram();
   private readonly scheduler: DirectionScheduler;
@@ -128,6 +142,8 @@ export class Direction<F> {
     this.memoryCap = options.memoryCapBytes;
     this.scheduler = options.scheduler;
     this.onMemoryCap = options.onMemoryCap;
+    this.passthrough = options.passthrough ?? false;
+    this.deliver = options.deliver;
     const wall = options.scheduler;
     let last = -Infinity;
     const linkClock: Scheduler = (this.linkClock = {
@@ -136,7 +152,7 @@ export class Direction<F> {
         if (t > last) last = t;
         return last;
       },
-      at: (time, callback) => wall.at(time, callback),
+      at: (time, callback, lazy) => wall.at(time, callback, lazy),
     });
     const log = (this.log = options.log);
     const events: LinkEventSink = {
@@ -184,7 +200,10 @@ export class Direction<F> {
         sendAhead === undefined
           ? undefined
           : (datagram, time) => {
-              if (time < Infinity && sendAhead(datagram.bytes, datagram.flow, time)) datagram.ahead = true;
+              if (time === Infinity) return;
+              if (sendAhead(datagram.bytes, datagram.flow, time)) datagram.ahead = true;
+              // Not sent ahead: the link's wake-up at its departure is lazy (see Chain), so wake the loop then for it.
+              else wall.at(time, () => {});
             },
       onDrop: (_cause: DropCause, size: number) => {
         this.held -= size;
@@ -213,6 +232,12 @@ export class Direction<F> {
   private enter(bytes: Uint8Array, flow: F): void {
     // (An empty datagram with --overhead 0 still takes a byte: the link has no zero-size packets.)
     const size = Math.max(1, bytes.length + this.overhead);
+    if (this.passthrough) {
+      this.passthroughDatagrams++;
+      this.passthroughBytes += size;
+      this.deliver(bytes, flow);
+      return;
+    }
     if (size <= this.chain.mtu && this.held + size > this.memoryCap) {
       if (this.memoryCapDrops === 0) this.onMemoryCap?.(this.name);
       this.memoryCapDrops++;
@@ -223,6 +248,13 @@ export class Direction<F> {
     }
     this.held += size;
     this.chain.push(size, { bytes, flow });
+  }
+
+  /** Ends passthrough (Mahimahi's SIGUSR1): datagrams cross the stages from now on. True if it was in passthrough. */
+  endPassthrough(): boolean {
+    const was = this.passthrough;
+    this.passthrough = false;
+    return was;
   }
 
   /** How late (ms) a datagram handed to sendAhead actually left. */
@@ -262,6 +294,8 @@ export class Direction<F> {
       queueingDelayMs: this.queueingDelay,
       departureLatenessMs: this.lateness,
       lastQueueingDelayMs: this.lastDelay,
+      passthroughDatagrams: this.passthroughDatagrams,
+      passthroughBytes: this.passthroughBytes,
     };
   }
 }

@@ -16,7 +16,7 @@ import { netnsUnavailable } from '../netns/prerequisites.ts';
 import { readTxDropped } from '../netns/device-stats.ts';
 import { PacketPump, packetPumpUnavailable } from '../net/packet-pump.ts';
 import type { LinkLogFile } from './log-file.ts';
-import { FaultLatch, heldPaths, loadTraces, openLogFiles, RunningSession, type HeldPaths, type PathConfig, type RunningLink, type RunTimes, type SessionOptions } from './session.ts';
+import { FaultLatch, heldPaths, loadTraces, openLogFiles, RunningSession, type HeldPaths, type PassthroughState, type PathConfig, type RunningLink, type RunTimes, type SessionOptions } from './session.ts';
 import { ipPacketCarriesRtp } from './media-packets.ts';
 import type { NetnsCounters } from './summary.ts';
 
@@ -41,6 +41,7 @@ export async function startNetnsSession(config: PathConfig, options: SessionOpti
     if (error instanceof NetnsSetupError) throw toolkitError('ERR_UNAVAILABLE', `--netns: ${error.message}`, error);
     throw error;
   }
+  if (typeof link.nestedRoute === 'object') warn(`nested shell: COMMAND reaches this shell's host only, not the outer shells' (${link.nestedRoute.problem})`);
   const faults = new FaultLatch();
   const clock = createMonotonicClock();
   const scheduler = new WallClockScheduler({ clock, timer: config.timer, spinMs: config.spinMs, onError: (error) => faults.fail(error) });
@@ -56,8 +57,9 @@ export async function startNetnsSession(config: PathConfig, options: SessionOpti
     pump.sendAt(device, packet, dueMs, tag);
     return true;
   };
+  const passthrough: PassthroughState = { on: config.passthroughUntilSignal ?? false };
   try {
-    const build = { config, run, scheduler, rng: createRng(config.seed), logs, logFiles: openLogFiles(config, logs), commandLine: options.commandLine ?? ['linkshell', ...process.argv.slice(2)], warn };
+    const build = { config, run, scheduler, rng: createRng(config.seed), logs, logFiles: openLogFiles(config, logs), commandLine: options.commandLine ?? ['linkshell', ...process.argv.slice(2)], warn, passthrough };
     paths = heldPaths<null>(build, traces, ipPacketCarriesRtp, [
       { deliver: (packet) => link.host.write(packet), sendAhead: ahead(1, 0) },
       { deliver: (packet) => link.inside.write(packet), sendAhead: ahead(0, 1) },
@@ -112,6 +114,7 @@ export async function startNetnsSession(config: PathConfig, options: SessionOpti
     scheduler,
     run,
     paths,
+    passthrough,
     logs,
     faults,
     options.logFlushMs ?? 250,

@@ -53,6 +53,8 @@ export interface RunningLink<X = unknown> {
   onFatal(listener: (error: Error) => void): void;
   /** Ends the run: logs brought up to now, completed and closed, sockets closed. Idempotent. */
   stop(): Promise<LinkshellReport & X>;
+  /** Ends passthrough in both directions (MAHIMAHI_PASSTHROUGH_UNTIL_SIGNAL's SIGUSR1); true if either was in it. */
+  endPassthrough(): boolean;
 }
 
 export interface LinkshellSession extends RunningLink<{ relay: RelayCounters }> {
@@ -89,8 +91,9 @@ export async function startLinkshell(config: LinkshellConfig, options: SessionOp
   paths.scheduler = scheduler;
   const run: RunTimes = { clock, initTimestamp: Date.now() };
   const logs: LinkLogFile[] = [];
+  const passthrough: PassthroughState = { on: config.passthroughUntilSignal ?? false };
   try {
-    const build = { config, run, scheduler, rng: createRng(config.seed), logs, logFiles: openLogFiles(config, logs), commandLine: options.commandLine ?? ['linkshell', ...process.argv.slice(2)], warn };
+    const build = { config, run, scheduler, rng: createRng(config.seed), logs, logFiles: openLogFiles(config, logs), commandLine: options.commandLine ?? ['linkshell', ...process.argv.slice(2)], warn, passthrough };
     // Where a departure is known at arrival, the native thread sends it at its time (see Direction's sendAhead).
     paths.clock = heldPaths(build, traces, udpPayloadCarriesRtp, [
       { deliver: (bytes, flow) => relay.sendToPeer(flow, bytes), sendAhead: (bytes, flow, due) => relay.sendToPeerAt(flow, bytes, due, 0) },
@@ -109,7 +112,7 @@ export async function startLinkshell(config: LinkshellConfig, options: SessionOp
     figures: () => ({ relay: relay.stats() }),
     close: () => relay.close(),
   };
-  const session = new RunningSession(transport, scheduler, run, paths.clock, logs, faults, options.logFlushMs ?? 250);
+  const session = new RunningSession(transport, scheduler, run, paths.clock, passthrough, logs, faults, options.logFlushMs ?? 250);
   return Object.assign(session, { listenAddress: relay.listenAddress, peerAddress: peer });
 }
 
@@ -257,6 +260,12 @@ export interface PathBuild {
   logFiles: Partial<Record<DirectionName, LinkLogFile>>;
   commandLine: readonly string[];
   warn: (message: string) => void;
+  /** Whether datagrams still pass unemulated until SIGUSR1 (MAHIMAHI_PASSTHROUGH_UNTIL_SIGNAL): one state for both directions, whether built at the start or when the trace clock starts. */
+  passthrough: PassthroughState;
+}
+
+export interface PassthroughState {
+  on: boolean;
 }
 
 /** One direction, its trace's time zero at `baseTimestamp` (link time), with its log file if it has one; throws an Error naming the problem (a log file that cannot be written). */
@@ -295,6 +304,7 @@ export function buildPath<F = Flow>(
     log,
     deliver,
     sendAhead,
+    passthrough: build.passthrough.on,
     onMemoryCap: (which) => build.warn(`${which} holds ${config.memoryCapBytes} bytes of datagrams; dropping arrivals until it drains (--memory-cap)`),
   });
   return { name, trace: traceName, queue: queueText, direction };
@@ -313,6 +323,7 @@ export class RunningSession<F, X extends Pick<LinkshellReport, 'relay' | 'netns'
     private readonly scheduler: WallClockScheduler,
     private readonly run: RunTimes,
     private readonly traceClock: HeldPaths<F>,
+    private readonly passthrough: PassthroughState,
     private readonly logs: readonly LinkLogFile[],
     private readonly faults: FaultLatch,
     logFlushMs: number,
@@ -332,6 +343,15 @@ export class RunningSession<F, X extends Pick<LinkshellReport, 'relay' | 'netns'
 
   onFatal(listener: (error: Error) => void): void {
     this.faults.onFatal(listener);
+  }
+
+  endPassthrough(): boolean {
+    // Directions built later (when a held trace clock starts) start out of passthrough too.
+    const pending = this.passthrough.on;
+    this.passthrough.on = false;
+    // (Both directions, not stopping at the first that was in passthrough.)
+    const ended = this.traceClock.started().map((p) => p.direction.endPassthrough());
+    return pending || ended.some((was) => was);
   }
 
   report(): LinkshellReport & X {

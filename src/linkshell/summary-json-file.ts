@@ -88,6 +88,7 @@ export function summaryDocument(report: LinkshellReport): object {
         bytesOut: s.bytesOut,
         drops: { queue: s.drops.queue, memoryCap: s.memoryCapDrops, loss: s.drops.loss, onoff: s.drops.onoff, oversize: s.drops.oversize, kernel: d.socketDrops ?? null },
         heldBytes: s.heldBytes,
+        passthrough: { datagrams: s.passthroughDatagrams, bytes: s.passthroughBytes },
         capacityMbps: num(t.capacityMbps),
         throughputMbps: num(t.throughputMbps),
         utilization: num(t.utilization),

@@ -69,6 +69,7 @@ export function formatSummary(report: LinkshellReport): string {
   row('drops: on/off', (d) => String(d.stats.drops.onoff));
   row('drops: oversize', (d) => String(d.stats.drops.oversize));
   row('drops: socket (kernel)', (d) => (d.socketDrops === undefined ? 'not known' : String(d.socketDrops)));
+  if (dirs.some((d) => d.stats.passthroughDatagrams > 0)) row('passed through unemulated', (d) => `${d.stats.passthroughDatagrams} (${d.stats.passthroughBytes} bytes)`);
   row('left in flight', (d) => `${d.stats.heldBytes} bytes`);
   row('capacity', (d) => `${fixed(throughputFigures(d.stats, ms).capacityMbps, 3)} Mbit/s`);
   row('throughput', (d) => {

@@ -15,6 +15,13 @@
 // - timer 'thread': a worker thread sleeping in Atomics.wait wakes the loop
 //   at the due time (see thread-alarm.ts): about a tenth of a millisecond
 //   late, without spinning. linkshell uses it.
+// A callback scheduled `lazy` only keeps books (linkshell's link wake-ups
+// for departures its native thread already sends at their times): it runs
+// in due-time order with the others whenever the loop runs due callbacks
+// anyway (runDue at an arrival, an eager callback's timer), and only
+// otherwise wakes the loop itself, at most `lazyBoundMs` late. It acts as of
+// its due time, like any late callback, so what it does is the same; only
+// the wake-ups, and their CPU, are saved.
 
 import type { TimerHandle } from '../common/timer.ts';
 import { EventHeap } from './event-heap.ts';
@@ -51,6 +58,8 @@ export interface WallClockSchedulerOptions {
   onError?: (error: unknown) => void;
   /** Most callbacks run in one loop turn before I/O gets a chance (default 4096). */
   batchLimit?: number;
+  /** How late a lazy callback may run at most when nothing else runs the loop (ms, default 50). */
+  lazyBoundMs?: number;
 }
 
 interface Entry {
@@ -58,7 +67,10 @@ interface Entry {
   seq: number;
   callback: () => void;
   cancelled: boolean;
+  lazy: boolean;
 }
+
+export const DEFAULT_LAZY_BOUND_MS = 50;
 
 /** No spinning by default: plain setTimeout sleeps, within about a millisecond, at almost no CPU. */
 export const DEFAULT_SPIN_MS = 0;
@@ -68,6 +80,9 @@ export class WallClockScheduler {
   private readonly spinMs: number;
   private readonly batchLimit: number;
   private readonly heap = new EventHeap<Entry>();
+  /** Lazy callbacks (see above), apart, so that the earliest eager one is found at once. */
+  private readonly lazyHeap = new EventHeap<Entry>();
+  private readonly lazyBoundMs: number;
   private seq = 0;
   private live = 0;
   private timeout: NodeJS.Timeout | undefined;
@@ -85,6 +100,7 @@ export class WallClockScheduler {
     if (!(spin >= 0) || !Number.isFinite(spin)) throw new RangeError(`spinMs must be a finite number >= 0, got ${spin}`);
     this.spinMs = spin;
     this.batchLimit = options.batchLimit ?? 4096;
+    this.lazyBoundMs = options.lazyBoundMs ?? DEFAULT_LAZY_BOUND_MS;
     if (options.timer === 'thread') {
       const origin = this.clock.originNs;
       if (origin === undefined) throw new Error("timer 'thread' needs a clock with an originNs (createMonotonicClock)");
@@ -108,14 +124,15 @@ export class WallClockScheduler {
     return this.clock.now();
   }
 
-  /** Runs `callback` once the clock reaches `time` (at once if it already has). */
-  at(time: number, callback: () => void): TimerHandle {
+  /** Runs `callback` once the clock reaches `time` (at once if it already has); `lazy`: it may run later (see above). */
+  at(time: number, callback: () => void, lazy = false): TimerHandle {
     if (Number.isNaN(time)) throw new RangeError('cannot schedule a callback at NaN ms');
     if (this.closed) throw new Error('scheduler is closed');
-    const entry: Entry = { time, seq: this.seq++, callback, cancelled: false };
-    this.heap.push(entry);
+    const entry: Entry = { time, seq: this.seq++, callback, cancelled: false, lazy };
+    const heap = lazy ? this.lazyHeap : this.heap;
+    heap.push(entry);
     this.live++;
-    if (!this.running && this.heap.peek() === entry) this.arm();
+    if (!this.running && heap.peek() === entry) this.arm();
     return {
       cancel: () => {
         if (entry.cancelled) return;
@@ -139,7 +156,23 @@ export class WallClockScheduler {
   /** Due time of the earliest pending callback, or Infinity. */
   nextDue(): number {
     this.dropCancelled();
-    return this.heap.peek()?.time ?? Infinity;
+    return Math.min(this.heap.peek()?.time ?? Infinity, this.lazyHeap.peek()?.time ?? Infinity);
+  }
+
+  /** When the loop must wake: the earliest eager callback's due time, or a lazy one's plus the bound. */
+  private wakeDue(): number {
+    this.dropCancelled();
+    return Math.min(this.heap.peek()?.time ?? Infinity, (this.lazyHeap.peek()?.time ?? Infinity) + this.lazyBoundMs);
+  }
+
+  /** The earliest pending callback of either heap (time, then scheduling order), cancelled ones dropped; and its heap. */
+  private earliest(): { entry: Entry; heap: EventHeap<Entry> } | undefined {
+    this.dropCancelled();
+    const eager = this.heap.peek();
+    const lazy = this.lazyHeap.peek();
+    if (lazy === undefined) return eager && { entry: eager, heap: this.heap };
+    if (eager === undefined || lazy.time < eager.time || (lazy.time === eager.time && lazy.seq < eager.seq)) return { entry: lazy, heap: this.lazyHeap };
+    return { entry: eager, heap: this.heap };
   }
 
   /**
@@ -162,21 +195,19 @@ export class WallClockScheduler {
     this.running = true;
     let ran = 0;
     try {
-      const heap = this.heap;
       const onLateness = this.options.onLateness;
-      while (heap.size > 0 && ran < limit) {
-        const top = heap.peek()!;
-        if (top.cancelled) {
-          heap.pop();
-          continue;
-        }
+      while (ran < limit) {
+        const next = this.earliest();
+        if (next === undefined) break;
+        const top = next.entry;
         const now = this.clock.now();
         if (top.time > now || top.time > until) break;
-        heap.pop();
+        next.heap.pop();
         top.cancelled = true;
         this.live--;
         ran++;
-        onLateness?.(now - top.time);
+        // (A lazy callback is late by design: not the timer's lateness.)
+        if (!top.lazy) onLateness?.(now - top.time);
         this.runningDue = top.time;
         this.invoke(top.callback);
         if (this.closed) return;
@@ -194,6 +225,7 @@ export class WallClockScheduler {
     this.disarm();
     void this.alarm?.close();
     this.heap.clear();
+    this.lazyHeap.clear();
     this.live = 0;
   }
 
@@ -219,7 +251,7 @@ export class WallClockScheduler {
   /** Makes sure a Node timer or immediate will run the earliest callback on time. */
   private arm(): void {
     if (this.closed) return;
-    const due = this.nextDue();
+    const due = this.wakeDue();
     if (due === Infinity) {
       this.disarm();
       return;
@@ -267,5 +299,6 @@ export class WallClockScheduler {
 
   private dropCancelled(): void {
     while (this.heap.peek()?.cancelled) this.heap.pop();
+    while (this.lazyHeap.peek()?.cancelled) this.lazyHeap.pop();
   }
 }

@@ -23,13 +23,16 @@
 // side by side do not collide. IPv4 only (as Mahimahi): IPv6 is switched off
 // on both devices, so the kernel's own IPv6 chatter does not cross the link.
 // No qdisc and no kernel emulation: delay, loss and rate are linkshell's
-// stages.
+// stages. Nested in another shell's namespace, the run also forwards and
+// masquerades its COMMAND's traffic there (src/netns/nested-route.ts), so it
+// reaches the outermost host through every link.
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { TunDevice } from './tun.ts';
 import { tunOpenProblem } from './prerequisites.ts';
+import { inNestedNamespace, routeNested, unrouteCommand, unrouteNested } from './nested-route.ts';
 
 export interface NetnsLayout {
   /** The namespace's name (ip netns). */
@@ -97,7 +100,8 @@ for sig in TERM KILL; do
   [ $sig = KILL ] || sleep 1
 done
 ip netns del "$ns" 2>/dev/null
-rm -rf "/etc/netns/$ns"`;
+rm -rf "/etc/netns/$ns"
+[ -z "$2" ] || eval "$2" >/dev/null 2>&1`;
 
 /** How long COMMAND's leftover processes get between SIGTERM and SIGKILL at the end of a run (ms). */
 const KILL_GRACE_MS = 1000;
@@ -110,6 +114,8 @@ export class NetnsLink {
     readonly host: TunDevice,
     readonly inside: TunDevice,
     private readonly watchdog: ChildProcess,
+    /** Nested in another shell's namespace: whether COMMAND's traffic is routed on through it ('routed'), or why not. */
+    readonly nestedRoute: 'routed' | { problem: string } | undefined,
   ) {}
 
   /**
@@ -120,7 +126,8 @@ export class NetnsLink {
    * it does.
    */
   static create(layout: NetnsLayout): NetnsLink {
-    const watchdog = startWatchdog(layout.namespace);
+    const nested = inNestedNamespace();
+    const watchdog = startWatchdog(layout.namespace, nested ? unrouteCommand(layout.insideAddress) : '');
     const made: { host?: TunDevice; inside?: TunDevice; namespace?: boolean } = {};
     try {
       made.host = openTun(layout.hostDevice);
@@ -156,7 +163,10 @@ export class NetnsLink {
       watchdog.stdin?.end();
       throw error;
     }
-    return new NetnsLink(layout, made.host, made.inside, watchdog);
+    // Inside another shell: on through its link to the outermost host (src/netns/nested-route.ts).
+    const problem = nested ? routeNested(layout.insideAddress) : undefined;
+    const nestedRoute = !nested ? undefined : problem === undefined ? 'routed' : { problem };
+    return new NetnsLink(layout, made.host, made.inside, watchdog, nestedRoute);
   }
 
   /** The command line that runs `command` inside the namespace (with its /etc/netns files in place of /etc's). */
@@ -199,6 +209,7 @@ export class NetnsLink {
         if (pids.length === 0) break;
       }
       removeNamespace(this.layout.namespace);
+      if (this.nestedRoute === 'routed') unrouteNested(this.layout.insideAddress);
       this.inside.close();
       this.host.close();
       this.watchdog.stdin?.end();
@@ -207,8 +218,9 @@ export class NetnsLink {
   }
 }
 
-function startWatchdog(namespace: string): ChildProcess {
-  const child = spawn('/bin/sh', ['-c', WATCHDOG, 'linkshell-netns-watchdog', namespace], { detached: true, stdio: ['pipe', 'ignore', 'ignore'] });
+/** The watchdog of `namespace`; `unroute`: a shell command it also runs at the end (removing a nested shell's masquerade rule), or ''. */
+function startWatchdog(namespace: string, unroute: string): ChildProcess {
+  const child = spawn('/bin/sh', ['-c', WATCHDOG, 'linkshell-netns-watchdog', namespace, unroute], { detached: true, stdio: ['pipe', 'ignore', 'ignore'] });
   child.on('error', () => {});
   child.stdin?.on('error', () => {});
   // Neither the watchdog nor its pipe keeps linkshell running; the pipe's end is what tells the watchdog to act.

@@ -28,6 +28,8 @@ function stats(over: Partial<DirectionStats> = {}): DirectionStats {
     linkDepartureBytes: 752_000,
     queueingDelayMs: delays,
     departureLatenessMs: lateness,
+    passthroughDatagrams: 0,
+    passthroughBytes: 0,
     lastQueueingDelayMs: 4,
     ...over,
   };

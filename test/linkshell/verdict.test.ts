@@ -21,6 +21,7 @@ function direction(name: string, lateness: number[], socketDrops: number | undef
     drops: { loss: 0, onoff: 0, queue: 0, oversize: 0 }, dropBytes: { loss: 0, onoff: 0, queue: 0, oversize: 0 },
     memoryCapDrops: 0, memoryCapDropBytes: 0, heldBytes: 0, queueBytes: 0, queuePackets: 0, opportunities: 10, capacityBytes: 15040,
     linkDepartureBytes: 100 * lateness.length, queueingDelayMs: new Histogram(), departureLatenessMs: h, lastQueueingDelayMs: NaN,
+    passthroughDatagrams: 0, passthroughBytes: 0,
   } satisfies DirectionStats;
   return { name, trace: 't', queue: 'infinite', stats, socketDrops };
 }

@@ -51,6 +51,49 @@ test('runDue runs exactly the callbacks due by now, in time order then schedulin
   assert.throws(() => s.at(10, () => {}), /closed/);
 });
 
+test('lazy callbacks run in due-time and scheduling order with eager ones whenever due ones run, without lateness reports', () => {
+  const clock = manualClock();
+  const lateness: number[] = [];
+  const s = new WallClockScheduler({ clock, onLateness: (ms) => lateness.push(ms) });
+  const ran: string[] = [];
+  s.at(3, () => ran.push('lazy3'), true);
+  s.at(3, () => ran.push('eager3'));
+  s.at(2, () => ran.push('lazy2'), true);
+  s.at(4, () => ran.push('eager4'));
+  s.at(7, () => ran.push('lazy7'), true).cancel();
+  assert.is(s.pending(), 4);
+  assert.is(s.nextDue(), 2);
+  clock.set(3.5);
+  s.runDue(Infinity, 3);
+  assert.equal(ran, ['lazy2', 'lazy3', 'eager3']);
+  clock.set(10);
+  s.runDue();
+  assert.equal(ran, ['lazy2', 'lazy3', 'eager3', 'eager4']);
+  assert.equal(lateness, [0.5, 6]);
+  assert.is(s.pending(), 0);
+  s.close();
+});
+
+test('a lazy callback does not wake the loop at its due time: it runs with the next eager one, or alone its bound later', async () => {
+  const s = new WallClockScheduler({ lazyBoundMs: 1000 });
+  const t0 = s.now();
+  const ran: [string, number][] = [];
+  await new Promise<void>((resolve) => {
+    s.at(t0 + 5, () => ran.push(['lazy', s.now() - t0]), true);
+    s.at(t0 + 40, () => {
+      ran.push(['eager', s.now() - t0]);
+      resolve();
+    });
+  });
+  // (Node's timer may fire a little before our clock's due time; the margin is for that, not for speed.)
+  assert.equal(ran.map(([name]) => name), ['lazy', 'eager']);
+  assert.ok(ran[0]![1] >= 20, `the lazy callback ran ${ran[0]![1]} ms after the start: it woke the loop by itself`);
+  const alone = s.now();
+  const late = await new Promise<number>((resolve) => s.at(alone, () => resolve(s.now() - alone), true));
+  s.close();
+  assert.ok(late >= 500, `alone, it ran ${late} ms late (bound 1000 ms)`);
+});
+
 test('a throwing callback goes to onError and the others still run', () => {
   const clock = manualClock();
   const errors: unknown[] = [];

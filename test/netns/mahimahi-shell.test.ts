@@ -1,10 +1,15 @@
 // What a Mahimahi user expects inside linkshell --netns (src/cli/mahimahi-shell.ts),
-// checked in real namespaces: MAHIMAHI_BASE kept by a nested shell; the
+// checked in real namespaces: MAHIMAHI_BASE kept by a nested shell and reached
+// from it through both links; the
 // prompt prefix of both shells in order; COMMAND as the user who ran sudo, or
-// root without sudo.
+// root without sudo; MAHIMAHI_PASSTHROUGH_UNTIL_SIGNAL.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { asInvokingUser, invokingUser, PROMPT_COMMAND, shellEnvironment, shellPrefix } from '../../src/cli/mahimahi-shell.ts';
 import { netnsUnavailable } from '../../src/netns/prerequisites.ts';
 import { requires } from '../helpers/requires.ts';
@@ -62,8 +67,6 @@ function run(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promis
   });
 }
 
-// (A connection from the inner shell to $MAHIMAHI_BASE does not get through yet: linkshell --netns has
-// no NAT or forwarding, so nothing beyond a shell's own host is reached; see the handoff.)
 maybe('a nested shell keeps the outer MAHIMAHI_BASE; the prompt prefixes nest in order', async () => {
   const env = { ...process.env };
   delete env.MAHIMAHI_BASE;
@@ -78,6 +81,76 @@ maybe('a nested shell keeps the outer MAHIMAHI_BASE; the prompt prefixes nest in
   assert.match(r.stderr, new RegExp(`; the host is MAHIMAHI_BASE=(?!${escaped}\\b)\\S+; inside, MAHIMAHI_BASE=${escaped} \\(the outermost shell's host\\)\n`));
   assert.match(r.stdout, new RegExp(`^base=${escaped}\n`));
   assert.match(r.stdout, /\nprefix=\[delay 10 ms\] \[link\] \[delay 20 ms\] \[link\] \n/);
+});
+
+// As in Mahimahi (each shell masquerades its inside address where it runs), a connection from the inner shell to
+// $MAHIMAHI_BASE crosses both links and reaches the outermost host, which sees it come from the outer shell's inside address.
+maybe('from a nested shell, $MAHIMAHI_BASE is reached through both links (both delays), from the outer shell\'s inside address', async () => {
+  const env = { ...process.env };
+  delete env.MAHIMAHI_BASE;
+  delete env.SUDO_UID;
+  const sockets: Socket[] = [];
+  const server = createServer((socket) => {
+    sockets.push(socket);
+    socket.on('error', () => {}); // (the client may be gone before the server's end is acknowledged)
+    socket.end(`${socket.remoteAddress}\n`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '0.0.0.0', resolve));
+  const { port } = server.address() as AddressInfo;
+  // The inner COMMAND: connect to the outermost host, print the handshake's round trip (ms) and what the host saw.
+  const client = `const t = Date.now(); const s = require('net').connect(${port}, process.env.MAHIMAHI_BASE);
+    let rtt; s.on('connect', () => (rtt = Date.now() - t)); let seen = ''; s.on('data', (d) => (seen += d));
+    s.on('end', () => { console.log(rtt + ' ' + seen.trim()); process.exit(0); }); s.on('error', (e) => { console.log('error ' + e.code); process.exit(1); });`;
+  try {
+    const r = await run(['--netns', TRACE_12MBPS, TRACE_12MBPS, '--delay', '10', '--', process.execPath, bin, '--netns', TRACE_12MBPS, TRACE_12MBPS, '--delay', '20', '--', process.execPath, '-e', client], env);
+    assert.is(r.code, 0, r.stdout + r.stderr);
+    const [rtt, seen] = r.stdout.trim().split(' ');
+    // Round trip: 10 + 20 ms each way at least, so both shells' links were crossed (the inner alone: 40 ms).
+    assert.ok(Number(rtt) >= 2 * (10 + 20), `handshake round trip ${rtt} ms`);
+    const outerInside = /; the host is MAHIMAHI_BASE=(\d+\.\d+\.\d+)\.(\d+)\n/.exec(r.stderr);
+    assert.ok(outerInside !== null, r.stderr);
+    assert.is(seen, `${outerInside[1]}.${Number(outerInside[2]) + 1}`, 'the outer shell masqueraded the inner one');
+  } finally {
+    // (A connection whose namespace went before its FIN was acknowledged would keep this process alive.)
+    for (const socket of sockets) socket.destroy();
+    server.close();
+  }
+});
+
+maybe('MAHIMAHI_PASSTHROUGH_UNTIL_SIGNAL in --netns: packets pass unemulated until SIGUSR1, then cross the link', async () => {
+  const env: NodeJS.ProcessEnv = { ...process.env, MAHIMAHI_PASSTHROUGH_UNTIL_SIGNAL: '1' };
+  delete env.MAHIMAHI_BASE;
+  delete env.SUDO_UID;
+  const sockets: Socket[] = [];
+  const server = createServer((socket) => {
+    sockets.push(socket);
+    socket.on('error', () => {});
+    socket.end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '0.0.0.0', resolve));
+  const { port } = server.address() as AddressInfo;
+  const dir = mkdtempSync(join(tmpdir(), 'netns-passthrough-'));
+  const summary = join(dir, 'summary.json');
+  // Connections to the host (handshake times in ms): one, SIGUSR1 to linkshell, then until one takes the 2 x 200 ms delay.
+  const client = `const hs = () => new Promise((resolve, reject) => { const t = Date.now(); const s = require('net').connect(${port}, process.env.MAHIMAHI_BASE);
+      s.on('connect', () => { const ms = Date.now() - t; s.destroy(); resolve(ms); }); s.on('error', reject); });
+    (async () => { const times = [await hs()]; process.kill(process.ppid, 'SIGUSR1');
+      while (times.length < 50 && times[times.length - 1] < 400) times.push(await hs());
+      console.log(JSON.stringify(times)); process.exit(0); })();`;
+  try {
+    const r = await run(['--netns', TRACE_12MBPS, TRACE_12MBPS, '--delay', '200', '--summary-json', summary, '--', process.execPath, '-e', client], env);
+    assert.is(r.code, 0, r.stdout + r.stderr);
+    assert.match(r.stderr, /SIGUSR1 at [\d.]+ s: passthrough ended/);
+    const times = JSON.parse(r.stdout) as number[];
+    assert.ok(times[times.length - 1]! >= 400, `the last handshake crossed the delay both ways: ${times}`);
+    const [up, down] = JSON.parse(readFileSync(summary, 'utf8')).directions;
+    // The first handshake passed unemulated both ways; the last crossed the link.
+    assert.ok(up.passthrough.datagrams >= 1 && down.passthrough.datagrams >= 1, JSON.stringify([up.passthrough, down.passthrough]));
+    assert.ok(up.datagramsIn >= 1 && down.datagramsIn >= 1);
+  } finally {
+    for (const socket of sockets) socket.destroy();
+    server.close();
+  }
 });
 
 maybe('under sudo COMMAND runs as SUDO_UID (nobody here); without sudo as root', async () => {
