@@ -279,8 +279,11 @@ async function simulate(config: SalsifySimConfig, downTrace: Trace, upTrace: Tra
       const gapMs = pacingGapUs(sender?.interArrivalUs) / 1000;
       const ahead = oracleSees.inDelay(sim.now(), overhead);
       const wire = (i: number) => Math.min(payload, frameBytes - i * payload) + FRAGMENT_OVERHEAD_BYTES + overhead;
-      for (let i = 0; i < datagrams - 1; i++) ahead.push({ atMs: atMs + config.delayMs + i * gapMs, bytes: wire(i) });
-      return link.deliveryTime(wire(datagrams - 1), atMs + config.delayMs + (datagrams - 1) * gapMs, ahead);
+      // A datagram that reaches an on/off stage while it is off is lost: the frame never arrives whole.
+      const atLink = (i: number) => atMs + config.delayMs + i * gapMs;
+      for (let i = 0; i < datagrams; i++) if (onOff.some((p) => !p.onAt(atLink(i)))) return Infinity;
+      for (let i = 0; i < datagrams - 1; i++) ahead.push({ atMs: atLink(i), bytes: wire(i) });
+      return link.deliveryTime(wire(datagrams - 1), atLink(datagrams - 1), ahead);
     },
     propagationMs: config.delayMs,
     encodeMs: (q, keyFrame) => encodeMs(source.width, source.height, q, keyFrame),
