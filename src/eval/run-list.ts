@@ -1,5 +1,5 @@
 // The run list of an evaluation: every scenario (a preset of presets.ts) x
-// scheme (the registry's, and the simulator-only oracle) x seed, each a
+// scheme (the registry's, and the simulator-only oracles) x seed, each a
 // complete simulator config (sim-runner.ts), in one fixed order. The order,
 // the configs and so the results are the same whatever runs them (a local
 // pool of any size, a Slurm array).

@@ -1,11 +1,12 @@
 // The points of a scenario's picture (pure): each of our schemes (the mean
 // over seeds, with the least and greatest seed), the paper's rows for the same
-// systems, the included WebRTC calls with the paper's WebRTC row, the oracle.
+// systems, the included WebRTC calls with the paper's WebRTC row, the oracles.
 // A scheme that showed no frame keeps its point (SSIM NaN): the picture draws
 // it at the bottom edge with the reason.
 import type { ScenarioPoint } from '../plots/scenario-layout.ts';
 import type { IncludedRun } from './include.ts';
 import type { Finished } from './finished.ts';
+import { oracleRuleOf } from '../salsify/schemes/oracle.ts';
 import { PAPER_SYSTEM, type PaperResults } from './paper-reference.ts';
 import { groupBySchemes, meanSummary, seedSpread } from './seed-spread.ts';
 
@@ -17,7 +18,7 @@ export function scenarioPoints(scenario: string, finished: readonly Finished[], 
     const mean = meanSummary(summaries);
     const spread = seedSpread(summaries);
     points.push({
-      label: scheme, kind: scheme === 'oracle' ? 'oracle' : 'ours', runs: runs.length,
+      label: scheme, kind: oracleRuleOf(scheme) !== undefined ? 'oracle' : 'ours', runs: runs.length,
       p95DelayMs: mean.signalDelayMs.p95, ssimDb: mean.ssimDb.mean,
       ...(runs.length > 1 ? { spread: { p95DelayMs: spread.p95DelayMs, ssimDb: spread.ssimDb } } : {}),
     });

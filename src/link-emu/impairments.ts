@@ -81,6 +81,8 @@ export class OnOffProcess {
   private readonly startOn: boolean;
   /** Every switch so far, in order (the state alternates from startOn). */
   private readonly switches: number[] = [];
+  /** Switches after nextSwitch already drawn by onAt, in order. */
+  private readonly ahead: number[] = [];
 
   constructor(
     private readonly meanOnMs: number,
@@ -94,7 +96,7 @@ export class OnOffProcess {
     if (meanOnMs === 0 && meanOffMs === 0) throw new RangeError('on/off: the on and off times cannot both be 0 ms');
     // A zero-length state is never in force: the other one holds for ever.
     this.on = meanOnMs === 0 ? false : meanOffMs === 0 ? true : startOn;
-    this.nextSwitch = meanOnMs === 0 || meanOffMs === 0 ? Infinity : startMs + this.draw();
+    this.nextSwitch = meanOnMs === 0 || meanOffMs === 0 ? Infinity : startMs + this.draw(this.on);
     this.startMs = startMs;
     this.startOn = this.on;
   }
@@ -103,9 +105,26 @@ export class OnOffProcess {
     while (now >= this.nextSwitch) {
       this.switches.push(this.nextSwitch);
       this.on = !this.on;
-      this.nextSwitch += this.draw();
+      this.nextSwitch = this.ahead.shift() ?? this.nextSwitch + this.draw(this.on);
     }
     return this.on;
+  }
+
+  /**
+   * Whether the process will be on at `t` (a time at or after the last one
+   * asked of isOn), without advancing it: the switches it draws to answer
+   * are kept and taken in order later, so the process is the same whether or
+   * not it is asked ahead (the simulator's oracles ask it).
+   */
+  onAt(t: number): boolean {
+    let on = this.on;
+    let next = this.nextSwitch;
+    for (let i = 0; t >= next; i++) {
+      on = !on;
+      if (i === this.ahead.length) this.ahead.push(next + this.draw(on));
+      next = this.ahead[i]!;
+    }
+    return on;
   }
 
   /**
@@ -132,8 +151,9 @@ export class OnOffProcess {
     return this.nextSwitch;
   }
 
-  private draw(): number {
-    const mean = this.on ? this.meanOnMs : this.meanOffMs;
+  /** The length of a period in state `on`. */
+  private draw(on: boolean): number {
+    const mean = on ? this.meanOnMs : this.meanOffMs;
     return this.periodic ? mean : this.rng.exponential(mean);
   }
 }

@@ -30,7 +30,7 @@ import { DEFAULT_OVERHEAD_BYTES } from '../net/sim-network.ts';
 import { measureWindow, type MeasureWindow } from '../results/window.ts';
 import { FRAGMENT_OVERHEAD_BYTES, MAX_DATAGRAM_BYTES, MAX_FRAGMENT_PAYLOAD } from './datagram.ts';
 import { expandPreset, PRESET_NAMES, type PresetConfig } from './presets.ts';
-import { oracle, type FutureLink } from './schemes/oracle.ts';
+import { oracle, oracleRuleOf, type FutureLink } from './schemes/oracle.ts';
 import { pacingGapUs } from './pacer.ts';
 import { ENCODE_TIMINGS, encodeTimeFunction, type EncodeTimingModel } from './timing-model.ts';
 
@@ -38,7 +38,7 @@ import { ENCODE_TIMINGS, encodeTimeFunction, type EncodeTimingModel } from './ti
 export type LinkTraceConfig = string | { readonly constantMbps: number };
 
 export interface SalsifySimConfig {
-  /** A registered scheme, or a simulator-only one (the oracle). */
+  /** A registered scheme, or a simulator-only one (the oracles). */
   readonly scheme: Scheme | SimulatorOnlyScheme;
   readonly seed: number | string;
   /** Seconds of video captured (less when the measured window ends sooner: the capture then ends a drain after the window, simCaptureEnd). */
@@ -253,7 +253,8 @@ async function simulate(config: SalsifySimConfig, downTrace: Trace, upTrace: Tra
   });
   const drops = new Set(config.dropDownlinkDatagrams ?? []);
   let downlinkIndex = 0;
-  const oracleSees = config.scheme === 'oracle' ? new RecentSends(config.delayMs) : undefined;
+  const rule = oracleRuleOf(config.scheme);
+  const oracleSees = rule !== undefined ? new RecentSends(config.delayMs) : undefined;
   // Bytes the sender sent while the measured frames were captured (the window's share of bytesSent).
   let windowBytes = 0;
   const inWindow = (t: number) => window === null || (t >= window.fromMs && t < window.toMs);
@@ -278,8 +279,11 @@ async function simulate(config: SalsifySimConfig, downTrace: Trace, upTrace: Tra
       const gapMs = pacingGapUs(sender?.interArrivalUs) / 1000;
       const ahead = oracleSees.inDelay(sim.now(), overhead);
       const wire = (i: number) => Math.min(payload, frameBytes - i * payload) + FRAGMENT_OVERHEAD_BYTES + overhead;
-      for (let i = 0; i < datagrams - 1; i++) ahead.push({ atMs: atMs + config.delayMs + i * gapMs, bytes: wire(i) });
-      return link.deliveryTime(wire(datagrams - 1), atMs + config.delayMs + (datagrams - 1) * gapMs, ahead);
+      // A datagram that reaches an on/off stage while it is off is lost: the frame never arrives whole.
+      const atLink = (i: number) => atMs + config.delayMs + i * gapMs;
+      for (let i = 0; i < datagrams; i++) if (onOff.some((p) => !p.onAt(atLink(i)))) return Infinity;
+      for (let i = 0; i < datagrams - 1; i++) ahead.push({ atMs: atLink(i), bytes: wire(i) });
+      return link.deliveryTime(wire(datagrams - 1), atLink(datagrams - 1), ahead);
     },
     propagationMs: config.delayMs,
     encodeMs: (q, keyFrame) => encodeMs(source.width, source.height, q, keyFrame),
@@ -291,7 +295,7 @@ async function simulate(config: SalsifySimConfig, downTrace: Trace, upTrace: Tra
   let sender: SalsifySender | undefined;
   sender = new SalsifySender({
     ctx: outside, codec, source, connectionId: config.connectionId, frames,
-    scheme: futureLink ? oracle({ frameIntervalMs: 1000 / source.fps, futureLink }) : (config.scheme as Scheme),
+    scheme: futureLink ? oracle({ frameIntervalMs: 1000 / source.fps, futureLink, rule }) : (config.scheme as Scheme),
     budgetMs: config.budgetMs, frameClock: config.frameClock,
     encodeMs,
     // Virtual time follows the scheme's modelled encode time; running the two

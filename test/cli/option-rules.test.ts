@@ -131,7 +131,7 @@ test('every number has a bound: duration, delay, loss, drain, budget, rates', ()
 });
 
 test('schemes and codecs: one check, the same message, in every command', () => {
-  badArgument(() => parseSimArgs(['--downlink', 'const:2', '--uplink', 'const:2', '--scheme', 'webrtc']), /--scheme must be one or more of salsify-1, salsify-2, conventional-1s, salsify-nograce, salsify-targetsize, salsify-4, webrtc-like, oracle joined by commas, got "webrtc"/);
+  badArgument(() => parseSimArgs(['--downlink', 'const:2', '--uplink', 'const:2', '--scheme', 'webrtc']), /--scheme must be one or more of salsify-1, salsify-2, conventional-1s, salsify-nograce, salsify-targetsize, salsify-4, webrtc-like, oracle, oracle-quality joined by commas, got "webrtc"/);
   badArgument(() => parseSendArgs(['--to', '127.0.0.1:9', '--scheme', 'webrtc'], {}), /--scheme must be one of salsify-1, salsify-2, conventional-1s, salsify-nograce, salsify-targetsize, salsify-4, webrtc-like, got "webrtc"/);
   for (const parse of [
     () => parseSimArgs(['--downlink', 'const:2', '--uplink', 'const:2', '--codec', 'h264']),

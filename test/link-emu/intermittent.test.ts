@@ -33,6 +33,20 @@ test('periodic (mm-intermittent): on for ON ms, off for OFF ms, in turn, startin
   assert.not.equal([1000, 1099, 1100, 1149, 1150, 1249, 1250, 1300].map((t) => e.isOn(t)), states);
 });
 
+test('asking ahead (onAt) tells the future and changes nothing the process does', () => {
+  const times = Array.from({ length: 400 }, (_, i) => i * 37);
+  const plain = new OnOffProcess(300, 120, createRng(7), 0, true);
+  const expected = times.map((t) => plain.isOn(t));
+  const asked = new OnOffProcess(300, 120, createRng(7), 0, true);
+  const seen = times.map((t, i) => {
+    // The answer for a time ahead is what the process is when it gets there.
+    if (i + 25 < times.length) assert.is(asked.onAt(times[i + 25]!), expected[i + 25], `ahead of ${t}`);
+    return asked.isOn(t);
+  });
+  assert.equal(seen, expected);
+  assert.equal(asked.offPeriods(15_000), plain.offPeriods(15_000));
+});
+
 test('through the one path model in the simulator: what arrives while off is lost', async () => {
   // 12 Mbit/s: one 1500-byte opportunity every ms, ample for 100-byte datagrams every 10 ms.
   const trace = constantRateTrace({ rateMbps: 12 });

@@ -165,7 +165,7 @@ test('bad configurations are rejected with a RangeError or TypeError naming the 
   assert.is(ok.summary.framesCaptured, 12);
   assert.is(ok.config.queueArgs, DEFAULT_SIM_CONFIG.queueArgs);
   for (const [bad, kind, pattern] of [
-    [{ scheme: 'salsify-3' }, RangeError, /config: scheme must be salsify-1 \| salsify-2 \| conventional-1s \| salsify-nograce \| salsify-targetsize \| salsify-4 \| webrtc-like \| oracle, got "salsify-3"/],
+    [{ scheme: 'salsify-3' }, RangeError, /config: scheme must be salsify-1 \| salsify-2 \| conventional-1s \| salsify-nograce \| salsify-targetsize \| salsify-4 \| webrtc-like \| oracle \| oracle-quality, got "salsify-3"/],
     [{ durationS: 0 }, RangeError, /config: durationS must be a number of seconds > 0, got 0/],
     [{ downlinkLoss: 1.5 }, RangeError, /config: downlinkLoss must be a probability in \[0, 1\], got 1\.5/],
     [{ codec: 'h264' }, RangeError, /config: codec must be "model" or "vp8", got "h264"/],

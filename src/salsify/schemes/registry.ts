@@ -49,11 +49,12 @@ export function createScheme(name: string, params: SchemeParams): SenderScheme {
 }
 
 /**
- * Schemes only the simulator can run: the oracle (oracle.ts) knows the
- * simulated link's future, so runSalsifySim builds it with that view; no live
- * sender can (`salsify send` does not offer it).
+ * Schemes only the simulator can run: the oracles (oracle.ts: delay-first
+ * `oracle`, quality-first `oracle-quality`) know the simulated link's future,
+ * so runSalsifySim builds them with that view; no live sender can (`salsify
+ * send` does not offer them).
  */
-export const SIMULATOR_ONLY_SCHEMES = Object.freeze(['oracle'] as const);
+export const SIMULATOR_ONLY_SCHEMES = Object.freeze(['oracle', 'oracle-quality'] as const);
 export type SimulatorOnlyScheme = (typeof SIMULATOR_ONLY_SCHEMES)[number];
 /** Every scheme `salsify sim` runs: the registry's and the simulator-only ones. */
 export const SIM_SCHEME_NAMES: readonly (SchemeName | SimulatorOnlyScheme)[] = Object.freeze([...SCHEME_NAMES, ...SIMULATOR_ONLY_SCHEMES]);

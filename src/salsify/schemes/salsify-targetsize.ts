@@ -29,11 +29,17 @@
 // same three rules). The estimate's bias does not end that: searching on it
 // (coarser quantizers, whose real frames fit more often) the Verizon stand-in
 // showed 4,760 frames in the paper's window instead of 815 (mean delay 101 s
-// instead of 266 s), and on-off still none (paper timing, model codec). In
-// the paper's own Verizon run (salsify-results,
-// salsify-target-size/.../analysis.csv) the sender never stalled like that
-// (at most 18 source frames between two shown frames, once 437); what else
-// let the reference out is not found.
+// instead of 266 s), and on-off still none (paper timing, model codec).
+// Nothing else in the reference ends such a stall either (no timer, timeout
+// or key frame on silence: salsify-sender.cc:141, :370, :383-384, :448,
+// :530-531, encoder.cc:575-581 at 79b758b): it ends when an acknowledgement
+// arrives or when the camera's picture lets the frame at the top of the
+// range fit. The synthetic scene never does (it drifts ever further from a
+// stale reference); with FourPeople's pictures the same run never skips more
+// than 7 frames in a row (docs/paper-reproduction.md). The paper's own run
+// (salsify-results, salsify-target-size/.../analysis.csv) has at most 18
+// source frames between two shown frames but once, and that gap of 437 was a
+// standing queue of 9 s draining, not a stall.
 import { MAX_QUANTIZER } from '../quantizer.ts';
 import type { SchemeParams, SenderScheme } from './scheme.ts';
 
