@@ -287,7 +287,12 @@ export function parseWebrtcArgs(argv: string[]): WebrtcArgs {
   if (mtu !== undefined) extra.push('--mtu', String(mtu));
   if (overhead !== undefined) extra.push('--overhead', String(overhead));
   if (seed !== undefined) extra.push('--seed', String(seed));
-  const scenario: CallScenario = { preset: preset?.preset ?? null, traceStartS: traceStartMs / 1000, measureFromS, measureForS };
+  const scenario: CallScenario = {
+    preset: preset?.preset ?? null,
+    traceStartS: traceStartMs / 1000,
+    ...(measureFromS === undefined ? {} : { measureFromS }),
+    ...(measureForS === undefined ? {} : { measureForS }),
+  };
   const clipCacheDir = values['clip-cache'] === undefined ? undefined : resolve(pathValue('clip-cache', values['clip-cache']));
   if (salsifyEndpoint) {
     const scheme = nameValue('endpoint', endpoint, SCHEMES);
