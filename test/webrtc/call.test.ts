@@ -13,23 +13,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as assert from 'uvu/assert';
 import type { WebrtcResult } from '../../src/webrtc/bench.ts';
-import { runShortCall } from './short-call.ts';
+import { assertNothingLeftBehind, runShortCall } from './short-call.ts';
 import { longestAbove } from '../../src/webrtc/stats-summary.ts';
-import { processesMentioning } from '../helpers/processes.ts';
 import { requires } from '../helpers/requires.ts';
 
 const LIMIT_MS = 300_000;
 const test = requires(['chromium', 'coturn']);
 
-function alive(pid: number | undefined): boolean {
-  if (pid === undefined) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const dir = mkdtempSync(join(tmpdir(), 'webrtc-call-test-'));
 let result: WebrtcResult;
@@ -112,15 +102,7 @@ test("the summary has every field of the results pipeline's schema, and summary.
 });
 
 test('no process and no temporary directory is left behind', () => {
-  assert.ok(result.processes.length === 4, JSON.stringify(result.processes));
-  for (const p of result.processes) assert.not.ok(alive(p.pid), `${p.name} (pid ${p.pid}) still runs`);
-  assert.not.ok(existsSync(result.tempDir), `${result.tempDir} is left`);
-  for (const p of result.processes) {
-    const profile = /profile (\S+)\)/.exec(p.name)?.[1];
-    if (profile === undefined) continue;
-    assert.not.ok(existsSync(profile), `${profile} is left`);
-    assert.equal(processesMentioning(profile), [], `processes of ${profile} still run`);
-  }
+  assertNothingLeftBehind(result);
 });
 
 test.run();

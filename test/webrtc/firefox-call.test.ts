@@ -8,27 +8,17 @@
 // behind. Skipped (and counted) without firefox-esr or coturn. Bounded at
 // 3 minutes (the call is aborted and cleaned up then).
 // test-runner: alone (a real Firefox call, measured frame by frame: a test beside it takes the CPU its canvas camera and encoder need)
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as assert from 'uvu/assert';
 import type { WebrtcResult } from '../../src/webrtc/bench.ts';
-import { runShortCall } from './short-call.ts';
-import { processesMentioning } from '../helpers/processes.ts';
+import { assertNothingLeftBehind, runShortCall } from './short-call.ts';
 import { requires } from '../helpers/requires.ts';
 
 const DURATION_S = 8;
 const test = requires(['firefox', 'coturn']);
 
-function alive(pid: number | undefined): boolean {
-  if (pid === undefined) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 // Made in the hook, not at load: a skipped file (no firefox-esr) runs no hook and would leave it.
 let dir: string;
@@ -93,15 +83,7 @@ test('getStats fields Firefox does not report are null and named, not invented',
 });
 
 test('no process and no temporary directory is left behind', () => {
-  assert.is(result.processes.length, 4, JSON.stringify(result.processes));
-  for (const p of result.processes) assert.not.ok(alive(p.pid), `${p.name} (pid ${p.pid}) still runs`);
-  assert.not.ok(existsSync(result.tempDir), `${result.tempDir} is left`);
-  for (const p of result.processes) {
-    const profile = /profile (\S+)\)/.exec(p.name)?.[1];
-    if (profile === undefined) continue;
-    assert.not.ok(existsSync(profile), `${profile} is left`);
-    assert.equal(processesMentioning(profile), [], `processes of ${profile} still run`);
-  }
+  assertNothingLeftBehind(result);
 });
 
 test.run();

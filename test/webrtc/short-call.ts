@@ -1,7 +1,9 @@
 // One short browser call (Chromium unless told) over a constant-rate link (drop-tail 256 both
 // ways, synthetic 640x360 at 30 fps), bounded in time: the set-up the call
 // tests share.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import * as assert from 'uvu/assert';
+import { processesMentioning } from '../helpers/processes.ts';
 import { join } from 'node:path';
 import { formatTrace } from '../../src/link-emu/trace-format.ts';
 import { constantRateTrace } from '../../src/link-emu/trace-generators.ts';
@@ -48,3 +50,28 @@ export async function runShortCall(dir: string, call: ShortCall): Promise<Webrtc
     clearTimeout(timer);
   }
 }
+
+/** Whether a process with this pid runs. */
+export function alive(pid: number | undefined): boolean {
+  if (pid === undefined) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A finished call left nothing: its four processes ended, its temporary directory and browser profiles gone. */
+export function assertNothingLeftBehind(result: Pick<WebrtcResult, 'processes' | 'tempDir'>): void {
+  assert.is(result.processes.length, 4, JSON.stringify(result.processes));
+  for (const p of result.processes) assert.not.ok(alive(p.pid), `${p.name} (pid ${p.pid}) still runs`);
+  assert.not.ok(existsSync(result.tempDir), `${result.tempDir} is left`);
+  for (const p of result.processes) {
+    const profile = /profile (\S+)\)/.exec(p.name)?.[1];
+    if (profile === undefined) continue;
+    assert.not.ok(existsSync(profile), `${profile} is left`);
+    assert.equal(processesMentioning(profile), [], `processes of ${profile} still run`);
+  }
+}
+
