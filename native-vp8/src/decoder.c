@@ -12,7 +12,20 @@
  * A frame is rejected when it would change decoder state that the functional
  * state does not carry: persistent entropy probabilities
  * (refresh_entropy_probs), segmentation maps, or loop-filter deltas other than
- * the ones our key frames set. Our encoder never produces such frames. */
+ * the ones our key frames set. Our encoder never produces such frames.
+ *
+ * When libvpx was built with error concealment (--enable-error-concealment;
+ * Debian's is not), every instance is opened with
+ * VPX_CODEC_USE_ERROR_CONCEALMENT, and a decode asked to conceal accepts the
+ * received prefix of a frame (its packets up to the first missing one, as
+ * alfalfa's receiver passed them): libvpx treats the rest of each partition
+ * as missing, estimates the missing macroblocks' motion from those around
+ * them and from the modes of the frame this instance decoded before, and
+ * marks the frame corrupted; the picture and the references it wrote are
+ * returned as usual, with `concealed` set. That estimate reads the previous
+ * frame's modes, which the functional state does not carry: a concealed
+ * decode is a function of the state, the bytes and the frame this instance
+ * decoded last (for the receiver, the frame before it). */
 #include "decoder.h"
 
 #include <stdio.h>
@@ -39,6 +52,7 @@ typedef struct {
   int known[VP8_SLOTS];
   uint64_t hash[VP8_SLOTS];
   int resets;
+  int concealment; /* libvpx has error concealment: instances are opened with it */
 } Decoder;
 
 typedef struct {
@@ -49,6 +63,8 @@ typedef struct {
   const uint8_t *frame;
   size_t frame_len;
   int has_refs;
+  int conceal; /* the frame may be cut short: decode what there is with error concealment */
+  int concealed; /* result: libvpx marked the frame corrupted and concealed it */
   const uint8_t *refs[VP8_SLOTS];
   uint64_t ref_hash[VP8_SLOTS];
   /* results */
@@ -116,7 +132,8 @@ static int reset(Decoder *d, char *err, size_t err_size) {
   for (int s = 0; s < VP8_SLOTS; s++) d->known[s] = 0;
   if (d->primer == NULL && make_primer(d, err, err_size)) return -1;
   vpx_codec_dec_cfg_t cfg = {1, (unsigned)d->geometry.width, (unsigned)d->geometry.height};
-  if (vpx_codec_dec_init(&d->ctx, vpx_codec_vp8_dx(), &cfg, 0) != VPX_CODEC_OK) {
+  vpx_codec_flags_t flags = d->concealment ? VPX_CODEC_USE_ERROR_CONCEALMENT : 0;
+  if (vpx_codec_dec_init(&d->ctx, vpx_codec_vp8_dx(), &cfg, flags) != VPX_CODEC_OK) {
     snprintf(err, err_size, "libvpx: cannot open a VP8 decoder: %s", vpx_codec_error(&d->ctx));
     return -1;
   }
@@ -186,8 +203,9 @@ static void decode_execute(napi_env env, void *data) {
   }
   job->ms_reset = monotonic_ms() - t0;
   Vp8FrameHeader h;
-  if (vp8_parse_frame_header(job->frame, job->frame_len, &h, err, sizeof(err)) ||
-      check_functional(d, job, &h, err, sizeof(err))) {
+  int parsed = job->conceal ? vp8_parse_partial_frame_header(job->frame, job->frame_len, &h, err, sizeof(err))
+                            : vp8_parse_frame_header(job->frame, job->frame_len, &h, err, sizeof(err));
+  if (parsed || check_functional(d, job, &h, err, sizeof(err))) {
     snprintf(job->error, sizeof(job->error), "cannot decode: %s", err);
     return;
   }
@@ -228,7 +246,8 @@ static void decode_execute(napi_env env, void *data) {
   vpx_image_t *img = vpx_codec_get_frame(&d->ctx, &iter);
   int corrupted = 0;
   vpx_codec_control(&d->ctx, VP8D_GET_FRAME_CORRUPTED, &corrupted);
-  if (img == NULL || corrupted || img->fmt != VPX_IMG_FMT_I420 || (int)img->d_w != g->width ||
+  job->concealed = corrupted && job->conceal;
+  if (img == NULL || (corrupted && !job->conceal) || img->fmt != VPX_IMG_FMT_I420 || (int)img->d_w != g->width ||
       (int)img->d_h != g->height) {
     snprintf(job->error, sizeof(job->error), "frame does not decode: %s",
              img == NULL ? "no picture came out" : corrupted ? "libvpx marks it corrupted" : "wrong picture format");
@@ -271,6 +290,9 @@ static void decode_execute(napi_env env, void *data) {
     d->hash[s] = job->out_hash[s];
   }
   job->ms_extract = monotonic_ms() - t3;
+  /* libvpx keeps its reference buffers marked corrupted after a concealment, and injected references do not
+   * clear the mark: the next decode would come out "corrupted". A fresh instance is primed instead. */
+  if (job->concealed) decoder_shutdown(d);
   job->failed = 0;
 }
 
@@ -318,6 +340,7 @@ static void decode_complete(napi_env env, napi_status status, void *data) {
     set_named(env, result, "hashes", hashes);
     set_named(env, result, "keyFrame", make_bool(env, job->key));
     set_named(env, result, "quantizer", make_int(env, job->q_index));
+    set_named(env, result, "concealed", make_bool(env, job->concealed));
     set_named(env, result, "resets", make_int(env, d->resets));
     set_named(env, result, "msReset", make_double(env, job->ms_reset));
     set_named(env, result, "msInject", make_double(env, job->ms_inject));
@@ -331,6 +354,10 @@ static void decode_complete(napi_env env, napi_status status, void *data) {
   napi_delete_async_work(env, job->work);
   if (d->closing) decoder_shutdown(d);
   free(job);
+}
+
+int decoder_has_concealment(void) {
+  return (vpx_codec_get_caps(vpx_codec_vp8_dx()) & VPX_CODEC_CAP_ERROR_CONCEALMENT) != 0;
 }
 
 /* decoderCreate(width, height, cpuUsed) -> handle (cpuUsed is for the primer's encoder) */
@@ -347,18 +374,20 @@ napi_value decoder_create(napi_env env, napi_callback_info info) {
   if (d == NULL) return throw_error(env, "out of memory creating a decoder");
   vp8_geometry((int)width, (int)height, &d->geometry);
   d->cpu_used = (int)cpu_used;
+  d->concealment = decoder_has_concealment();
   napi_value handle;
   napi_create_external(env, d, finalize_decoder, NULL, &handle);
   napi_type_tag_object(env, handle, &DECODER_TAG);
   return handle;
 }
 
-/* decoderDecode(handle, frame, refs: [Uint8Array x3] | null, hashes: [bigint x3] | null)
- * -> Promise<{ picture, references, hashes, keyFrame, quantizer, ... }>; references[i] and
- * hashes[i] are null for slots the frame left unchanged. */
+/* decoderDecode(handle, frame, refs: [Uint8Array x3] | null, hashes: [bigint x3] | null, conceal?: boolean)
+ * -> Promise<{ picture, references, hashes, keyFrame, quantizer, concealed, ... }>; references[i] and
+ * hashes[i] are null for slots the frame left unchanged. With conceal, `frame` may be the received prefix
+ * of a frame (needs a libvpx with error concealment). */
 napi_value decoder_decode(napi_env env, napi_callback_info info) {
-  size_t argc = 4;
-  napi_value argv[4];
+  size_t argc = 5;
+  napi_value argv[5];
   napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
   if (argc < 4) return throw_type_error(env, "decoderDecode(handle, frame, refs, hashes) needs 4 arguments");
   Decoder *d;
@@ -374,6 +403,14 @@ napi_value decoder_decode(napi_env env, napi_callback_info info) {
   if (length > 0x7fffffff) return throw_range_error(env, "frame is too large: %zu bytes", length);
   job.frame = bytes;
   job.frame_len = length;
+  if (argc >= 5 && !is_null_or_undefined(env, argv[4])) {
+    bool conceal = false;
+    if (napi_get_value_bool(env, argv[4], &conceal) != napi_ok) return throw_type_error(env, "conceal must be a boolean");
+    if (conceal && !d->concealment) {
+      return throw_error(env, "this libvpx has no error concealment (built without --enable-error-concealment)");
+    }
+    job.conceal = conceal;
+  }
   job.has_refs = !is_null_or_undefined(env, argv[2]);
   if (job.has_refs) {
     bool is_array;

@@ -314,7 +314,7 @@ async function simulate(config: SalsifySimConfig, downTrace: Trace, upTrace: Tra
       const hz = config.displayRefreshHz;
       const s = hz === undefined ? decoded : { ...decoded, shownAt: nextRefreshMs(decoded.shownAt, hz) };
       if (modelled) {
-        shown.set(s.frameNumber, { shownMs: s.shownAt, ssim: modelled.modelledSsim(s.frame) });
+        shown.set(s.frameNumber, { shownMs: s.shownAt, ssim: modelled.modelledSsim(s.frame, s.state) });
         return;
       }
       const index = frameToSource.get(s.frameNumber);

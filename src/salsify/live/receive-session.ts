@@ -138,7 +138,8 @@ export class ReceiveSession {
     const record: Record<string, unknown> = {
       type: 'shown', t: this.#shared(s.shownAt), frame: s.frameNumber, bytes: s.frame.length, src: s.sourceStateId, dst: s.targetStateId,
     };
-    if (this.#modelled) record.ssim = this.#modelled.modelledSsim(s.frame);
+    if (this.#modelled) record.ssim = this.#modelled.modelledSsim(s.frame, s.state);
+    if (s.concealed) record.concealed = true;
     const picture = this.#o.saved.save(s);
     if (picture !== undefined) record.picture = picture;
     this.#o.records.write(record);
