@@ -84,9 +84,11 @@ function build(tarballs, dir) {
 /**
  * Makes sure the concealing libvpx is built (or cached) and says which libvpx
  * to link: { kind: 'source', prefix, ... } or { kind: 'system', reason }.
- * `env` defaults to process.env; `say` prints progress.
+ * `env` defaults to process.env; `say` prints progress. With dryRun, a build
+ * that is not cached is not started: { kind: 'planned', key, dir } says where
+ * it would go.
  */
-export function prepareLibvpx(root, { env = process.env, say = (m) => console.log(m) } = {}) {
+export function prepareLibvpx(root, { env = process.env, say = (m) => console.log(m), dryRun = false } = {}) {
   const mode = env.LIBVPX ?? 'auto';
   if (!['auto', 'source', 'system'].includes(mode)) throw new Error(`LIBVPX must be auto, source or system, got "${mode}"`);
   if (mode === 'system') return { kind: 'system', reason: 'LIBVPX=system' };
@@ -108,6 +110,7 @@ export function prepareLibvpx(root, { env = process.env, say = (m) => console.lo
     const done = join(dir, 'done.json');
     let cached = true;
     if (!existsSync(done) || !existsSync(join(dir, 'prefix', 'lib', 'libvpx.a'))) {
+      if (dryRun) return { kind: 'planned', key, dir };
       cached = false;
       say(`native-vp8: building libvpx with error concealment from ${tarballs.orig} (VP8 only, static; about a minute on 2 cores)`);
       const started = Date.now();

@@ -150,12 +150,14 @@ export function modelSsim(quantizer: number): number {
 
 /**
  * The concealment rule's constants, in linear SSIM, measured with libvpx's
- * error concealment on FourPeople 720p (bench/salsify-concealment-calibration.ts;
- * docs/salsify.md gives the figures): MISSING per whole frame of bytes
- * missing, CARRY the share of a damage still there one frame later, SKIP for
- * a frame decoded one frame ahead of its source.
+ * error concealment on FourPeople 720p at quantizers 30 and 60
+ * (`node --import tsx bench/salsify-concealment-calibration.ts`; docs/salsify.md
+ * gives the figures): MISSING per whole frame of bytes missing (a cut frame
+ * keeps its modes and motion vectors, so little is lost), CARRY the share of a
+ * damage still there one frame later (VP8 refreshes nothing by itself), SKIP
+ * for a frame decoded one frame ahead of its source.
  */
-export const CONCEALMENT = { missing: 0.1, carry: 0.9, skip: 0.02 } as const;
+export const CONCEALMENT = { missing: 0.0031, carry: 0.967, skip: 0.0101 } as const;
 
 /** The damage of a concealed decode (see the rule above). */
 export function concealedDamage(previousDamage: number, missingFraction: number, skipped: boolean): number {
