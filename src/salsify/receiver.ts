@@ -24,8 +24,8 @@
 // source is not held is dropped: nothing is shown until a frame that decodes
 // exactly arrives.
 //
-// - One frame is assembled at a time: datagrams of a later frame abandon an
-//   incomplete one; datagrams of earlier (or already complete) frames are
+// - One frame is assembled at a time: datagrams of a later frame end an
+//   incomplete one (concealed or abandoned, above); datagrams of earlier (or already complete) frames are
 //   stale and ignored, duplicates likewise.
 // - A complete frame is accepted when the state it was encoded from is the
 //   receiver's state, a state it holds, or the initial state (a key frame);
