@@ -60,6 +60,10 @@ export interface ShownFrame {
   readonly concealed: boolean;
   /** The decoder's state after this frame (damaged when concealed). */
   readonly state: CodecState;
+  /** The state it was decoded from: its source, or when concealed the decoder's state at the time. */
+  readonly fromStateId: string;
+  /** The whole frame's length (more than `frame`'s when some of it was missing). */
+  readonly frameLength: number;
   readonly sourceStateId: string;
   readonly targetStateId: string;
 }
@@ -368,7 +372,7 @@ export class SalsifyReceiver {
     this.#decoded.add(result.state);
     this.#decodedId = result.state.id;
     this.#current = result.state;
-    this.#show(job, result.picture, result.state, false);
+    this.#show(job, result.picture, from.id, result.state, false);
   }
 
   /** Decodes with concealment from the decoder's current state (alfalfa: the player's decoder, whatever it holds). */
@@ -389,15 +393,15 @@ export class SalsifyReceiver {
     if (job.seq === this.#jobsQueued) this.#stateId = result.state.id;
     const exact = !result.concealed && result.state.id === h.targetStateId;
     if (exact) this.#decoded.add(result.state);
-    this.#show(job, result.picture, result.state, !exact);
+    this.#show(job, result.picture, from.id, result.state, !exact);
   }
 
-  #show(job: PendingDecode, picture: Picture, state: CodecState, concealed: boolean): void {
+  #show(job: PendingDecode, picture: Picture, fromStateId: string, state: CodecState, concealed: boolean): void {
     const h = job.header;
     this.counters.framesShown++;
     this.#o.onShown?.({
-      frameNumber: h.frameNumber, shownAt: this.#ctx.now(), picture, frame: job.frame, concealed, state,
-      sourceStateId: h.sourceStateId, targetStateId: h.targetStateId,
+      frameNumber: h.frameNumber, shownAt: this.#ctx.now(), picture, frame: job.frame, concealed, state, fromStateId,
+      frameLength: h.frameLength, sourceStateId: h.sourceStateId, targetStateId: h.targetStateId,
     });
   }
 
