@@ -48,6 +48,8 @@ typedef struct {
   int busy, closing;
   uint8_t *primer;
   size_t primer_len;
+  uint8_t *primer_inter; /* with concealment: an inter frame after the primer (libvpx conceals only after one) */
+  size_t primer_inter_len;
   int primer_ref_delta[4], primer_mode_delta[4];
   int known[VP8_SLOTS];
   uint64_t hash[VP8_SLOTS];
@@ -87,6 +89,7 @@ static void finalize_decoder(napi_env env, void *data, void *hint) {
   Decoder *d = (Decoder *)data;
   decoder_shutdown(d);
   free(d->primer);
+  free(d->primer_inter);
   free(d);
 }
 
@@ -116,6 +119,11 @@ static int make_primer(Decoder *d, char *err, size_t err_size) {
   wrap_picture(&img, flat, &d->geometry);
   int rc = functional_encoder_run(&ctx, &cfg, 63, &img, 0, VPX_EFLAG_FORCE_KF, &d->primer, &d->primer_len, err,
                                   err_size);
+  /* libvpx turns its concealment on while it parses an inter frame (decodeframe.c: ec_active), so a cut
+   * frame right after the key frame would not be concealed: a flat inter frame follows the primer. */
+  if (rc == 0 && d->concealment) {
+    rc = functional_encoder_run(&ctx, &cfg, 63, &img, 1, 0, &d->primer_inter, &d->primer_inter_len, err, err_size);
+  }
   free(flat);
   vpx_codec_destroy(&ctx);
   if (rc) return -1;
@@ -147,7 +155,42 @@ static int reset(Decoder *d, char *err, size_t err_size) {
   vpx_codec_iter_t iter = NULL;
   while (vpx_codec_get_frame(&d->ctx, &iter) != NULL) {
   }
+  if (d->primer_inter != NULL) {
+    if (vpx_codec_decode(&d->ctx, d->primer_inter, (unsigned)d->primer_inter_len, NULL, 0) != VPX_CODEC_OK) {
+      snprintf(err, err_size, "libvpx decoder: the primer inter frame does not decode: %s", vpx_codec_error(&d->ctx));
+      decoder_shutdown(d);
+      return -1;
+    }
+    iter = NULL;
+    while (vpx_codec_get_frame(&d->ctx, &iter) != NULL) {
+    }
+  }
   return 0;
+}
+
+/* A received prefix whose first partition is cut short, made decodable as alfalfa's decoder read it
+ * (uncompressed_chunk.cc: what arrived is the first partition, the rest is missing): the frame tag's first
+ * partition size is set to the bytes that arrived after the header, and one zero byte follows as the token
+ * partition (it reads as end-of-block: no residual). libvpx then flags the first partition as corrupt where
+ * its data ends and estimates the modes of the macroblocks after that point. Returns a malloc'ed copy (NULL
+ * when none is needed or on no memory; *needed says which). */
+static uint8_t *cut_first_partition(const uint8_t *frame, size_t len, const Vp8FrameHeader *h, size_t *out_len,
+                                    int *needed) {
+  size_t offset = h->key_frame ? 10 : 3;
+  *needed = h->first_partition_size > len - offset;
+  if (!*needed) return NULL;
+  uint8_t *copy = (uint8_t *)malloc(len + 1);
+  if (copy == NULL) return NULL;
+  memcpy(copy, frame, len);
+  copy[len] = 0;
+  uint32_t size = (uint32_t)(len - offset);
+  uint32_t tag = ((uint32_t)copy[0] | ((uint32_t)copy[1] << 8) | ((uint32_t)copy[2] << 16)) & 0x1f;
+  tag |= size << 5;
+  copy[0] = tag & 0xff;
+  copy[1] = (tag >> 8) & 0xff;
+  copy[2] = (tag >> 16) & 0xff;
+  *out_len = len + 1;
+  return copy;
 }
 
 static int check_functional(const Decoder *d, const DecodeJob *job, const Vp8FrameHeader *h, char *err,
@@ -235,7 +278,21 @@ static void decode_execute(napi_env env, void *data) {
   double t2 = monotonic_ms();
   /* From here on the decoder's contents are in doubt until the frame decodes cleanly. */
   for (int s = 0; s < VP8_SLOTS; s++) d->known[s] = 0;
-  if (vpx_codec_decode(&d->ctx, job->frame, (unsigned)job->frame_len, NULL, 0) != VPX_CODEC_OK) {
+  const uint8_t *input = job->frame;
+  size_t data_len = job->frame_len;
+  uint8_t *rewritten = NULL;
+  if (job->conceal) {
+    int needed = 0;
+    rewritten = cut_first_partition(job->frame, job->frame_len, &h, &data_len, &needed);
+    if (needed && rewritten == NULL) {
+      snprintf(job->error, sizeof(job->error), "out of memory concealing a %zu-byte frame", job->frame_len);
+      return;
+    }
+    if (rewritten != NULL) input = rewritten;
+  }
+  vpx_codec_err_t rc = vpx_codec_decode(&d->ctx, input, (unsigned)data_len, NULL, 0);
+  free(rewritten);
+  if (rc != VPX_CODEC_OK) {
     const char *detail = vpx_codec_error_detail(&d->ctx);
     snprintf(job->error, sizeof(job->error), "frame does not decode: %s%s%s", vpx_codec_error(&d->ctx),
              detail ? ": " : "", detail ? detail : "");

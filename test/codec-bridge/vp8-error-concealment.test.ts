@@ -109,6 +109,30 @@ test('a real VP8 stream with a datagram lost: the cut frame is decoded with conc
   }
 });
 
+test('a frame cut inside its first partition (its modes) is concealed, also as the first inter frame a fresh decoder sees', async () => {
+  const pictures: Picture[] = (await clipPictures(2)).map((p) => crop(p, 480, 160, W, H));
+  const encoder = createVP8Codec();
+  const decoder = createVP8Codec();
+  try {
+    const key = await encoder.encode(encoder.initialState(W, H), pictures[0], 20);
+    const inter = await encoder.encode(key.state, pictures[1], 0);
+    const header = nativeVp8().parseFrameHeader(inter.frame);
+    assert.ok(header.firstPartitionSize > 60, `first partition ${header.firstPartitionSize} bytes`);
+    const cut = inter.frame.subarray(0, 3 + Math.floor(header.firstPartitionSize / 2));
+    const shownKey = await decoder.decode(decoder.initialState(W, H), key.frame);
+    const c = await decoder.conceal!(shownKey.state, cut, inter.frame.length);
+    assert.ok(c.concealed);
+    const exact = ssim(pictures[1], (await decoder.decode(key.state, inter.frame)).picture).y;
+    const concealed = ssim(pictures[1], c.picture).y;
+    assert.ok(concealed < exact && concealed > 0.5, `concealed ${concealed}, intact ${exact}`);
+    // the decoder goes on decoding exactly afterwards
+    assert.is((await decoder.decode(key.state, inter.frame)).state.id, inter.state.id);
+  } finally {
+    await encoder.close();
+    await decoder.close();
+  }
+});
+
 test('the build falls back to the system libvpx when the source build cannot be had, and reuses a cached build', async () => {
   // @ts-expect-error: a plain .mjs script without types
   const { prepareLibvpx, CONFIGURE_FLAGS } = await import('../../scripts/libvpx-source.mjs');
