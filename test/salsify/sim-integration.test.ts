@@ -116,6 +116,12 @@ test('a single lost datagram: the frame is shown concealed, the frames after it 
   assert.is(clean.frames[i].quantizer, r.frames[i].quantizer);
   assert.ok(r.frames[i].ssim! < clean.frames[i].ssim!, `concealed ${r.frames[i].ssim} vs ${clean.frames[i].ssim}`);
   assert.ok(clean.summary.framesShown - r.summary.framesShown <= 10, `${clean.summary.framesShown} vs ${r.summary.framesShown}`);
+  // Without concealment (conceal: false, --no-conceal) the frame is lost and the frames referring to it are never shown.
+  const abandoned = await runSalsifySim({ ...base, dropDownlinkDatagrams: [403], conceal: false });
+  assert.is(abandoned.counters.receiver.concealment, 0);
+  assert.is(abandoned.summary.framesLost, 1, fates(abandoned));
+  assert.ok(abandoned.summary.framesNeverShown >= 1, fates(abandoned));
+  assert.ok(abandoned.summary.framesShown < r.summary.framesShown);
   // A whole frame lost (datagram 400 is one frame's only one): it is lost, and the frames after it are still shown.
   const whole = await runSalsifySim({ ...base, dropDownlinkDatagrams: [400] });
   assert.is(whole.summary.framesLost, 1, fates(whole));
@@ -174,6 +180,7 @@ test('bad configurations are rejected with a RangeError or TypeError naming the 
     [{ durationS: 0 }, RangeError, /config: durationS must be a number of seconds > 0, got 0/],
     [{ downlinkLoss: 1.5 }, RangeError, /config: downlinkLoss must be a probability in \[0, 1\], got 1\.5/],
     [{ codec: 'h264' }, RangeError, /config: codec must be "model" or "vp8", got "h264"/],
+    [{ conceal: 'no' }, RangeError, /config: conceal must be true or false, got "no"/],
     [{ downlink: 42 }, TypeError, /downlink must be a trace name\/path or \{ constantMbps \}, got 42/],
     [{ downlink: 'no-such-trace-file' }, Error, /no-such-trace-file/],
   ] as const) {
