@@ -29,7 +29,7 @@
         "../native-common"
       ],
       "libraries": [
-        "<!@(pkg-config --libs vpx)"
+        "<!@(pkg-config --libs --static vpx)"
       ]
     }
   ]

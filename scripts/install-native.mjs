@@ -1,14 +1,18 @@
 #!/usr/bin/env node
 // Builds the native addons; run by `npm install` (package.json "install"
-// script): the VP8 addon (native-vp8/) against the system libvpx, and on Linux
+// script): the VP8 addon (native-vp8/) against a static libvpx built with
+// error concealment from Debian's source package (scripts/libvpx-source.mjs;
+// cached in .libvpx-cache/), or the system libvpx when that cannot be had
+// (the choice is written to native-vp8/build/libvpx-build.json), and on Linux
 // the TUN addon (native-tun/, for linkshell --netns; it needs only the kernel's
 // headers). When libvpx's headers are missing it installs them on
 // Debian/Ubuntu when running as root, otherwise it stops with one line naming
 // the command to run.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CHOICE_FILE, prepareLibvpx } from './libvpx-source.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const APT_COMMAND = 'apt-get install -y libvpx-dev pkg-config';
@@ -52,9 +56,9 @@ const args = [nodeGyp, 'rebuild', '--silent'];
 const prefix = join(dirname(process.execPath), '..');
 if (existsSync(join(prefix, 'include', 'node', 'node_api.h'))) args.push(`--nodedir=${prefix}`);
 
-function build(name, product) {
+function build(name, product, env = process.env) {
   try {
-    execFileSync(process.execPath, args, { cwd: join(root, name), stdio: 'inherit' });
+    execFileSync(process.execPath, args, { cwd: join(root, name), stdio: 'inherit', env });
   } catch {
     console.error(`${name}: building the addon failed (see the compiler output above); retry with: cd ${name} && node ${nodeGyp} rebuild`);
     process.exit(1);
@@ -62,6 +66,23 @@ function build(name, product) {
   console.log(`${name}: built ${join(name, 'build', 'Release', product)}`);
 }
 
-build('native-vp8', 'vp8.node');
+let libvpx;
+try {
+  libvpx = prepareLibvpx(root);
+} catch (error) {
+  fail(`building libvpx from source failed (LIBVPX=source): ${error.message}`);
+}
+const vp8Env = { ...process.env };
+if (libvpx.kind === 'source') {
+  // binding.gyp asks pkg-config for libvpx: the built one's vpx.pc comes first.
+  const pc = join(libvpx.prefix, 'lib', 'pkgconfig');
+  vp8Env.PKG_CONFIG_PATH = process.env.PKG_CONFIG_PATH ? `${pc}:${process.env.PKG_CONFIG_PATH}` : pc;
+  console.log(`native-vp8: linking libvpx built with error concealment (${libvpx.cached ? 'cached' : `built in ${libvpx.buildSeconds.toFixed(0)} s`}; ${libvpx.prefix})`);
+} else {
+  console.log(`native-vp8: linking the system libvpx (no error concealment): ${libvpx.reason}`);
+}
+build('native-vp8', 'vp8.node', vp8Env);
+// node-gyp rebuild empties build/, so the record is written after it.
+writeFileSync(join(root, CHOICE_FILE), `${JSON.stringify(libvpx, null, 2)}\n`);
 // TUN devices are Linux's; elsewhere linkshell has only its relay mode.
 if (process.platform === 'linux') build('native-tun', 'tun.node');

@@ -173,6 +173,10 @@ static napi_value libvpx_version(napi_env env, napi_callback_info info) {
   return make_string(env, vpx_codec_version_str());
 }
 
+static napi_value error_concealment(napi_env env, napi_callback_info info) {
+  return make_bool(env, decoder_has_concealment());
+}
+
 static napi_value init(napi_env env, napi_value exports) {
   napi_property_descriptor props[] = {
       {"encoderCreate", NULL, encoder_create, NULL, NULL, NULL, napi_default, NULL},
@@ -190,6 +194,7 @@ static napi_value init(napi_env env, napi_value exports) {
       {"levelTable", NULL, level_table, NULL, NULL, NULL, napi_default, NULL},
       {"poolIdleBytes", NULL, idle_pool_bytes, NULL, NULL, NULL, napi_default, NULL},
       {"libvpxVersion", NULL, libvpx_version, NULL, NULL, NULL, napi_default, NULL},
+      {"errorConcealment", NULL, error_concealment, NULL, NULL, NULL, napi_default, NULL},
   };
   napi_define_properties(env, exports, sizeof(props) / sizeof(props[0]), props);
   return exports;

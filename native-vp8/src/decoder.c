@@ -12,7 +12,20 @@
  * A frame is rejected when it would change decoder state that the functional
  * state does not carry: persistent entropy probabilities
  * (refresh_entropy_probs), segmentation maps, or loop-filter deltas other than
- * the ones our key frames set. Our encoder never produces such frames. */
+ * the ones our key frames set. Our encoder never produces such frames.
+ *
+ * When libvpx was built with error concealment (--enable-error-concealment;
+ * Debian's is not), every instance is opened with
+ * VPX_CODEC_USE_ERROR_CONCEALMENT, and a decode asked to conceal accepts the
+ * received prefix of a frame (its packets up to the first missing one, as
+ * alfalfa's receiver passed them): libvpx treats the rest of each partition
+ * as missing, estimates the missing macroblocks' motion from those around
+ * them and from the modes of the frame this instance decoded before, and
+ * marks the frame corrupted; the picture and the references it wrote are
+ * returned as usual, with `concealed` set. That estimate reads the previous
+ * frame's modes, which the functional state does not carry: a concealed
+ * decode is a function of the state, the bytes and the frame this instance
+ * decoded last (for the receiver, the frame before it). */
 #include "decoder.h"
 
 #include <stdio.h>
@@ -35,10 +48,13 @@ typedef struct {
   int busy, closing;
   uint8_t *primer;
   size_t primer_len;
+  uint8_t *primer_inter; /* with concealment: an inter frame after the primer (libvpx conceals only after one) */
+  size_t primer_inter_len;
   int primer_ref_delta[4], primer_mode_delta[4];
   int known[VP8_SLOTS];
   uint64_t hash[VP8_SLOTS];
   int resets;
+  int concealment; /* libvpx has error concealment: instances are opened with it */
 } Decoder;
 
 typedef struct {
@@ -49,6 +65,8 @@ typedef struct {
   const uint8_t *frame;
   size_t frame_len;
   int has_refs;
+  int conceal; /* the frame may be cut short: decode what there is with error concealment */
+  int concealed; /* result: libvpx marked the frame corrupted and concealed it */
   const uint8_t *refs[VP8_SLOTS];
   uint64_t ref_hash[VP8_SLOTS];
   /* results */
@@ -71,6 +89,7 @@ static void finalize_decoder(napi_env env, void *data, void *hint) {
   Decoder *d = (Decoder *)data;
   decoder_shutdown(d);
   free(d->primer);
+  free(d->primer_inter);
   free(d);
 }
 
@@ -100,6 +119,11 @@ static int make_primer(Decoder *d, char *err, size_t err_size) {
   wrap_picture(&img, flat, &d->geometry);
   int rc = functional_encoder_run(&ctx, &cfg, 63, &img, 0, VPX_EFLAG_FORCE_KF, &d->primer, &d->primer_len, err,
                                   err_size);
+  /* libvpx turns its concealment on while it parses an inter frame (decodeframe.c: ec_active), so a cut
+   * frame right after the key frame would not be concealed: a flat inter frame follows the primer. */
+  if (rc == 0 && d->concealment) {
+    rc = functional_encoder_run(&ctx, &cfg, 63, &img, 1, 0, &d->primer_inter, &d->primer_inter_len, err, err_size);
+  }
   free(flat);
   vpx_codec_destroy(&ctx);
   if (rc) return -1;
@@ -116,7 +140,8 @@ static int reset(Decoder *d, char *err, size_t err_size) {
   for (int s = 0; s < VP8_SLOTS; s++) d->known[s] = 0;
   if (d->primer == NULL && make_primer(d, err, err_size)) return -1;
   vpx_codec_dec_cfg_t cfg = {1, (unsigned)d->geometry.width, (unsigned)d->geometry.height};
-  if (vpx_codec_dec_init(&d->ctx, vpx_codec_vp8_dx(), &cfg, 0) != VPX_CODEC_OK) {
+  vpx_codec_flags_t flags = d->concealment ? VPX_CODEC_USE_ERROR_CONCEALMENT : 0;
+  if (vpx_codec_dec_init(&d->ctx, vpx_codec_vp8_dx(), &cfg, flags) != VPX_CODEC_OK) {
     snprintf(err, err_size, "libvpx: cannot open a VP8 decoder: %s", vpx_codec_error(&d->ctx));
     return -1;
   }
@@ -130,7 +155,42 @@ static int reset(Decoder *d, char *err, size_t err_size) {
   vpx_codec_iter_t iter = NULL;
   while (vpx_codec_get_frame(&d->ctx, &iter) != NULL) {
   }
+  if (d->primer_inter != NULL) {
+    if (vpx_codec_decode(&d->ctx, d->primer_inter, (unsigned)d->primer_inter_len, NULL, 0) != VPX_CODEC_OK) {
+      snprintf(err, err_size, "libvpx decoder: the primer inter frame does not decode: %s", vpx_codec_error(&d->ctx));
+      decoder_shutdown(d);
+      return -1;
+    }
+    iter = NULL;
+    while (vpx_codec_get_frame(&d->ctx, &iter) != NULL) {
+    }
+  }
   return 0;
+}
+
+/* A received prefix whose first partition is cut short, made decodable as alfalfa's decoder read it
+ * (uncompressed_chunk.cc: what arrived is the first partition, the rest is missing): the frame tag's first
+ * partition size is set to the bytes that arrived after the header, and one zero byte follows as the token
+ * partition (it reads as end-of-block: no residual). libvpx then flags the first partition as corrupt where
+ * its data ends and estimates the modes of the macroblocks after that point. Returns a malloc'ed copy (NULL
+ * when none is needed or on no memory; *needed says which). */
+static uint8_t *cut_first_partition(const uint8_t *frame, size_t len, const Vp8FrameHeader *h, size_t *out_len,
+                                    int *needed) {
+  size_t offset = h->key_frame ? 10 : 3;
+  *needed = h->first_partition_size > len - offset;
+  if (!*needed) return NULL;
+  uint8_t *copy = (uint8_t *)malloc(len + 1);
+  if (copy == NULL) return NULL;
+  memcpy(copy, frame, len);
+  copy[len] = 0;
+  uint32_t size = (uint32_t)(len - offset);
+  uint32_t tag = ((uint32_t)copy[0] | ((uint32_t)copy[1] << 8) | ((uint32_t)copy[2] << 16)) & 0x1f;
+  tag |= size << 5;
+  copy[0] = tag & 0xff;
+  copy[1] = (tag >> 8) & 0xff;
+  copy[2] = (tag >> 16) & 0xff;
+  *out_len = len + 1;
+  return copy;
 }
 
 static int check_functional(const Decoder *d, const DecodeJob *job, const Vp8FrameHeader *h, char *err,
@@ -186,8 +246,9 @@ static void decode_execute(napi_env env, void *data) {
   }
   job->ms_reset = monotonic_ms() - t0;
   Vp8FrameHeader h;
-  if (vp8_parse_frame_header(job->frame, job->frame_len, &h, err, sizeof(err)) ||
-      check_functional(d, job, &h, err, sizeof(err))) {
+  int parsed = job->conceal ? vp8_parse_partial_frame_header(job->frame, job->frame_len, &h, err, sizeof(err))
+                            : vp8_parse_frame_header(job->frame, job->frame_len, &h, err, sizeof(err));
+  if (parsed || check_functional(d, job, &h, err, sizeof(err))) {
     snprintf(job->error, sizeof(job->error), "cannot decode: %s", err);
     return;
   }
@@ -217,7 +278,21 @@ static void decode_execute(napi_env env, void *data) {
   double t2 = monotonic_ms();
   /* From here on the decoder's contents are in doubt until the frame decodes cleanly. */
   for (int s = 0; s < VP8_SLOTS; s++) d->known[s] = 0;
-  if (vpx_codec_decode(&d->ctx, job->frame, (unsigned)job->frame_len, NULL, 0) != VPX_CODEC_OK) {
+  const uint8_t *input = job->frame;
+  size_t data_len = job->frame_len;
+  uint8_t *rewritten = NULL;
+  if (job->conceal) {
+    int needed = 0;
+    rewritten = cut_first_partition(job->frame, job->frame_len, &h, &data_len, &needed);
+    if (needed && rewritten == NULL) {
+      snprintf(job->error, sizeof(job->error), "out of memory concealing a %zu-byte frame", job->frame_len);
+      return;
+    }
+    if (rewritten != NULL) input = rewritten;
+  }
+  vpx_codec_err_t rc = vpx_codec_decode(&d->ctx, input, (unsigned)data_len, NULL, 0);
+  free(rewritten);
+  if (rc != VPX_CODEC_OK) {
     const char *detail = vpx_codec_error_detail(&d->ctx);
     snprintf(job->error, sizeof(job->error), "frame does not decode: %s%s%s", vpx_codec_error(&d->ctx),
              detail ? ": " : "", detail ? detail : "");
@@ -228,7 +303,8 @@ static void decode_execute(napi_env env, void *data) {
   vpx_image_t *img = vpx_codec_get_frame(&d->ctx, &iter);
   int corrupted = 0;
   vpx_codec_control(&d->ctx, VP8D_GET_FRAME_CORRUPTED, &corrupted);
-  if (img == NULL || corrupted || img->fmt != VPX_IMG_FMT_I420 || (int)img->d_w != g->width ||
+  job->concealed = corrupted && job->conceal;
+  if (img == NULL || (corrupted && !job->conceal) || img->fmt != VPX_IMG_FMT_I420 || (int)img->d_w != g->width ||
       (int)img->d_h != g->height) {
     snprintf(job->error, sizeof(job->error), "frame does not decode: %s",
              img == NULL ? "no picture came out" : corrupted ? "libvpx marks it corrupted" : "wrong picture format");
@@ -271,6 +347,9 @@ static void decode_execute(napi_env env, void *data) {
     d->hash[s] = job->out_hash[s];
   }
   job->ms_extract = monotonic_ms() - t3;
+  /* libvpx keeps its reference buffers marked corrupted after a concealment, and injected references do not
+   * clear the mark: the next decode would come out "corrupted". A fresh instance is primed instead. */
+  if (job->concealed) decoder_shutdown(d);
   job->failed = 0;
 }
 
@@ -318,6 +397,7 @@ static void decode_complete(napi_env env, napi_status status, void *data) {
     set_named(env, result, "hashes", hashes);
     set_named(env, result, "keyFrame", make_bool(env, job->key));
     set_named(env, result, "quantizer", make_int(env, job->q_index));
+    set_named(env, result, "concealed", make_bool(env, job->concealed));
     set_named(env, result, "resets", make_int(env, d->resets));
     set_named(env, result, "msReset", make_double(env, job->ms_reset));
     set_named(env, result, "msInject", make_double(env, job->ms_inject));
@@ -331,6 +411,10 @@ static void decode_complete(napi_env env, napi_status status, void *data) {
   napi_delete_async_work(env, job->work);
   if (d->closing) decoder_shutdown(d);
   free(job);
+}
+
+int decoder_has_concealment(void) {
+  return (vpx_codec_get_caps(vpx_codec_vp8_dx()) & VPX_CODEC_CAP_ERROR_CONCEALMENT) != 0;
 }
 
 /* decoderCreate(width, height, cpuUsed) -> handle (cpuUsed is for the primer's encoder) */
@@ -347,18 +431,20 @@ napi_value decoder_create(napi_env env, napi_callback_info info) {
   if (d == NULL) return throw_error(env, "out of memory creating a decoder");
   vp8_geometry((int)width, (int)height, &d->geometry);
   d->cpu_used = (int)cpu_used;
+  d->concealment = decoder_has_concealment();
   napi_value handle;
   napi_create_external(env, d, finalize_decoder, NULL, &handle);
   napi_type_tag_object(env, handle, &DECODER_TAG);
   return handle;
 }
 
-/* decoderDecode(handle, frame, refs: [Uint8Array x3] | null, hashes: [bigint x3] | null)
- * -> Promise<{ picture, references, hashes, keyFrame, quantizer, ... }>; references[i] and
- * hashes[i] are null for slots the frame left unchanged. */
+/* decoderDecode(handle, frame, refs: [Uint8Array x3] | null, hashes: [bigint x3] | null, conceal?: boolean)
+ * -> Promise<{ picture, references, hashes, keyFrame, quantizer, concealed, ... }>; references[i] and
+ * hashes[i] are null for slots the frame left unchanged. With conceal, `frame` may be the received prefix
+ * of a frame (needs a libvpx with error concealment). */
 napi_value decoder_decode(napi_env env, napi_callback_info info) {
-  size_t argc = 4;
-  napi_value argv[4];
+  size_t argc = 5;
+  napi_value argv[5];
   napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
   if (argc < 4) return throw_type_error(env, "decoderDecode(handle, frame, refs, hashes) needs 4 arguments");
   Decoder *d;
@@ -374,6 +460,14 @@ napi_value decoder_decode(napi_env env, napi_callback_info info) {
   if (length > 0x7fffffff) return throw_range_error(env, "frame is too large: %zu bytes", length);
   job.frame = bytes;
   job.frame_len = length;
+  if (argc >= 5 && !is_null_or_undefined(env, argv[4])) {
+    bool conceal = false;
+    if (napi_get_value_bool(env, argv[4], &conceal) != napi_ok) return throw_type_error(env, "conceal must be a boolean");
+    if (conceal && !d->concealment) {
+      return throw_error(env, "this libvpx has no error concealment (built without --enable-error-concealment)");
+    }
+    job.conceal = conceal;
+  }
   job.has_refs = !is_null_or_undefined(env, argv[2]);
   if (job.has_refs) {
     bool is_array;

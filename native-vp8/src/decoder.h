@@ -5,5 +5,7 @@
 napi_value decoder_create(napi_env env, napi_callback_info info);
 napi_value decoder_decode(napi_env env, napi_callback_info info);
 napi_value decoder_close(napi_env env, napi_callback_info info);
+/* 1 when the linked libvpx's VP8 decoder can conceal errors. */
+int decoder_has_concealment(void);
 
 #endif

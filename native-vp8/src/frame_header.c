@@ -66,7 +66,8 @@ static int read_optional_signed(BoolReader *br, int bits, int *present) {
   return read_literal(br, 1) ? -magnitude : magnitude;
 }
 
-int vp8_parse_frame_header(const uint8_t *data, size_t length, Vp8FrameHeader *h, char *err, size_t err_size) {
+static int parse_header(const uint8_t *data, size_t length, int partial, Vp8FrameHeader *h, char *err,
+                        size_t err_size) {
   memset(h, 0, sizeof(*h));
   if (data == NULL || length < 3) {
     snprintf(err, err_size, "VP8 frame too short: %zu bytes, the frame tag alone needs 3", length);
@@ -104,14 +105,18 @@ int vp8_parse_frame_header(const uint8_t *data, size_t length, Vp8FrameHeader *h
     }
     offset = 10;
   }
-  if (h->first_partition_size > length - offset) {
-    snprintf(err, err_size, "VP8 frame truncated: first partition size %u exceeds the %zu bytes left",
-             h->first_partition_size, length - offset);
-    return -1;
+  size_t readable = h->first_partition_size;
+  if (readable > length - offset) {
+    if (!partial) {
+      snprintf(err, err_size, "VP8 frame truncated: first partition size %u exceeds the %zu bytes left",
+               h->first_partition_size, length - offset);
+      return -1;
+    }
+    readable = length - offset; /* the header fields come first; the macroblock modes after them are missing */
   }
 
   BoolReader br;
-  bool_init(&br, data + offset, h->first_partition_size);
+  bool_init(&br, data + offset, readable);
   if (h->key_frame) {
     read_literal(&br, 1); /* color space */
     read_literal(&br, 1); /* clamping type */
@@ -171,9 +176,18 @@ int vp8_parse_frame_header(const uint8_t *data, size_t length, Vp8FrameHeader *h
     return -1;
   }
   if (br.overrun) {
-    snprintf(err, err_size, "VP8 frame header: first partition (%u bytes) ends inside the frame header",
-             h->first_partition_size);
+    snprintf(err, err_size, "VP8 frame header: first partition (%zu bytes%s) ends inside the frame header", readable,
+             readable < h->first_partition_size ? " received" : "");
     return -1;
   }
   return 0;
+}
+
+int vp8_parse_frame_header(const uint8_t *data, size_t length, Vp8FrameHeader *h, char *err, size_t err_size) {
+  return parse_header(data, length, 0, h, err, err_size);
+}
+
+int vp8_parse_partial_frame_header(const uint8_t *data, size_t length, Vp8FrameHeader *h, char *err,
+                                   size_t err_size) {
+  return parse_header(data, length, 1, h, err, err_size);
 }

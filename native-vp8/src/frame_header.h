@@ -32,5 +32,9 @@ typedef struct {
 
 /* Returns 0 on success, else writes a message naming the bad field to err. */
 int vp8_parse_frame_header(const uint8_t *data, size_t length, Vp8FrameHeader *out, char *err, size_t err_size);
+/* The same for the received prefix of a frame: the first partition may be cut short, as long as the frame
+ * header fields it starts with are all there. */
+int vp8_parse_partial_frame_header(const uint8_t *data, size_t length, Vp8FrameHeader *out, char *err,
+                                   size_t err_size);
 
 #endif

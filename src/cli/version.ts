@@ -6,7 +6,7 @@
 // is said, not an error: --version always succeeds.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { nativeVp8 } from '../codec-bridge/native.ts';
+import { describeLibvpx, libvpxBuild } from '../codec-bridge/native.ts';
 import { BROWSER_PROGRAMS } from '../webrtc/prerequisites.ts';
 import { writeStdout } from './files.ts';
 
@@ -28,7 +28,7 @@ function toolkitVersion(): string {
 
 function libvpxVersion(): string {
   try {
-    return `libvpx ${nativeVp8().libvpxVersion()} (native VP8 addon)`;
+    return `${describeLibvpx(libvpxBuild())} (native VP8 addon)`;
   } catch (error) {
     return `libvpx: not available (${(error as Error).message.split('\n')[0]})`;
   }

@@ -1,5 +1,5 @@
 // Loads the native VP8 addon (native-vp8/, built by `npm install`) and types its interface.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
@@ -26,6 +26,8 @@ export interface NativeDecodeResult {
   hashes: (bigint | null)[];
   keyFrame: boolean;
   quantizer: number;
+  /** libvpx marked the frame corrupted and concealed what was missing (only when asked to conceal). */
+  concealed: boolean;
   resets: number;
   msReset: number;
   msInject: number;
@@ -69,7 +71,8 @@ export interface NativeVp8 {
   ): Promise<NativeEncodeResult>;
   encoderClose(encoder: Handle): void;
   decoderCreate(width: number, height: number, cpuUsed: number): Handle;
-  decoderDecode(decoder: Handle, frame: Uint8Array, refs: Refs | null, hashes: Hashes | null): Promise<NativeDecodeResult>;
+  /** conceal: `frame` may be the received prefix of a frame, decoded with error concealment (needs errorConcealment()). */
+  decoderDecode(decoder: Handle, frame: Uint8Array, refs: Refs | null, hashes: Hashes | null, conceal?: boolean): Promise<NativeDecodeResult>;
   decoderClose(decoder: Handle): void;
   streamDecoderCreate(): Handle;
   streamDecode(decoder: Handle, frame: Uint8Array): Promise<{ width: number; height: number; data: Uint8Array }>;
@@ -81,10 +84,49 @@ export interface NativeVp8 {
   levelTable(): number[];
   poolIdleBytes(): number;
   libvpxVersion(): string;
+  /** Whether the linked libvpx's VP8 decoder can conceal errors (built with --enable-error-concealment). */
+  errorConcealment(): boolean;
 }
 
 const addonPath = fileURLToPath(new URL('../../native-vp8/build/Release/vp8.node', import.meta.url));
 let loaded: NativeVp8 | null = null;
+
+const choicePath = fileURLToPath(new URL('../../native-vp8/build/libvpx-build.json', import.meta.url));
+
+/** Which libvpx the addon links, as its install step recorded it (scripts/libvpx-source.mjs), and whether it conceals errors. */
+export interface LibvpxBuild {
+  readonly version: string;
+  readonly errorConcealment: boolean;
+  /** 'source': built from Debian's source with error concealment; 'system': the distribution's library; 'unknown': not recorded. */
+  readonly kind: 'source' | 'system' | 'unknown';
+  /** Why the system library was linked, or the source tarball built. */
+  readonly detail: string;
+}
+
+export function libvpxBuild(): LibvpxBuild {
+  const native = nativeVp8();
+  let kind: LibvpxBuild['kind'] = 'unknown';
+  let detail = 'no record of the install step (native-vp8/build/libvpx-build.json)';
+  try {
+    const r = JSON.parse(readFileSync(choicePath, 'utf8')) as { kind?: string; reason?: string; tarball?: string; tarballSha256?: string };
+    if (r.kind === 'source') {
+      kind = 'source';
+      detail = `${r.tarball ?? '?'} sha256 ${(r.tarballSha256 ?? '?').slice(0, 12)}`;
+    } else if (r.kind === 'system') {
+      kind = 'system';
+      detail = r.reason ?? '';
+    }
+  } catch {
+    // not recorded: an addon built before the record existed
+  }
+  return { version: native.libvpxVersion(), errorConcealment: native.errorConcealment(), kind, detail };
+}
+
+/** One line describing the linked libvpx. */
+export function describeLibvpx(b: LibvpxBuild): string {
+  const how = b.kind === 'source' ? `built from Debian's source, static (${b.detail})` : b.kind === 'system' ? `system library (${b.detail})` : b.detail;
+  return `libvpx ${b.version}, ${b.errorConcealment ? 'with' : 'without'} error concealment: ${how}`;
+}
 
 /** The addon, loaded on first use; throws one clear line when it has not been built. */
 export function nativeVp8(): NativeVp8 {

@@ -34,6 +34,11 @@ export interface DecodeResult {
   readonly state: CodecState;
 }
 
+export interface ConcealedDecodeResult extends DecodeResult {
+  /** Something was missing or did not match and the codec concealed it: the picture is damaged. */
+  readonly concealed: boolean;
+}
+
 export interface FunctionalCodec {
   readonly name: string;
   /** The state before any frame: encoding from it gives a key frame. */
@@ -42,6 +47,14 @@ export interface FunctionalCodec {
   encode(state: CodecState, picture: Picture, quantizer: number): Promise<EncodeResult>;
   /** Decodes `frame` from `state`. Never changes `state`. Rejects on a frame that does not decode. */
   decode(state: CodecState, frame: Uint8Array): Promise<DecodeResult>;
+  /**
+   * Present when the codec can conceal losses, as alfalfa's receiver decoded
+   * (src/salsify/salsify-receiver.cc): decodes `received` (the frame's bytes
+   * up to its first missing packet, or the whole frame) from `state`, whatever
+   * state the frame was encoded from, concealing what is missing. The result
+   * is a state the encoder never made. `frameLength` is the whole frame's.
+   */
+  conceal?(state: CodecState, received: Uint8Array, frameLength: number): Promise<ConcealedDecodeResult>;
   /** Releases native resources (threads, decoder instances). */
   close(): Promise<void>;
 }

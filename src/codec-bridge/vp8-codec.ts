@@ -2,6 +2,12 @@
 // that encode(state, picture, q) and decode(state, frame) are pure functions
 // of their arguments (see native-vp8/src/encoder.c and decoder.c).
 //
+// When the linked libvpx has error concealment (the one built from Debian's
+// source by scripts/libvpx-source.mjs; not the system's), the codec also
+// offers conceal(): a decode of a frame's received prefix, or of a whole
+// frame from a state it was not encoded from, with libvpx's concealment
+// (native-vp8/src/decoder.c).
+//
 // Encodings of one picture size go round-robin to a fixed set of encoder
 // instances (call k to instance k mod n), each running one job at a time on
 // Node's thread pool: two encodings run in parallel, and the same sequence of
@@ -11,7 +17,7 @@ import { type Handle, nativeVp8 } from './native.ts';
 import { checkPicture, cropReference } from './picture.ts';
 import { levelForQuantizer } from './quantizer.ts';
 import { SerialQueue } from './serial-queue.ts';
-import type { CodecState, DecodeResult, EncodeResult, FunctionalCodec, Picture } from './types.ts';
+import type { CodecState, ConcealedDecodeResult, DecodeResult, EncodeResult, FunctionalCodec, Picture } from './types.ts';
 import { initialVp8State, type Slots, Vp8State } from './vp8-state.ts';
 
 export interface Vp8CodecOptions {
@@ -47,7 +53,7 @@ export interface Vp8DecodeTimings {
   readonly extract: number;
 }
 
-export interface Vp8DecodeResult extends DecodeResult {
+export interface Vp8DecodeResult extends DecodeResult, ConcealedDecodeResult {
   readonly state: Vp8State;
   readonly keyFrame: boolean;
   readonly quantizer: number;
@@ -58,6 +64,8 @@ export interface Vp8Codec extends FunctionalCodec {
   initialState(width: number, height: number): Vp8State;
   encode(state: CodecState, picture: Picture, quantizer: number): Promise<Vp8EncodeResult>;
   decode(state: CodecState, frame: Uint8Array): Promise<Vp8DecodeResult>;
+  /** Present only when the linked libvpx has error concealment. */
+  conceal?(state: CodecState, received: Uint8Array, frameLength: number): Promise<Vp8DecodeResult>;
 }
 
 interface Instance {
@@ -112,7 +120,31 @@ export function createVP8Codec(options: Vp8CodecOptions = {}): Vp8Codec {
     return found;
   }
 
-  return {
+  async function decode(state: CodecState, frame: Uint8Array, conceal: boolean): Promise<Vp8DecodeResult> {
+    const where = conceal ? 'conceal' : 'decode';
+    const from = asVp8State(state, where);
+    if (!(frame instanceof Uint8Array)) throw new TypeError(`${where}: frame must be a Uint8Array`);
+    if (frame.length === 0) throw new RangeError(`${where}: frame is empty`);
+    const { decoder } = instancesFor(from.width, from.height);
+    const refs = from.references();
+    const hashes = from.hashes();
+    const r = await decoder.queue.run(() => native.decoderDecode(decoder.handle, frame, refs, hashes, conceal));
+    const newRefs = [0, 1, 2].map((s) => r.references[s] ?? refs?.[s]) as unknown as Slots<Uint8Array>;
+    const newHashes = [0, 1, 2].map((s) => r.hashes[s] ?? hashes?.[s]) as unknown as Slots<bigint>;
+    if (newRefs.some((x) => x === undefined) || newHashes.some((x) => x === undefined)) {
+      throw new Error(`${where}: frame left a reference slot of the initial state empty`);
+    }
+    return {
+      picture: { width: from.width, height: from.height, data: r.picture },
+      state: new Vp8State(from.width, from.height, newRefs, newHashes),
+      keyFrame: r.keyFrame,
+      quantizer: r.quantizer,
+      concealed: r.concealed,
+      timings: { reset: r.msReset, inject: r.msInject, decode: r.msDecode, extract: r.msExtract },
+    };
+  }
+
+  const codec: Vp8Codec = {
     name: 'vp8',
 
     initialState(width: number, height: number): Vp8State {
@@ -142,26 +174,8 @@ export function createVP8Codec(options: Vp8CodecOptions = {}): Vp8Codec {
       };
     },
 
-    async decode(state: CodecState, frame: Uint8Array): Promise<Vp8DecodeResult> {
-      const from = asVp8State(state, 'decode');
-      if (!(frame instanceof Uint8Array)) throw new TypeError('decode: frame must be a Uint8Array');
-      if (frame.length === 0) throw new RangeError('decode: frame is empty');
-      const { decoder } = instancesFor(from.width, from.height);
-      const refs = from.references();
-      const hashes = from.hashes();
-      const r = await decoder.queue.run(() => native.decoderDecode(decoder.handle, frame, refs, hashes));
-      const newRefs = [0, 1, 2].map((s) => r.references[s] ?? refs?.[s]) as unknown as Slots<Uint8Array>;
-      const newHashes = [0, 1, 2].map((s) => r.hashes[s] ?? hashes?.[s]) as unknown as Slots<bigint>;
-      if (newRefs.some((x) => x === undefined) || newHashes.some((x) => x === undefined)) {
-        throw new Error('decode: frame left a reference slot of the initial state empty');
-      }
-      return {
-        picture: { width: from.width, height: from.height, data: r.picture },
-        state: new Vp8State(from.width, from.height, newRefs, newHashes),
-        keyFrame: r.keyFrame,
-        quantizer: r.quantizer,
-        timings: { reset: r.msReset, inject: r.msInject, decode: r.msDecode, extract: r.msExtract },
-      };
+    decode(state: CodecState, frame: Uint8Array): Promise<Vp8DecodeResult> {
+      return decode(state, frame, false);
     },
 
     async close(): Promise<void> {
@@ -176,5 +190,10 @@ export function createVP8Codec(options: Vp8CodecOptions = {}): Vp8Codec {
       sizes.clear();
     },
   };
+  if (native.errorConcealment()) {
+    // A whole frame needs no concealment to decode from another state; a prefix does.
+    codec.conceal = (state, received, frameLength) => decode(state, received, received.length < frameLength);
+  }
+  return codec;
 }
 

@@ -53,8 +53,8 @@ function git(args: string[]): string | null {
 
 async function libvpxVersion(): Promise<string | null> {
   try {
-    const { nativeVp8 } = await import('../codec-bridge/native.ts');
-    return nativeVp8().libvpxVersion();
+    const { describeLibvpx, libvpxBuild } = await import('../codec-bridge/native.ts');
+    return describeLibvpx(libvpxBuild());
   } catch {
     return null;
   }

@@ -26,7 +26,9 @@ function checkFrame(label: string, f: FrameRecord, index: number): void {
   if (f.sendMs !== undefined && !(f.sendMs >= f.captureMs - 1)) fail('sendMs', `must be at or after the capture (${f.captureMs}, to 1 ms)`);
   if ((f.fate === 'shown') !== (f.shownMs !== undefined)) fail('shownMs', f.fate === 'shown' ? 'must be set for a shown frame' : `must be absent for a ${f.fate} frame`);
   if (f.ssim !== undefined && (f.fate !== 'shown' || !(f.ssim >= -1 && f.ssim <= 1))) fail('ssim', 'must be in [-1, 1], and only for a shown frame');
-  if ((f.fate === 'shown' || f.fate === 'never-shown') && f.lastArrivalMs === undefined) fail('lastArrivalMs', `must be set for a ${f.fate} frame (all of it arrived)`);
+  // A shown frame without it was shown concealed from the datagrams that arrived (the Salsify receiver, as alfalfa's).
+  if (f.fate === 'never-shown' && f.lastArrivalMs === undefined) fail('lastArrivalMs', `must be set for a ${f.fate} frame (all of it arrived)`);
+  if (f.fate === 'shown' && f.firstArrivalMs === undefined) fail('firstArrivalMs', 'must be set for a shown frame (some of it arrived)');
   if (f.fate === 'lost' && f.lastArrivalMs !== undefined) fail('lastArrivalMs', 'must be absent for a lost frame');
   if (f.lastArrivalMs !== undefined && !(f.firstArrivalMs !== undefined && f.firstArrivalMs <= f.lastArrivalMs)) fail('firstArrivalMs', `must be set and at most lastArrivalMs (${f.lastArrivalMs})`);
   if (f.shownMs !== undefined && !(f.displayMs !== undefined && f.displayMs <= f.shownMs)) fail('displayMs', `must be at most the frame's own show (${f.shownMs})`);

@@ -3,7 +3,8 @@
 // sent, skips) and what reached the receiver (arrivals, shows). The simulator
 // (sim-runner.ts) and `salsify analyze` (live/analyze.ts) both call it, so a
 // live and a simulated run are counted alike:
-//   sent and shown                  -> shown
+//   sent and shown                  -> shown (whole, or concealed from the
+//                                      datagrams that arrived: no lastArrivalMs)
 //   sent, all its datagrams arrived -> never-shown
 //   sent, not all arrived           -> lost
 //   a skip event                    -> skipped (the sender's choice)
@@ -64,7 +65,7 @@ export function salsifyFrameRecords(sender: SenderView, receiver: ReceiverView, 
     const arrival = receiver.arrivals.get(s.frameNumber);
     const show = receiver.shown.get(s.frameNumber);
     const complete = arrival?.lastMs !== undefined;
-    if (show && !complete) throw new Error(`frame ${s.frameNumber} (source frame ${i}) was shown, but not all of its datagrams are recorded as arrived`);
+    if (show && !arrival) throw new Error(`frame ${s.frameNumber} (source frame ${i}) was shown, but none of its datagrams is recorded as arrived`);
     observed.push({
       sourceIndex: i, captureMs, fate: show ? 'shown' : complete ? 'never-shown' : 'lost',
       frameNumber: s.frameNumber, sendMs: s.sendMs, bytes: s.bytes, quantizer: s.quantizer, keyFrame: s.keyFrame,

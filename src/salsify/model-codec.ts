@@ -26,8 +26,16 @@
 // - A state's id chains: hash(parent id, quantizer, samples). A frame names its
 //   source and target state ids; decoding from any other state is rejected, as
 //   is a frame whose result would not have the named target id.
+// - Concealment (conceal(), as alfalfa's receiver decoded a frame it did not
+//   receive whole, or from a state it did not hold): the result is a damaged
+//   state that stands for the frame's target state and carries a damage d, a
+//   loss of linear SSIM. d = CARRY x (the current state's d) + MISSING x (the
+//   fraction of the frame's bytes missing) + (SKIP when the current state does
+//   not stand for the frame's source: a whole frame between them is missing).
+//   A frame decoded exactly starts again from d = 0. The constants are
+//   measured on VP8 with libvpx's concealment (bench/salsify-concealment-calibration.ts).
 // The decoded Picture is a shared all-zero buffer of the right size (no pixels
-// are reconstructed): measure quality with `modelledSsim(frame)`.
+// are reconstructed): measure quality with `modelledSsim(frame, state)`.
 import type { CodecState, DecodeResult, EncodeResult, FunctionalCodec, Picture } from '../codec-bridge/types.ts';
 import { isSampledPicture } from '../codec-bridge/video/sampled-picture.ts';
 import { hash64Hex } from './hash64.ts';
@@ -46,6 +54,10 @@ class ModelState implements CodecState {
     readonly height: number,
     /** The reference picture's samples; empty for the initial state. */
     readonly samples: Uint8Array,
+    /** Linear SSIM lost to concealment (0: decoded exactly). */
+    readonly damage = 0,
+    /** The encoder's state this one stands for (itself unless damaged). */
+    readonly standsFor = id,
   ) {
     this.byteLength = 20 + samples.length;
   }
@@ -136,6 +148,22 @@ export function modelSsim(quantizer: number): number {
   return interpolate(SSIM, quantizer, false);
 }
 
+/**
+ * The concealment rule's constants, in linear SSIM, measured with libvpx's
+ * error concealment on FourPeople 720p at quantizers 30 and 60
+ * (`node --import tsx bench/salsify-concealment-calibration.ts`; docs/salsify.md
+ * gives the figures): MISSING per whole frame of bytes missing (a cut frame
+ * keeps its modes and motion vectors, so little is lost), CARRY the share of a
+ * damage still there one frame later (VP8 refreshes nothing by itself), SKIP
+ * for a frame decoded one frame ahead of its source.
+ */
+export const CONCEALMENT = { missing: 0.0031, carry: 0.967, skip: 0.0101 } as const;
+
+/** The damage of a concealed decode (see the rule above). */
+export function concealedDamage(previousDamage: number, missingFraction: number, skipped: boolean): number {
+  return CONCEALMENT.carry * previousDamage + CONCEALMENT.missing * clamp(missingFraction, 0, 1) + (skipped ? CONCEALMENT.skip : 0);
+}
+
 function childId(parentId: string, quantizer: number, samples: Uint8Array): string {
   const buf = new Uint8Array(17 + samples.length);
   for (let i = 0; i < 16; i++) buf[i] = parentId.charCodeAt(i);
@@ -208,8 +236,9 @@ export function inspectModelFrame(frame: Uint8Array): ModelFrameInfo {
 }
 
 export interface ModelCodec extends FunctionalCodec {
-  /** The modelled SSIM (linear) of a frame this codec produced. */
-  modelledSsim(frame: Uint8Array): number;
+  /** The modelled SSIM (linear) of a frame this codec produced, shown from `state` (the decoded state: lower when damaged). */
+  modelledSsim(frame: Uint8Array, state?: CodecState): number;
+  conceal(state: CodecState, received: Uint8Array, frameLength: number): Promise<DecodeResult & { concealed: boolean }>;
 }
 
 export function createModelCodec(): ModelCodec {
@@ -288,9 +317,33 @@ export function createModelCodec(): ModelCodec {
       return result;
     },
 
-    modelledSsim(frame) {
+    async conceal(state, received, frameLength) {
+      const s = asModelState(state);
+      const info = inspectModelFrame(received);
+      if (info.width !== s.width || info.height !== s.height) throw new Error(`frame is ${info.width}x${info.height} but the decoder state is ${s.width}x${s.height}`);
+      if (!info.keyFrame && s.samples.length === 0) throw new Error('an inter frame cannot be decoded from the initial state (no reference picture)');
+      if (!(Number.isInteger(frameLength) && frameLength >= received.length)) throw new RangeError(`frame length ${frameLength} is less than the ${received.length} bytes received`);
+      const missing = 1 - received.length / frameLength;
+      const skipped = !info.keyFrame && s.standsFor !== info.sourceStateId;
+      const damage = info.keyFrame ? CONCEALMENT.missing * missing : concealedDamage(s.damage, missing, skipped);
+      const samples = info.samples.slice();
+      if (damage === 0) {
+        // The whole frame, from a state equal to its source: an exact decode.
+        const target = new ModelState(childId(info.sourceStateId, info.quantizer, samples), s.width, s.height, samples);
+        return { picture: blank(s.width, s.height), state: target, concealed: false };
+      }
+      const seed = new Uint8Array(40);
+      for (let i = 0; i < 16; i++) seed[i] = s.id.charCodeAt(i);
+      new DataView(seed.buffer).setFloat64(16, damage);
+      new DataView(seed.buffer).setUint32(24, received.length);
+      const damaged = new ModelState(childId(hash64Hex(seed), info.quantizer, samples), s.width, s.height, samples, damage, info.targetStateId);
+      return { picture: blank(s.width, s.height), state: damaged, concealed: true };
+    },
+
+    modelledSsim(frame, state) {
       const info = inspectModelFrame(frame);
-      return modelSsim(info.quantizer);
+      const damage = state instanceof ModelState ? state.damage : 0;
+      return Math.max(0, modelSsim(info.quantizer) - damage);
     },
 
     async close() {},

@@ -5,19 +5,27 @@
 // datagram, as the reference receiver reports it), its state and the states
 // it holds.
 //
-// Unlike the reference receiver (alfalfa src/salsify/salsify-receiver.cc),
-// which decodes an incomplete frame with libvpx's error concealment once a
-// packet of a later frame arrives and shows it, this one abandons an
-// incomplete frame: Debian's libvpx is built without error concealment
-// (vpx_codec_get_caps() of its VP8 decoder lacks VPX_CODEC_CAP_ERROR_CONCEALMENT;
-// test/codec-bridge/vp8-error-concealment.test.ts checks it). So where the
-// reference shows a damaged picture and later frames built on it, this
-// receiver shows nothing until a frame it can decode exactly arrives: fewer
-// frames shown after a loss (a longer freeze, a higher signal delay), but no
-// damaged pictures (a higher SSIM of what is shown).
+// Loss is handled as the reference receiver handled it (alfalfa
+// src/salsify/salsify-receiver.cc lines 223-243 and 261-310, with its own VP8
+// decoder's error concealment switched on at line 192), when the codec can
+// conceal (FunctionalCodec.conceal: the model codec, and the VP8 codec on a
+// libvpx built with error concealment) and `conceal` is not false:
+// - a datagram of a later frame ends an incomplete frame: what arrived of it,
+//   its fragments up to the first missing one (alfalfa's partial_frame()), is
+//   decoded with concealment from the decoder's current state and shown;
+//   nothing is decoded when its first fragment is missing;
+// - a complete frame whose source state the receiver does not hold is
+//   decoded from the decoder's current state anyway, and shown (alfalfa
+//   decodes every complete frame, loading the source state when it has it);
+// - a state reached that way is damaged: acknowledgements report its id (the
+//   sender knows no such state, so it sees the loss), and it is never held
+//   for the sender to refer to.
+// Without concealment an incomplete frame is abandoned and a frame whose
+// source is not held is dropped: nothing is shown until a frame that decodes
+// exactly arrives.
 //
-// - One frame is assembled at a time: datagrams of a later frame abandon an
-//   incomplete one; datagrams of earlier (or already complete) frames are
+// - One frame is assembled at a time: datagrams of a later frame end an
+//   incomplete one (concealed or abandoned, above); datagrams of earlier (or already complete) frames are
 //   stale and ignored, duplicates likewise.
 // - A complete frame is accepted when the state it was encoded from is the
 //   receiver's state, a state it holds, or the initial state (a key frame);
@@ -46,8 +54,16 @@ export interface ShownFrame {
   /** Time the decoded picture was ready (ms). */
   readonly shownAt: number;
   readonly picture: Picture;
-  /** The compressed frame. */
+  /** The compressed frame (for a concealed one, what arrived of it). */
   readonly frame: Uint8Array;
+  /** Decoded with concealment: from an incomplete frame, or from a state other than the frame's source. */
+  readonly concealed: boolean;
+  /** The decoder's state after this frame (damaged when concealed). */
+  readonly state: CodecState;
+  /** The state it was decoded from: its source, or when concealed the decoder's state at the time. */
+  readonly fromStateId: string;
+  /** The whole frame's length (more than `frame`'s when some of it was missing). */
+  readonly frameLength: number;
   readonly sourceStateId: string;
   readonly targetStateId: string;
 }
@@ -70,6 +86,8 @@ export interface ReceiverOptions {
   readonly maxDecodeQueueBytes?: number;
   /** Modelled time of one decode (default: timing-model.ts). */
   readonly decodeMs?: (width: number, height: number, frame: Uint8Array) => number;
+  /** Decode incomplete frames and frames from states not held with concealment, as alfalfa did, when the codec can (default true). */
+  readonly conceal?: boolean;
   readonly onShown?: (shown: ShownFrame) => void;
   /** Every fragment of this connection as it arrives (duplicates and stale ones too), with the arrival time: for records. */
   readonly onFragment?: (fragment: FragmentDatagram, at: number) => void;
@@ -91,6 +109,14 @@ export interface ReceiverCounters {
   droppedAfterFailure: number;
   framesShown: number;
   acksSent: number;
+  /** 1 when the receiver conceals (the codec can and it was not switched off), else 0. */
+  concealment: number;
+  /** Incomplete frames decoded with concealment (their first fragment had arrived). */
+  framesConcealed: number;
+  /** Complete frames decoded from the current state because their source state was not held. */
+  framesOnOtherState: number;
+  /** Concealed decodes that failed (e.g. the frame header itself was cut short). */
+  concealFailures: number;
 }
 
 interface Assembly {
@@ -102,6 +128,9 @@ interface Assembly {
 interface PendingDecode {
   readonly header: FragmentDatagram;
   readonly frame: Uint8Array;
+  /** 'exact': from the frame's source state; 'conceal': from the decoder's current state, concealing. */
+  readonly mode: 'exact' | 'conceal';
+  readonly seq: number;
 }
 
 export class SalsifyReceiver {
@@ -115,6 +144,7 @@ export class SalsifyReceiver {
     datagrams: 0, badDatagrams: 0, foreignDatagrams: 0, unexpectedDatagrams: 0, duplicateDatagrams: 0, staleDatagrams: 0,
     framesCompleted: 0, framesAbandoned: 0, corruptFrames: 0, missingReference: 0, decodeQueueOverflow: 0,
     decodeFailures: 0, droppedAfterFailure: 0, framesShown: 0, acksSent: 0,
+    concealment: 0, framesConcealed: 0, framesOnOtherState: 0, concealFailures: 0,
   };
   #assembly: Assembly | undefined;
   /** Frames numbered at or below this are finished with (completed or abandoned). */
@@ -123,6 +153,9 @@ export class SalsifyReceiver {
   #stateId: string | undefined;
   /** The state of the last successful decode. */
   #decodedId: string | undefined;
+  /** The decoder's state after the last successful decode (exact or concealed). */
+  #current: CodecState | undefined;
+  #jobsQueued = 0;
   #queueBytes = 0;
   #decoding = false;
   #failure: Error | undefined;
@@ -134,6 +167,7 @@ export class SalsifyReceiver {
     if (!(Number.isInteger(memory) && memory >= 1 && memory <= 1024)) throw new RangeError(`receiver state memory must be an integer in 1..1024, got ${memory}`);
     this.#decoded = new StateStore(memory);
     this.#estimator = new InterArrivalEstimator({ alpha: options.alpha, grace: options.grace });
+    if (options.conceal !== false && options.codec.conceal) this.counters.concealment = 1;
     options.ctx.onReceive((bytes) => this.#onDatagram(bytes));
   }
 
@@ -217,10 +251,7 @@ export class SalsifyReceiver {
 
     let assembly = a && a.first.frameNumber === d.frameNumber ? a : undefined;
     if (!assembly) {
-      if (a) {
-        this.counters.framesAbandoned++;
-        this.#done = Math.max(this.#done, a.first.frameNumber);
-      }
+      if (a) this.#endIncomplete(a);
       assembly = { first: d, pieces: new Array(d.fragmentCount), received: 0 };
       this.#assembly = assembly;
     }
@@ -228,6 +259,40 @@ export class SalsifyReceiver {
     assembly.received++;
     if (assembly.received === d.fragmentCount) this.#complete(assembly);
     this.#acknowledge(d);
+  }
+
+  /** A datagram of a later frame arrived: conceal what arrived of this one (alfalfa's partial_frame), or abandon it. */
+  #endIncomplete(a: Assembly): void {
+    this.#done = Math.max(this.#done, a.first.frameNumber);
+    let length = 0;
+    for (const piece of a.pieces) {
+      if (!piece) break;
+      length += piece.length;
+    }
+    if (this.counters.concealment === 0 || length === 0) {
+      this.counters.framesAbandoned++;
+      return;
+    }
+    const prefix = new Uint8Array(length);
+    let offset = 0;
+    for (const piece of a.pieces) {
+      if (!piece) break;
+      prefix.set(piece, offset);
+      offset += piece.length;
+    }
+    this.counters.framesConcealed++;
+    this.#enqueue({ header: a.first, frame: prefix, mode: 'conceal' });
+  }
+
+  #enqueue(job: Omit<PendingDecode, 'seq'>): boolean {
+    if (this.#queue.length >= (this.#o.maxDecodeQueue ?? 1024) || this.#queueBytes + job.frame.length > (this.#o.maxDecodeQueueBytes ?? 32 * 1024 * 1024)) {
+      this.counters.decodeQueueOverflow++;
+      return false;
+    }
+    this.#queue.push({ ...job, seq: ++this.#jobsQueued });
+    this.#queueBytes += job.frame.length;
+    this.#pump();
+    return true;
   }
 
   #complete(assembly: Assembly): void {
@@ -249,16 +314,15 @@ export class SalsifyReceiver {
     const reachable = src === this.#stateId || this.#decoded.has(src) || src === this.#initial(h.width, h.height).id;
     if (!reachable) {
       this.counters.missingReference++;
+      if (this.counters.concealment === 0) return;
+      this.counters.framesOnOtherState++;
+      this.#enqueue({ header: h, frame, mode: 'conceal' });
       return;
     }
-    if (this.#queue.length >= (this.#o.maxDecodeQueue ?? 1024) || this.#queueBytes + frame.length > (this.#o.maxDecodeQueueBytes ?? 32 * 1024 * 1024)) {
-      this.counters.decodeQueueOverflow++;
-      return;
-    }
-    this.#queue.push({ header: h, frame });
-    this.#queueBytes += frame.length;
+    // The state is set before the decode is queued: #enqueue may start it at once.
+    const previous = this.#stateId;
     this.#stateId = h.targetStateId;
-    this.#pump();
+    if (!this.#enqueue({ header: h, frame, mode: 'exact' })) this.#stateId = previous;
   }
 
   #acknowledge(d: FragmentDatagram): void {
@@ -291,6 +355,7 @@ export class SalsifyReceiver {
   }
 
   async #decode(job: PendingDecode): Promise<void> {
+    if (job.mode === 'conceal') return this.#decodeConcealed(job);
     const h = job.header;
     const initial = this.#initial(h.width, h.height);
     const from = h.sourceStateId === initial.id ? initial : this.#decoded.get(h.sourceStateId);
@@ -306,10 +371,37 @@ export class SalsifyReceiver {
     this.#decoded.dropOlderThan(h.sourceStateId);
     this.#decoded.add(result.state);
     this.#decodedId = result.state.id;
+    this.#current = result.state;
+    this.#show(job, result.picture, from.id, result.state, false);
+  }
+
+  /** Decodes with concealment from the decoder's current state (alfalfa: the player's decoder, whatever it holds). */
+  async #decodeConcealed(job: PendingDecode): Promise<void> {
+    const h = job.header;
+    const from = this.#current ?? this.#initial(h.width, h.height);
+    const decodeMs = this.#o.decodeMs ?? modelledDecodeMsForFrame;
+    let result;
+    try {
+      result = await this.#ctx.work(() => this.#o.codec.conceal!(from, job.frame, h.frameLength), decodeMs(h.width, h.height, job.frame));
+    } catch {
+      this.counters.concealFailures++;
+      return;
+    }
+    this.#current = result.state;
+    this.#decodedId = result.state.id;
+    // Acknowledgements report the damaged state, unless a frame queued since has set the state to come.
+    if (job.seq === this.#jobsQueued) this.#stateId = result.state.id;
+    const exact = !result.concealed && result.state.id === h.targetStateId;
+    if (exact) this.#decoded.add(result.state);
+    this.#show(job, result.picture, from.id, result.state, !exact);
+  }
+
+  #show(job: PendingDecode, picture: Picture, fromStateId: string, state: CodecState, concealed: boolean): void {
+    const h = job.header;
     this.counters.framesShown++;
     this.#o.onShown?.({
-      frameNumber: h.frameNumber, shownAt: this.#ctx.now(), picture: result.picture, frame: job.frame,
-      sourceStateId: h.sourceStateId, targetStateId: h.targetStateId,
+      frameNumber: h.frameNumber, shownAt: this.#ctx.now(), picture, frame: job.frame, concealed, state, fromStateId,
+      frameLength: h.frameLength, sourceStateId: h.sourceStateId, targetStateId: h.targetStateId,
     });
   }
 

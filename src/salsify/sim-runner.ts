@@ -83,6 +83,8 @@ export interface SalsifySimConfig {
   readonly encodeTiming?: EncodeTimingModel;
   /** A frame is shown on the display's next refresh after its decode (Hz; the paper's bench: 59.94); unset: when decoded. */
   readonly displayRefreshHz?: number;
+  /** false: the receiver abandons incomplete frames instead of concealing them as alfalfa's did (receiver.ts); unset: it conceals. */
+  readonly conceal?: boolean;
 }
 
 // A preset (presets.ts) sets fields of this config, and only valid ones.
@@ -163,6 +165,7 @@ function checkConfig(c: SalsifySimConfig): void {
   if (c.measureForS !== undefined && !(c.measureForS > 0 && Number.isFinite(c.measureForS))) fail('measureForS', c.measureForS, 'a number of seconds > 0');
   if (c.encodeTiming !== undefined && !ENCODE_TIMINGS.includes(c.encodeTiming)) fail('encodeTiming', c.encodeTiming, ENCODE_TIMINGS.join(' | '));
   if (c.displayRefreshHz !== undefined && !(c.displayRefreshHz > 0 && c.displayRefreshHz <= 1000)) fail('displayRefreshHz', c.displayRefreshHz, 'a number of Hz in (0, 1000]');
+  if (c.conceal !== undefined && typeof c.conceal !== 'boolean') fail('conceal', c.conceal, 'true or false');
 }
 
 /** The config a run uses: the defaults, under the preset's fields (presets.ts), under the fields given. */
@@ -312,13 +315,13 @@ async function simulate(config: SalsifySimConfig, downTrace: Trace, upTrace: Tra
   const arrivals = new FrameArrivals();
   const pendingSsim: Promise<void>[] = [];
   const receiver = new SalsifyReceiver({
-    ctx: net.inside, codec, connectionId: config.connectionId, grace: config.grace,
+    ctx: net.inside, codec, connectionId: config.connectionId, grace: config.grace, conceal: config.conceal,
     onFragment: (d, at) => arrivals.fragment(d, at),
     onShown: (decoded) => {
       const hz = config.displayRefreshHz;
       const s = hz === undefined ? decoded : { ...decoded, shownAt: nextRefreshMs(decoded.shownAt, hz) };
       if (modelled) {
-        shown.set(s.frameNumber, { shownMs: s.shownAt, ssim: modelled.modelledSsim(s.frame) });
+        shown.set(s.frameNumber, { shownMs: s.shownAt, ssim: modelled.modelledSsim(s.frame, s.state) });
         return;
       }
       const index = frameToSource.get(s.frameNumber);

@@ -163,7 +163,7 @@ test('--version on every bin (and every subcommand), before any other check', as
   const s = await captureOutput(() => salsify(['--version']));
   assert.is(s.status, 0);
   assert.match(s.stdout, /^salsify \d+\.\d+\.\d+ \(lowlat-video-toolkit\)\nnode v\d+/);
-  assert.match(s.stdout, /\nlibvpx (v[\d.]+ \(native VP8 addon\)|: not available)/);
+  assert.match(s.stdout, /\nlibvpx (v[\d.]+, with(out)? error concealment: .+ \(native VP8 addon\)|: not available)/);
   assert.match(s.stdout, /\n(Chromium [\d.]+ \(|chromium: not found)/);
   assert.match(s.stdout, /\n(Mozilla Firefox [\d.]+(esr)? \(|firefox-esr: not found)/);
   const sim = await captureOutput(() => salsify(['sim', '--downlink', 'nope', '--version']));

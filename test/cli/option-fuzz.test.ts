@@ -89,7 +89,7 @@ async function fuzzCommand(name: string, runs: number, run: (argv: string[]) => 
 test('salsify sim: parseSimArgs', () => {
   fuzzParser('salsify sim', 3000, parseSimArgs, ['--downlink', 'const:2', '--uplink', 'x.trace'],
     ['--downlink', '--uplink', '--scheme', '--queue', '--queue-args', '--delay', '--downlink-loss', '--uplink-loss', '--downlink-onoff', '--video', '--fps', '--codec',
-      '--duration', '--drain', '--budget', '--no-grace', '--frame-clock', '--seed', '--json', '--log-dir', '-h', '--x'],
+      '--duration', '--drain', '--budget', '--no-grace', '--no-conceal', '--frame-clock', '--seed', '--json', '--log-dir', '-h', '--x'],
     ['const:2', 'const:0', 'salsify-1', 'salsify-2,conventional-1s', 'salsify-1,salsify-1', 'droptail', 'codel', 'packets=10', 'model', 'vp8', 'synthetic', '100,50', '10', '0.1', 'newest-frame', 'next-frame']);
 });
 

@@ -29,6 +29,8 @@ test('defaults: drop-tail of 256 packets, salsify-1, synthetic video, model code
   assert.equal(two.configs.map((x) => x.scheme), ['salsify-2', 'conventional-1s']);
   assert.is(two.configs[0].queueArgs, '');
   assert.is(two.configs[0].grace, false);
+  assert.is(c.conceal, undefined, 'concealment is the default, and unset (so run hashes do not change)');
+  assert.is(parseSimArgs(['--downlink', 'a', '--uplink', 'b', '--no-conceal']).configs[0].conceal, false);
   assert.equal(two.configs[1].downlinkOnOff, { meanOnMs: 500, meanOffMs: 100 });
   assert.is(c.downlinkLossAt, undefined);
   assert.is(parseSimArgs(['--downlink', 'a', '--uplink', 'b', '--downlink-loss-at', 'delivery']).configs[0].downlinkLossAt, 'delivery');

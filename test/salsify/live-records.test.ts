@@ -138,6 +138,20 @@ test('a frame whose datagrams all arrived but that was not shown is never-shown,
   assert.equal([a.summary.framesLost, a.summary.framesNeverShown], [0, 1]);
 });
 
+test('a frame shown concealed from the datagrams that arrived is shown, without a last arrival; concealed with no arrival record is refused', async () => {
+  const { sender, receiver } = sampleRun();
+  const end = receiver.pop()!;
+  const concealed = { type: 'shown', t: START + 340, frame: 2, bytes: 200, src: STATE[2], dst: STATE[0], ssim: 0.8, concealed: true, from: STATE[2], reached: 'abababababababab', length: 400 };
+  const a = await analyzeLiveRun(runDir(sender, [...receiver, concealed, end]));
+  assert.equal(a.frames.map((f) => f.fate), ['shown', 'skipped', 'shown', 'shown']);
+  assert.equal([a.frames[3].firstArrivalMs, a.frames[3].lastArrivalMs, a.frames[3].ssim], [330, undefined, 0.8]);
+  assert.is(a.summary.framesLost, 0);
+  const noArrival = receiver.filter((r) => !(r.type === 'arrival' && (r as { frame: number }).frame === 2));
+  await rejects(analyzeLiveRun(runDir(sender, [...noArrival, concealed, end])), /frame number 2 is shown concealed, but no earlier arrival record says some of it arrived/);
+  const { reached: _, ...incomplete } = concealed;
+  await rejects(analyzeLiveRun(runDir(sender, [...receiver, incomplete, end])), /field "reached" is missing/);
+});
+
 test('frames count as captured at their nominal instants; late capture timers are reported', async () => {
   const { sender, receiver } = sampleRun();
   const late = sender.map((r) => (r.type === 'capture' ? { ...r, t: (r as { t: number }).t + 4 } : r));

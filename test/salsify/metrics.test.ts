@@ -45,12 +45,18 @@ test('each fate named: shown, never shown, lost, skipped by choice, superseded',
   );
 });
 
-test('a frame shown without all of its datagrams recorded as arrived is refused', () => {
+test('a frame shown with none of its datagrams recorded as arrived is refused; one shown concealed from some of them is shown, without a last arrival', () => {
   const events: SenderEvent[] = [{ kind: 'capture', time: 0, sourceIndex: 0 }, sentEvent(1, 0, 0)];
   assert.throws(
     () => salsifyFrameRecords(senderView(events), { arrivals: new Map(), shown: new Map([[0, { shownMs: 5 }]]) }, 10),
-    /frame 0 \(source frame 0\) was shown, but not all of its datagrams are recorded as arrived/,
+    /frame 0 \(source frame 0\) was shown, but none of its datagrams is recorded as arrived/,
   );
+  const partial = new Map([[0, { firstMs: 2, latestMs: 3, fragments: 1, fragmentCount: 3 }]]);
+  const [f] = salsifyFrameRecords(senderView(events), { arrivals: partial, shown: new Map([[0, { shownMs: 5, ssim: 0.9 }]]) }, 10);
+  assert.is(f.fate, 'shown');
+  assert.is(f.firstArrivalMs, 2);
+  assert.is(f.lastArrivalMs, undefined);
+  assert.is(f.displayMs, 5);
 });
 
 test.run();

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createModelCodec, inspectModelFrame, modelFrameBytes, modelSsim } from '../../src/salsify/model-codec.ts';
+import { CONCEALMENT, concealedDamage, createModelCodec, inspectModelFrame, modelFrameBytes, modelSsim } from '../../src/salsify/model-codec.ts';
 import { modelledDecodeMs, modelledEncodeMs } from '../../src/salsify/timing-model.ts';
 import { modelEncodeMs } from '../../src/codec-bridge/encode-time-model.ts';
 import { createSyntheticScene } from '../../src/codec-bridge/video/synthetic-scene.ts';
@@ -110,6 +110,40 @@ test('modelled SSIM falls with the quantizer; timing model follows the measured 
   assert.ok(Math.abs(modelledDecodeMs(640, 360, 30) * 4 - modelledDecodeMs(1280, 720, 30)) < 1e-9);
   assert.throws(() => modelledEncodeMs(0, 720, 30), /picture size/);
   assert.throws(() => modelledDecodeMs(1280, 720, 200), /quantizer/);
+});
+
+test('concealment rule: a concealed frame is shown at its quantizer\'s SSIM less the damage; the damage carries, grows with what is missing and with a skipped frame, and an exact decode clears it', async () => {
+  const codec = createModelCodec();
+  const s0 = codec.initialState(320, 180);
+  const f = [await codec.encode(s0, await scene.frame(0), 30)];
+  for (let i = 1; i < 5; i++) f.push(await codec.encode(f[i - 1].state, await scene.frame(i), 30));
+  const full = modelSsim(30);
+  // frame 1: only its first 40 % arrived
+  const cut = Math.max(250, Math.floor(f[1].frame.length * 0.4));
+  const part = f[1].frame.subarray(0, cut);
+  const c1 = await codec.conceal(f[0].state, part, f[1].frame.length);
+  assert.ok(c1.concealed);
+  const d1 = CONCEALMENT.missing * (1 - cut / f[1].frame.length);
+  assert.ok(Math.abs(full - d1 - codec.modelledSsim(part, c1.state)) < 1e-12);
+  assert.not.ok([f[1].state.id, f[0].state.id].includes(c1.state.id));
+  // frame 2, whole, from the damaged state that stands for its source: the damage carries
+  const c2 = await codec.conceal(c1.state, f[2].frame, f[2].frame.length);
+  assert.ok(Math.abs(full - concealedDamage(d1, 0, false) - codec.modelledSsim(f[2].frame, c2.state)) < 1e-12);
+  // frame 4 from frame 2's damaged state (frame 3 missing): a skip adds to it
+  const c4 = await codec.conceal(c2.state, f[4].frame, f[4].frame.length);
+  assert.ok(Math.abs(full - concealedDamage(concealedDamage(d1, 0, false), 0, true) - codec.modelledSsim(f[4].frame, c4.state)) < 1e-12);
+  // an exact decode from a state the encoder made is undamaged
+  const exact = await codec.decode(f[2].state, f[3].frame);
+  assert.is(codec.modelledSsim(f[3].frame, exact.state), full);
+  // the whole frame from its own source through conceal() is the exact decode
+  const same = await codec.conceal(f[2].state, f[3].frame, f[3].frame.length);
+  assert.not.ok(same.concealed);
+  assert.is(same.state.id, f[3].state.id);
+  // the same inputs give the same damaged state
+  assert.is((await codec.conceal(f[0].state, part, f[1].frame.length)).state.id, c1.state.id);
+  let refused = false;
+  await codec.conceal(f[0].state, f[1].frame.subarray(0, 20), f[1].frame.length).catch(() => { refused = true; });
+  assert.ok(refused, 'a prefix shorter than the model header cannot be concealed');
 });
 
 test.run();

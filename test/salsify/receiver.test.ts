@@ -38,7 +38,7 @@ function datagramsOf(frameNumber: number, from: string, r: EncodeResult, maxPayl
   }));
 }
 
-function setup(options: { maxDecodeQueue?: number } = {}) {
+function setup(options: { maxDecodeQueue?: number; conceal?: boolean } = {}) {
   const sim = new Simulator();
   const net = createSimNetwork(sim, { uplink: [{ kind: 'delay', ms: 1 }], downlink: [{ kind: 'delay', ms: 1 }], seed: 1 });
   const shown: ShownFrame[] = [];
@@ -91,9 +91,9 @@ test('duplicated, truncated, corrupted, foreign and stale datagrams are counted 
   assert.is(acks.length, d0.length + d1.length); // only new, valid datagrams are acknowledged
 });
 
-test('a frame with a bad checksum is not decoded; a later frame abandons an incomplete one', async () => {
+test('without concealment: a frame with a bad checksum is not decoded; a later frame abandons an incomplete one', async () => {
   const { initial, frames } = await chain(4);
-  const { sim, receiver, shown, acks, sendAt } = setup();
+  const { sim, receiver, shown, acks, sendAt } = setup({ conceal: false });
   sendAt(0, datagramsOf(0, initial.id, frames[0]));
   // frame 1 with a wrong frame checksum (every datagram consistently re-sealed)
   const pieces = splitFrame(frames[1].frame, 300);
@@ -118,9 +118,9 @@ test('a frame with a bad checksum is not decoded; a later frame abandons an inco
   assert.is(acks.at(-1)!.currentStateId, recovery.state.id);
 });
 
-test('a complete frame whose reference the receiver lacks is dropped, not mis-decoded', async () => {
+test('without concealment: a complete frame whose reference the receiver lacks is dropped, not mis-decoded', async () => {
   const { initial, frames } = await chain(3);
-  const { sim, receiver, shown, sendAt } = setup();
+  const { sim, receiver, shown, sendAt } = setup({ conceal: false });
   sendAt(0, datagramsOf(0, initial.id, frames[0]));
   sendAt(40, datagramsOf(2, frames[1].state.id, frames[2])); // frame 1 never arrives
   await sim.run();
@@ -217,6 +217,56 @@ test('pacer: a frame into an empty pacer leaves at once, its datagrams and any l
   await sim.run();
   assert.equal(times, [10, 1011.5, 2013, 3014.5, 4015, 5015.1, 6017.1]);
   assert.throws(() => pacer.enqueue(frame(7), -1), /pacing gap/);
+});
+
+// Loss as alfalfa's receiver handled it (salsify-receiver.cc lines 223-243, 261-310).
+test('with concealment: an incomplete frame is decoded from what arrived and shown once a later frame\'s datagram arrives; acks then report a state the sender never made', async () => {
+  const { initial, frames } = await chain(4);
+  const { sim, receiver, shown, acks, sendAt } = setup();
+  sendAt(0, datagramsOf(0, initial.id, frames[0]));
+  sendAt(40, datagramsOf(1, frames[0].state.id, frames[1]));
+  const d2 = datagramsOf(2, frames[1].state.id, frames[2]);
+  assert.ok(d2.length >= 3);
+  sendAt(80, d2.slice(0, -1)); // its last datagram is lost
+  sendAt(120, datagramsOf(3, frames[2].state.id, frames[3])); // encoded from frame 2's state: not held
+  await sim.run();
+  assert.equal(shown.map((s) => s.frameNumber), [0, 1, 2, 3]);
+  assert.equal(shown.map((s) => s.concealed), [false, false, true, true]);
+  assert.is(receiver.counters.framesConcealed, 1);
+  assert.is(receiver.counters.framesOnOtherState, 1);
+  assert.is(receiver.counters.framesAbandoned, 0);
+  const made = new Set([initial.id, ...frames.map((f) => f.state.id)]);
+  assert.not.ok(made.has(acks.at(-1)!.currentStateId), 'the receiver reports its damaged state');
+  assert.not.ok(acks.at(-1)!.heldStateIds.some((id) => !made.has(id)), 'a damaged state is never offered to the sender');
+  const codec = createModelCodec();
+  const ssim = shown.map((s) => codec.modelledSsim(s.frame, s.state));
+  assert.ok(ssim[2] < ssim[1] && ssim[3] < ssim[1], `concealed frames are shown at a lower SSIM (${ssim.join(', ')})`);
+});
+
+test('with concealment: a frame whose source is not held is decoded from the current state and shown; a frame from a held state then decodes exactly', async () => {
+  const { initial, frames } = await chain(3);
+  const { sim, receiver, shown, acks, sendAt } = setup();
+  sendAt(0, datagramsOf(0, initial.id, frames[0]));
+  sendAt(40, datagramsOf(2, frames[1].state.id, frames[2])); // frame 1 never arrives
+  const recovery = await createModelCodec().encode(frames[0].state, await scene.frame(3), 20);
+  sendAt(80, datagramsOf(3, frames[0].state.id, recovery)); // the sender's recovery from a state the receiver holds
+  await sim.run();
+  assert.equal(shown.map((s) => [s.frameNumber, s.concealed]), [[0, false], [2, true], [3, false]]);
+  assert.is(receiver.counters.framesOnOtherState, 1);
+  assert.is(shown[2].state.id, recovery.state.id);
+  assert.is(acks.at(-1)!.currentStateId, recovery.state.id);
+});
+
+test('with concealment: nothing is decoded of a frame whose first datagram is lost', async () => {
+  const { initial, frames } = await chain(3);
+  const { sim, receiver, shown, sendAt } = setup();
+  sendAt(0, datagramsOf(0, initial.id, frames[0]));
+  sendAt(40, datagramsOf(1, frames[0].state.id, frames[1]).slice(1));
+  sendAt(80, datagramsOf(2, frames[1].state.id, frames[2]).slice(0, 1));
+  await sim.run();
+  assert.is(receiver.counters.framesAbandoned, 1);
+  assert.equal(shown.map((s) => s.frameNumber), [0]);
+  assert.is(receiver.counters.concealment, 1);
 });
 
 test.run();

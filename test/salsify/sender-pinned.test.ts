@@ -4,7 +4,10 @@
 // link so that loss recovery runs too. The figures were re-pinned when the
 // sender moved to the reference control loop (alfalfa's: target size, frame
 // clock, grace period, pacing, the 5 s conservative period) and the schemes
-// of issue 9 were added; a change of the control loop's behaviour changes them. The path is only a
+// of issue 9 were added, and again when the receiver began to conceal losses as
+// alfalfa's does (more frames shown; its acknowledgements then report a damaged
+// state the sender does not know, so a second loss is detected once the first
+// conservative period ends); a change of the control loop's behaviour changes them. The path is only a
 // drop-tail link in each direction, so a change of the stage order elsewhere
 // cannot move them.
 import { test } from 'uvu';
@@ -53,17 +56,17 @@ async function run(scheme: Scheme) {
 }
 
 const PINNED: Record<Scheme, Awaited<ReturnType<typeof run>>> = {
-  'salsify-1': {"sent":126,"skipped":114,"superseded":0,"encoded":480,"datagramsSent":2773,"bytesSent":3915059,"lossesDetected":1,"keyFrames":1,"shown":98,"meanQuantizer":38.54,"decisions":"1d8d291d"},
-  'salsify-2': {"sent":133,"skipped":107,"superseded":0,"encoded":480,"datagramsSent":2820,"bytesSent":3979812,"lossesDetected":1,"keyFrames":1,"shown":104,"meanQuantizer":39.17,"decisions":"ef1acb2a"},
-  'conventional-1s': {"sent":240,"skipped":0,"superseded":0,"encoded":240,"datagramsSent":3226,"bytesSent":4507535,"lossesDetected":1,"keyFrames":1,"shown":201,"meanQuantizer":19,"decisions":"caa50aa6"},
+  'salsify-1': {"sent":126,"skipped":114,"superseded":0,"encoded":480,"datagramsSent":2773,"bytesSent":3915059,"lossesDetected":2,"keyFrames":1,"shown":125,"meanQuantizer":38.54,"decisions":"51ae56f5"},
+  'salsify-2': {"sent":133,"skipped":107,"superseded":0,"encoded":480,"datagramsSent":2820,"bytesSent":3979812,"lossesDetected":2,"keyFrames":1,"shown":132,"meanQuantizer":39.17,"decisions":"a6ce2eff"},
+  'conventional-1s': {"sent":240,"skipped":0,"superseded":0,"encoded":240,"datagramsSent":3226,"bytesSent":4507535,"lossesDetected":2,"keyFrames":1,"shown":236,"meanQuantizer":19,"decisions":"df5491a9"},
   // Salsify-4's encodings with grace 0, as the paper ran it (salsify-nograce.ts).
-  'salsify-nograce': {"sent":140,"skipped":100,"superseded":0,"encoded":960,"datagramsSent":2611,"bytesSent":3672509,"lossesDetected":1,"keyFrames":1,"shown":112,"meanQuantizer":49.61,"decisions":"33ca0417"},
+  'salsify-nograce': {"sent":140,"skipped":100,"superseded":0,"encoded":960,"datagramsSent":2611,"bytesSent":3672509,"lossesDetected":2,"keyFrames":1,"shown":135,"meanQuantizer":49.61,"decisions":"3f78fb85"},
   // Searched on the reference's size estimate (2.1 x the real size), its sample encodes charged.
-  'salsify-targetsize': {"sent":109,"skipped":131,"superseded":0,"encoded":240,"datagramsSent":2669,"bytesSent":3795531,"lossesDetected":1,"keyFrames":1,"shown":82,"meanQuantizer":20.62,"decisions":"a59908e9"},
-  'salsify-4': {"sent":136,"skipped":104,"superseded":0,"encoded":960,"datagramsSent":2799,"bytesSent":3950410,"lossesDetected":1,"keyFrames":1,"shown":107,"meanQuantizer":46.24,"decisions":"50a05e54"},
+  'salsify-targetsize': {"sent":109,"skipped":131,"superseded":0,"encoded":240,"datagramsSent":2669,"bytesSent":3795531,"lossesDetected":2,"keyFrames":1,"shown":109,"meanQuantizer":20.62,"decisions":"85a1c333"},
+  'salsify-4': {"sent":136,"skipped":104,"superseded":0,"encoded":960,"datagramsSent":2799,"bytesSent":3950410,"lossesDetected":2,"keyFrames":1,"shown":135,"meanQuantizer":46.24,"decisions":"5867bd16"},
   // GCC starts at 300 kbit/s: 625 bytes a frame at 60 fps, less than 720p at quantizer 127; after the key frame the encoder buffer drops frames until it drains.
   // Its GCC is libwebrtc's goog_cc since gcc became that (gcc-draft02 gave sent 216, skipped 24, 225113 bytes).
-  'webrtc-like': {"sent":214,"skipped":26,"superseded":0,"encoded":240,"datagramsSent":242,"bytesSent":222548,"lossesDetected":1,"keyFrames":1,"shown":211,"meanQuantizer":127,"decisions":"bca5b8b9"},
+  'webrtc-like': {"sent":214,"skipped":26,"superseded":0,"encoded":240,"datagramsSent":242,"bytesSent":222548,"lossesDetected":1,"keyFrames":1,"shown":213,"meanQuantizer":127,"decisions":"bca5b8b9"},
 };
 
 for (const scheme of SCHEMES) {

@@ -118,11 +118,14 @@ async function ssimFromSavedFrames(dir: string, sender: SenderRecords, receiver:
       const frame = await reader.readFrame();
       if (frame === null) throw new Error(`${path}: ${k} frames, but ${receiver.file} records ${receiver.shown.length} shown`);
       if (frame.timestamp !== shown.frameNumber) throw new Error(`${path}: frame ${k} is frame number ${frame.timestamp}, but ${receiver.file} records frame ${shown.frameNumber} shown ${k}th`);
-      const from = shown.sourceStateId === initial.id ? initial : states.get(shown.sourceStateId);
-      if (!from) throw new Error(`${path}: frame ${shown.frameNumber} is decoded from state ${shown.sourceStateId}, which none of the last ${REPLAY_STATES} frames reached`);
-      const decoded = await codec.decode(from, frame.data);
-      if (decoded.state.id !== shown.targetStateId) {
-        throw new Error(`${path}: frame ${shown.frameNumber} decodes to state ${decoded.state.id}, but the receiver reached ${shown.targetStateId}`);
+      const fromId = shown.concealed?.from ?? shown.sourceStateId;
+      const from = fromId === initial.id ? initial : states.get(fromId);
+      if (!from) throw new Error(`${path}: frame ${shown.frameNumber} is decoded from state ${fromId}, which none of the last ${REPLAY_STATES} frames reached`);
+      if (shown.concealed && !codec.conceal) throw new Error(`${path}: frame ${shown.frameNumber} was shown concealed, and this codec cannot conceal (docs/development.md: the libvpx built with error concealment)`);
+      const decoded = shown.concealed ? await codec.conceal!(from, frame.data, shown.concealed.length) : await codec.decode(from, frame.data);
+      const reached = shown.concealed?.reached ?? shown.targetStateId;
+      if (decoded.state.id !== reached) {
+        throw new Error(`${path}: frame ${shown.frameNumber} decodes to state ${decoded.state.id}, but the receiver reached ${reached}`);
       }
       states.delete(decoded.state.id);
       states.set(decoded.state.id, decoded.state);

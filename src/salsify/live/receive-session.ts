@@ -53,6 +53,8 @@ export class ReceiveSession {
   readonly #decoding: CountingWork;
   readonly #modelled: ModelCodec | undefined;
   readonly #arrivals = new FrameArrivals();
+  /** Incomplete frames shown concealed, whose arrival record was written when they were shown. */
+  readonly #arrivalWritten = new Set<number>();
   readonly #listeners = new Set<() => void>();
   #receiver: SalsifyReceiver | undefined;
   #runId: string | undefined;
@@ -130,6 +132,7 @@ export class ReceiveSession {
   }
 
   #onFragment(d: FragmentDatagram, at: number): void {
+    if (this.#arrivalWritten.has(d.frameNumber)) return; // shown concealed: its arrival is recorded as it was then
     const complete = this.#arrivals.fragment(d, at);
     if (complete) this.#o.records.write(this.#arrivalRecord(d.frameNumber, complete, complete.lastMs!));
   }
@@ -138,7 +141,17 @@ export class ReceiveSession {
     const record: Record<string, unknown> = {
       type: 'shown', t: this.#shared(s.shownAt), frame: s.frameNumber, bytes: s.frame.length, src: s.sourceStateId, dst: s.targetStateId,
     };
-    if (this.#modelled) record.ssim = this.#modelled.modelledSsim(s.frame);
+    if (this.#modelled) record.ssim = this.#modelled.modelledSsim(s.frame, s.state);
+    if (s.concealed) {
+      // How to decode it again (analyze): from which state, to which, and the whole frame's length.
+      Object.assign(record, { concealed: true, from: s.fromStateId, reached: s.state.id, length: s.frameLength });
+      const a = this.#arrivals.get(s.frameNumber);
+      if (a && a.lastMs === undefined) {
+        // Shown from what arrived: its arrival record now, before the shown record that needs it.
+        this.#o.records.write(this.#arrivalRecord(s.frameNumber, a, a.latestMs));
+        this.#arrivalWritten.add(s.frameNumber);
+      }
+    }
     const picture = this.#o.saved.save(s);
     if (picture !== undefined) record.picture = picture;
     this.#o.records.write(record);
@@ -180,7 +193,7 @@ export class ReceiveSession {
   end(reason: string, error?: unknown): void {
     const records = this.#o.records;
     if (records.ended) return;
-    for (const [frame, a] of this.#arrivals.incomplete()) records.write(this.#arrivalRecord(frame, a, a.latestMs));
+    for (const [frame, a] of this.#arrivals.incomplete()) if (!this.#arrivalWritten.has(frame)) records.write(this.#arrivalRecord(frame, a, a.latestMs));
     records.end(reason, this.counters(), error);
   }
 }

@@ -107,6 +107,8 @@ export interface ShownRecord {
   readonly targetStateId: string;
   readonly ssim?: number;
   readonly picture?: number;
+  /** Shown concealed (receiver.ts): decoded from state `from` (not necessarily its source) to state `reached`; `length` is the whole frame's. */
+  readonly concealed?: { readonly from: string; readonly reached: string; readonly length: number };
 }
 
 export interface ReceiverRecords {
@@ -242,14 +244,18 @@ export function readReceiverRecords(file: string): ReceiverRecords {
         if (!run) line.fail('a shown frame before the run record');
         const frameNumber = line.integer('frame');
         if (seen.has(frameNumber)) line.fail(`frame number ${frameNumber} is shown twice`);
-        if (arrivals.get(frameNumber)?.lastMs === undefined) line.fail(`frame number ${frameNumber} is shown, but no earlier arrival record says all of it arrived`);
+        const concealed = line.field('concealed', 'true', (v) => v === true, true) === true
+          ? { from: line.string('from', STATE_ID), reached: line.string('reached', STATE_ID), length: line.integer('length', 1) }
+          : undefined;
+        if (concealed && !arrivals.has(frameNumber)) line.fail(`frame number ${frameNumber} is shown concealed, but no earlier arrival record says some of it arrived`);
+        if (!concealed && arrivals.get(frameNumber)?.lastMs === undefined) line.fail(`frame number ${frameNumber} is shown, but no earlier arrival record says all of it arrived`);
         seen.add(frameNumber);
         const picture = line.optionalInteger('picture');
         // Pictures are saved in the order frames are shown: their indices count up from 0.
         if (picture !== undefined && picture !== saved++) line.fail(`field "picture" is ${picture}, expected ${saved - 1} (the saved pictures in order)`);
         shown.push({
           t, frameNumber, bytes: line.integer('bytes', 1), sourceStateId: line.string('src', STATE_ID), targetStateId: line.string('dst', STATE_ID),
-          ssim: line.optionalNumber('ssim', -1, 1), picture,
+          ssim: line.optionalNumber('ssim', -1, 1), picture, concealed,
         });
         break;
       }
