@@ -2,6 +2,7 @@
 // file paths one at a time, runs each file's uvu suites, and sends back what the file printed and
 // uvu's counts for it. The files a worker runs share its process, as they would in one uvu run;
 // files in different workers run at the same time.
+import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
 globalThis.UVU_DEFER = 1;
@@ -32,8 +33,22 @@ function counts(output) {
   return { total: read('Total'), passed: read('Passed'), skipped: read('Skipped') };
 }
 
+/** CPU seconds used so far by this process and by its children that have ended (Linux: /proc/self/stat's cutime and cstime). */
+function cpuSeconds() {
+  const own = process.cpuUsage();
+  let children = 0;
+  try {
+    const fields = readFileSync('/proc/self/stat', 'utf8').replace(/^.*\) /, '').split(' ');
+    children = (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    // not Linux: the children's time is not known
+  }
+  return (own.user + own.system) / 1e6 + children;
+}
+
 async function runFile({ file, label }) {
   const started = process.hrtime.bigint();
+  const cpuBefore = cpuSeconds();
   let loadError;
   const output = await captured(async () => {
     globalThis.UVU_QUEUE.length = 0;
@@ -47,7 +62,7 @@ async function runFile({ file, label }) {
     }
   });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  process.send({ file, output, ms, loadError, ...counts(output) });
+  process.send({ file, output, ms, cpuS: cpuSeconds() - cpuBefore, loadError, ...counts(output) });
 }
 
 process.on('message', (message) => void runFile(message));
