@@ -120,7 +120,11 @@ function startWorker() {
   });
   let pending = null;
   let ended = false;
-  const ready = new Promise((resolve) => child.once('message', resolve));
+  // (A worker that dies before it is ready, e.g. when tsx cannot load, must not leave the run waiting.)
+  const ready = new Promise((resolve) => {
+    child.once('message', resolve);
+    child.once('exit', resolve);
+  });
   child.on('message', (message) => {
     if (pending && message.file === pending.file.path) pending.resolve(message);
   });
@@ -132,6 +136,7 @@ function startWorker() {
     alive: () => !ended,
     run: async (file) => {
       await ready;
+      if (ended) return { died: 'its worker ended before it could run it' };
       const result = await new Promise((resolve) => {
         const timer = setTimeout(() => {
           resolve({ died: `it ran longer than ${FILE_LIMIT_MS / 60_000} minutes; its worker was ended` });
