@@ -15,10 +15,10 @@
 //          [--trace ../shared/traces/12mbps] [--mm-link PATH] [--mm-user USER] [--only startup|tcp]
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { asMahimahiUser, findMahimahi, mahimahiProblem } from './mahimahi.ts';
 import { option } from './options.ts';
+import { freeTcpPort } from '../src/net/free-port.ts';
 
 const pairs = Number(option('pairs', '5'));
 const seconds = Number(option('seconds', '10'));
@@ -66,17 +66,10 @@ async function timed(argv: string[], timeoutMs: number): Promise<{ wallS: number
   return { wallS: (performance.now() - t0) / 1000, cpuS: childrenCpuS() - cpu0, stdout, stderr, code };
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '0.0.0.0', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** Mbit/s the receiver got over an iperf3 run from inside `shell` to a server on the host, or why not. */
 async function tcpRun(shell: Shell): Promise<{ mbps: number } | { error: string }> {
-  const port = await freePort();
+  const port = await freeTcpPort('0.0.0.0');
   const server = spawn('iperf3', ['-s', '-1', '-p', String(port)], { stdio: 'ignore' });
   await new Promise((resolve) => setTimeout(resolve, 300));
   try {

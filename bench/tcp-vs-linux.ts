@@ -50,7 +50,6 @@
 // with the table.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { option } from './options.ts';
@@ -61,6 +60,7 @@ import { createSimNetwork } from '../src/net/sim-network.ts';
 import { Simulator } from '../src/net/simulator.ts';
 import { tcpBulkFlow } from '../src/tcp/bulk-flow.ts';
 import { SLOW_START_KINDS, type SlowStartKind } from '../src/tcp/slow-start.ts';
+import { freeTcpPort } from '../src/net/free-port.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const traces = join(root, '../shared/traces');
@@ -143,13 +143,6 @@ function linkFigures(text: string): { throughputMbps: number; meanQueueMs: numbe
   return { throughputMbps: (bytes * 8) / (seconds * 1000) / 1000, meanQueueMs: delay / departures, firstDataMs: from };
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '0.0.0.0', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 function nstatCounters(text: string): Counters {
   const value = (name: string) => Number(text.match(new RegExp(`^${name}\\s+(\\d+)`, 'm'))?.[1] ?? 0);
@@ -157,7 +150,7 @@ function nstatCounters(text: string): Counters {
 }
 
 async function runLinux(c: Case, cc: LinuxCc, dir: string): Promise<Result> {
-  const port = await freePort();
+  const port = await freeTcpPort('0.0.0.0');
   const server = spawn('iperf3', ['-s', '-1', '-p', String(port)], { stdio: 'ignore' });
   await new Promise((resolve) => setTimeout(resolve, 300));
   const script = [

@@ -17,12 +17,13 @@ import { formatFeedbackLog, recordingModule, replayFeedbackLog, type FeedbackLog
 import { createController, nadaController, type NadaController } from '../../src/cc/nada/nada.ts';
 import { runRfc8867Case } from '../../src/cc/rfc8867/run-case.ts';
 import { buildHarness, cannotBuildHarness, type NativeHarness } from '../reference-impl/native-harness.ts';
+import { requires } from '../helpers/requires.ts';
 
 const TOLERANCE = 1e-5;
 const SOURCES = ['nada-harness.cc', 'nada-controller.cc', 'sender-based-controller.cc'];
 const skipReason = cannotBuildHarness();
-if (skipReason !== undefined) process.stderr.write(`test/cc/nada-reference: skipped: ${skipReason}\n`);
-const maybe = skipReason === undefined ? test : test.skip;
+// Skipped, and counted with the reason, where the reference harness cannot be built.
+const maybe = requires([], { 'reference harness': skipReason });
 
 let harness: NativeHarness | undefined;
 const reference = () => (harness ??= buildHarness('ns3-rmcat', SOURCES));

@@ -21,13 +21,14 @@ import * as assert from 'uvu/assert';
 import { runRfc8867Case } from '../../src/cc/rfc8867/run-case.ts';
 import { recordingScream, replayScreamLog, type ScreamLogRecorder, type ScreamStep } from '../../src/cc/scream/scream-log.ts';
 import { buildHarness, cannotBuildHarness, type NativeHarness } from '../reference-impl/native-harness.ts';
+import { requires } from '../helpers/requires.ts';
 
 const TARGET_TOLERANCE = 1e-5;
 const CWND_TOLERANCE_BYTES = 2;
 const WAIT_TOLERANCE_S = 2e-6;
 const skipReason = cannotBuildHarness();
-if (skipReason !== undefined) process.stderr.write(`test/cc/scream-reference: skipped: ${skipReason}\n`);
-const maybe = skipReason === undefined ? test : test.skip;
+// Skipped, and counted with the reason, where the reference harness cannot be built.
+const maybe = requires([], { 'reference harness': skipReason });
 
 let harness: NativeHarness | undefined;
 const reference = () => (harness ??= buildHarness('scream', ['scream-harness.cc', 'ScreamTx.cpp']));

@@ -7,10 +7,10 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HANG_BOUND_MS } from '../helpers/bounds.ts';
+import { freeTcpPort } from '../../src/net/free-port.ts';
 
 export interface SlurmCluster {
   readonly dir: string;
@@ -29,16 +29,6 @@ export function cannotRunSlurm(): string | undefined {
   return undefined;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function daemon(command: string, args: readonly string[], dir: string, name: string): ChildProcess {
   const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'], cwd: dir });
@@ -64,7 +54,7 @@ export async function startSlurm(): Promise<SlurmCluster> {
   const key = join(dir, 'munge.key');
   writeFileSync(key, randomBytes(1024), { mode: 0o400 });
   const socket = join(dir, 'munge.sock');
-  const [ctldPort, slurmdPort] = [await freePort(), await freePort()];
+  const [ctldPort, slurmdPort] = [await freeTcpPort(), await freeTcpPort()];
   const host = hostname();
   const conf = join(dir, 'slurm.conf');
   writeFileSync(conf, [

@@ -15,8 +15,10 @@ import { PacketPump, packetPumpUnavailable, takeOverDgramSocket, type PumpArriva
 import { createMonotonicClock } from '../../src/net/wall-clock.ts';
 import { startLinkshell } from '../../src/linkshell/session.ts';
 import { config, traceFile, waitFor, work } from './helpers.ts';
+import { requires } from '../helpers/requires.ts';
 
-const native = packetPumpUnavailable() === undefined ? test : test.skip;
+// Skipped, and counted with the reason, where the native packet pump is not built.
+const native = requires([], { 'packet pump': packetPumpUnavailable() });
 /** One 1504-byte opportunity every 10 ms. */
 const TRACE_EVERY_10MS = traceFile('every-10ms.trace', [10]);
 const GAP_MS = 30;

@@ -19,6 +19,7 @@ import { ipPacketCarriesRtp, isRtp, udpPayloadCarriesRtp } from '../../src/links
 import { packetPumpUnavailable } from '../../src/net/packet-pump.ts';
 import { config, echoPeer, root, traceFile, waitFor, work } from './helpers.ts';
 import { HANG_BOUND_MS } from '../helpers/bounds.ts';
+import { requires } from '../helpers/requires.ts';
 
 // --- packets as WebRTC sends them ---
 
@@ -223,7 +224,8 @@ test('linkshell --trace-clock-start first-rtp: the STUN exchange passes unemulat
   }
 });
 
-const native = packetPumpUnavailable() === undefined ? test : test.skip;
+// Skipped, and counted with the reason, where the native packet pump is not built.
+const native = requires([], { 'packet pump': packetPumpUnavailable() });
 
 native('the start datagram is logged at its arrival even when it is taken late and a stage (on/off) reads the clock as the direction is built', async () => {
   const sink = createSocket('udp4');

@@ -4,12 +4,12 @@
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { netnsUnavailable } from '../../src/netns/prerequisites.ts';
 import { requires } from '../helpers/requires.ts';
 import { HANG_BOUND_MS } from '../helpers/bounds.ts';
+import { freeTcpPort } from '../../src/net/free-port.ts';
 
 export const root = join(import.meta.dirname, '../..');
 export const bin = join(root, 'bin/linkshell.js');
@@ -51,13 +51,7 @@ export async function runLinkshell(args: string[], timeoutMs: number): Promise<{
 }
 
 /** A TCP port free on every address of the host right now. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '0.0.0.0', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+export const freePort = (): Promise<number> => freeTcpPort('0.0.0.0');
 
 /** An iperf3 server for one test, listening on every address (the namespace reaches it at $MAHIMAHI_BASE). */
 export async function iperf3Server(port: number): Promise<{ stop: () => void }> {

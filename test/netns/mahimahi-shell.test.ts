@@ -168,7 +168,7 @@ maybe('under sudo COMMAND runs as SUDO_UID (nobody here); without sudo as root',
   assert.is(root.stdout.trim(), String(process.getuid?.()));
 });
 
-(process.getuid?.() === 0 ? test : test.skip)('the relay mode too: under sudo COMMAND runs as SUDO_UID, LINKSHELL_ADDR kept', async () => {
+requires([], { root: process.getuid?.() === 0 ? undefined : 'needs root' })('the relay mode too: under sudo COMMAND runs as SUDO_UID, LINKSHELL_ADDR kept', async () => {
   const r = await run([TRACE_12MBPS, TRACE_12MBPS, '--connect', '127.0.0.1:9', '--', 'sh', '-c', 'id -u; echo "$LINKSHELL_ADDR"'], { ...process.env, SUDO_UID: '65534', SUDO_GID: '65534' });
   assert.is(r.code, 0, r.stderr);
   assert.match(r.stdout, /^65534\n127\.0\.0\.1:\d+\n$/);
