@@ -118,6 +118,7 @@ typedef struct {
   uint8_t *in_buf;
   size_t in_len, in_cap;
   uint32_t in_count;
+  uint64_t appended; /* records ever appended (never reset: the thread's measure of what one wake added) */
   size_t max_pending;
   int stopping;
   Source sources[MAX_SOURCES];
@@ -172,6 +173,7 @@ static void append(Pump *pump, uint32_t id, double arrival, const uint8_t *data,
   if (length) memcpy(r + RECORD_HEADER, data, length);
   pump->in_len += size;
   pump->in_count++;
+  pump->appended++;
 }
 
 /* Blocks while JavaScript has more than max_pending bytes to take; returns nonzero when stopping. */
@@ -446,9 +448,11 @@ static void *pump_thread(void *arg) {
     int n = epoll_wait(pump->epfd, events, 64, -1);
     if (n < 0 && errno != EINTR) break;
     atomic_fetch_add(&pump->wakes, 1);
-    size_t before;
+    /* (Counted on `appended`, not in_count: JavaScript may take the waiting records in the meantime, which resets
+       in_count, and a difference of in_count would then miss what this wake added: a lost wake-up.) */
+    uint64_t before;
     pthread_mutex_lock(&pump->lock);
-    before = pump->in_count;
+    before = pump->appended;
     pthread_mutex_unlock(&pump->lock);
     int removed = 0;
     for (int i = 0; i < n; i++) {
@@ -471,7 +475,7 @@ static void *pump_thread(void *arg) {
     if (removed) close_removed(pump);
     pthread_mutex_lock(&pump->lock);
     int stopping = pump->stopping;
-    size_t added = pump->in_count - before;
+    uint64_t added = pump->appended - before;
     pthread_mutex_unlock(&pump->lock);
     if (stopping) break;
     if (added > 0) uv_async_send(&pump->async);

@@ -68,6 +68,32 @@ native('40 datagrams sent while the event loop is held reach it in one or two ba
   }
 });
 
+native('a datagram that arrives while this thread takes the previous batch is handed over too (no lost wake-up)', async () => {
+  // The race: the thread wakes for a second datagram while the first is still to be taken; this thread takes the
+  // first just then, so the count of datagrams waiting is the same before and after the second was added. Each round
+  // sends two datagrams a few microseconds apart and waits for both; a lost wake-up leaves the second one waiting
+  // for ever (nothing else arrives to wake the thread).
+  const clock = createMonotonicClock();
+  let arrived = 0;
+  const target = await bound();
+  const pump = new PacketPump({ originNs: clock.originNs!, onArrivals: (a) => (arrived += a.length), onError: () => {} });
+  pump.addUdp(0, takeOverDgramSocket(target)!, true);
+  const sender = await connected(target);
+  try {
+    for (let round = 0; round < 400; round++) {
+      sender.send(Buffer.from([1]));
+      const until = process.hrtime.bigint() + BigInt((round % 40) * 2_000); // 0 to 78 µs apart
+      while (process.hrtime.bigint() < until);
+      sender.send(Buffer.from([2]));
+      await waitFor(() => arrived === 2 * (round + 1), 2_000, `both datagrams of round ${round} (${arrived} of ${2 * (round + 1)} arrived)`);
+    }
+  } finally {
+    pump.close();
+    sender.close();
+    target.close();
+  }
+});
+
 native('datagrams waiting at the socket are read in one recvmmsg call, in order', async () => {
   const clock = createMonotonicClock();
   const batches: PumpArrival[][] = [];
