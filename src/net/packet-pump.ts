@@ -9,7 +9,8 @@
 //
 // Sending: send() queues a datagram, and everything queued in one turn of
 // the event loop leaves together (sendmmsg per socket) at the end of the
-// turn, in the order queued. sendAt() hands a datagram to the thread with
+// turn, in the order queued, or earlier, when sendAt() is called after
+// them. sendAt() hands a datagram to the thread with
 // the time it is to leave (a timerfd wakes the thread then): its departure
 // no longer waits for this thread, and the thread notes how late each left
 // (drainLateness()).
@@ -149,6 +150,8 @@ export class PacketPump {
    */
   sendAt(id: number, bytes: Uint8Array, atMs: number, tag: number, address?: string, port?: number): void {
     if (this.closed) return;
+    // What send() queued earlier leaves first: the thread may send this one at once (it may be due already).
+    if (this.queued > 0) this.flush();
     const due = Math.max(0, atMs + this.originMs);
     if (address === undefined) this.addon.sendAt(this.handle, id, bytes, due, tag);
     else this.addon.sendAt(this.handle, id, bytes, due, tag, address, port);

@@ -94,6 +94,31 @@ native('a datagram that arrives while this thread takes the previous batch is ha
   }
 });
 
+native('a datagram queued with send() leaves before one handed over later with sendAt(), even when that one is already due', async () => {
+  // (A link delivers a datagram whose departure was not known at its arrival with send(), and may hand the next one,
+  // due at once when this thread is late, to the thread with sendAt() in the same turn: the peer must get them in order.)
+  const clock = createMonotonicClock();
+  const sink = await bound();
+  const got: number[] = [];
+  sink.on('message', (b) => got.push(b[0]));
+  const from = await bound();
+  const pump = new PacketPump({ originNs: clock.originNs!, onArrivals: () => {}, onError: () => {} });
+  pump.addUdp(0, takeOverDgramSocket(from)!, true);
+  try {
+    for (let round = 0; round < 50; round++) {
+      pump.send(0, Buffer.from([2 * round]), '127.0.0.1', sink.address().port);
+      pump.sendAt(0, Buffer.from([2 * round + 1]), clock.now() - 5, 0, '127.0.0.1', sink.address().port);
+      holdEventLoop(1); // the rest of the turn: the thread has the timed one by now
+      await waitFor(() => got.length === 2 * (round + 1), 10_000, `round ${round}`);
+    }
+    assert.equal(got, Array.from({ length: 100 }, (_, i) => i));
+  } finally {
+    pump.close();
+    from.close();
+    sink.close();
+  }
+});
+
 native('datagrams waiting at the socket are read in one recvmmsg call, in order', async () => {
   const clock = createMonotonicClock();
   const batches: PumpArrival[][] = [];
