@@ -24,7 +24,7 @@ import { makeStore, readStored, storeDir, writeStored } from '../eval/store.ts';
 import { serveWorker } from '../eval/worker.ts';
 import { makeResultsDirectory } from '../results/writer.ts';
 import { CODECS } from '../salsify/open-inputs.ts';
-import { PAPER_WARMUP_S } from '../salsify/presets.ts';
+import { PAPER_MEASURE_S, PAPER_WARMUP_S, simPreset } from '../salsify/presets.ts';
 import { ENCODE_TIMINGS } from '../salsify/timing-model.ts';
 import { writeStdout } from './files.ts';
 import { wrapWords } from './help-names.ts';
@@ -35,7 +35,8 @@ const HELP_REF = 'salsify eval --help';
 export const EVAL_HELP = formatHelp({
   usage: [
     'salsify eval [--scenarios LIST|all] [--schemes LIST|all] [--codec model|vp8]',
-    '             [--encode-timing T] [--measure-for S] [--seeds N] [--jobs N]',
+    '             [--encode-timing T] [--measure-from S] [--measure-for S]',
+    '             [--seeds N] [--jobs N]',
     '             [--video SRC] [--include DIR]... [--out DIR]',
     'salsify eval [same options] --emit slurm DIR',
     'salsify eval --collect DIR [--include DIR]...',
@@ -54,6 +55,7 @@ findings.`,
     ['--codec NAME', `${CODECS.join(' or ')} (default model)`],
     ['--video SRC', 'synthetic (the default) or a .y4m / .ivf clip'],
     ['--encode-timing T', `${ENCODE_TIMINGS.join(' or ')} (default libvpx)`],
+    ['--measure-from S', "each scenario's measured window starts S seconds\ninto its trace (default: the presets' 62 s, after the\npaper's minute of warm-up); 0 for quick runs"],
     ['--measure-for S', "each scenario's measured window lasts S seconds and\nthe run ends with it (default: the presets' own\nwindow, [62, 702) s)"],
     ['--seeds N', 'seeds 1 to N per scenario and scheme, N from 1 to\n1000 (default 1)'],
     ['--jobs N', `worker processes, 1 to 256 (default: the cores, ${availableParallelism()})`],
@@ -114,7 +116,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     args: argv,
     options: {
       scenarios: { type: 'string' }, schemes: { type: 'string' }, codec: { type: 'string' }, video: { type: 'string' },
-      'encode-timing': { type: 'string' }, 'measure-for': { type: 'string' }, seeds: { type: 'string' }, jobs: { type: 'string' },
+      'encode-timing': { type: 'string' }, 'measure-from': { type: 'string' }, 'measure-for': { type: 'string' }, seeds: { type: 'string' }, jobs: { type: 'string' },
       out: { type: 'string' }, include: { type: 'string', multiple: true }, emit: { type: 'string' }, collect: { type: 'string' }, ...WIDE_OPTION, help: { type: 'boolean', short: 'h' },
       time: { type: 'string' }, mem: { type: 'string' }, partition: { type: 'string' }, 'array-throttle': { type: 'string' },
     },
@@ -148,8 +150,10 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     codec: nameValue('codec', values.codec ?? 'model', CODECS),
     video: optional(values.video, (t) => pathValue('video', t)) ?? 'synthetic',
     ...(values['encode-timing'] === undefined ? {} : { encodeTiming: nameValue('encode-timing', values['encode-timing'], ENCODE_TIMINGS) }),
+    ...(values['measure-from'] === undefined ? {} : { measureFromS: durationMsValue('measure-from', values['measure-from'], { unit: 's', maxMs: 1000 * (PAPER_WARMUP_S + PAPER_MEASURE_S) }) / 1000 }),
     ...(values['measure-for'] === undefined ? {} : { measureForS: durationMsValue('measure-for', values['measure-for'], { unit: 's', minExclusive: true, maxMs: 1000 * (LIMITS.maxRunS - PAPER_WARMUP_S) }) / 1000 }),
   };
+  checkWindowStart(plan);
   const include = (values.include ?? []).map((t) => pathValue('include', t));
   const written = emit === undefined ? { role: '--out', dir: out, names: ['results.json', 'results.csv', 'report.html'] } : { role: '--emit slurm', dir: emit, names: [RUN_LIST_FILE, SBATCH_FILE] };
   refuseOutputsOverInputs(
@@ -189,12 +193,26 @@ function collectStored(dir: string, runs: readonly EvalRun[]): Finished[] {
   return finished;
 }
 
+/** --measure-from must start the window within every scenario's run. */
+function checkWindowStart(plan: EvalPlan): void {
+  if (plan.measureFromS === undefined) return;
+  for (const scenario of plan.scenarios) {
+    const { durationS } = simPreset(scenario).config;
+    if (plan.measureFromS >= durationS) throw usageError(`--measure-from must be below ${scenario}'s ${durationS} s of video, got ${plan.measureFromS} s`);
+  }
+}
+
+function describeWindow(plan: EvalPlan): string {
+  if (plan.measureFromS === undefined) return plan.measureForS === undefined ? "each preset's window" : `measured for ${plan.measureForS} s`;
+  return `measured from ${plan.measureFromS} s${plan.measureForS === undefined ? '' : ` for ${plan.measureForS} s`}`;
+}
+
 async function buildOutputs(dir: string, runs: readonly EvalRun[], plan: EvalPlan, included: readonly IncludedRun[], made: { start: ProvenanceStart; how: string; wide: boolean }): Promise<number> {
   const finished = collectStored(dir, runs);
   const paper = readPaperResults();
   const provenance = await finishProvenance(made.start, { codec: plan.codec, browsers: included.map((i) => i.label), how: made.how });
   const files = await writeReport(dir, finished, paper, plan.seeds, `salsify eval: ${plan.scenarios.join(', ')} x ${plan.schemes.join(', ')}`, { included, provenance });
-  const window = plan.measureForS === undefined ? "each preset's window" : `measured for ${plan.measureForS} s`;
+  const window = describeWindow(plan);
   await writeStdout(`codec ${plan.codec}, video ${plan.video}, encode timing ${plan.encodeTiming ?? 'libvpx'}, ${window}, ${plan.seeds} seed${plan.seeds > 1 ? 's' : ''}${plan.seeds > 1 && !made.wide ? ' (each row: the mean over the seeds; --wide: every seed)' : ''}; "(paper)": the published figures\n`);
   await writeStdout(resultsTable(finished, paper, plan.seeds, included, { wide: made.wide }) + '\n');
   await writeStdout(findingsText(files.findingsReport));

@@ -19,6 +19,8 @@ export interface EvalPlan {
   readonly codec: SalsifySimConfig['codec'];
   /** Unset: the simulator's default (libvpx). */
   readonly encodeTiming?: EncodeTimingModel;
+  /** Unset: each preset's own window start (62 s into the trace); else its window starts here. */
+  readonly measureFromS?: number;
   /** Unset: each preset's own window; else its window is this long (the simulator then ends the capture a drain after it, sim-runner.ts). */
   readonly measureForS?: number;
   /** "synthetic" (default) or a clip path. */
@@ -47,10 +49,13 @@ export interface EvalRun {
 export const ALL_SCENARIOS = PRESET_NAMES;
 export const ALL_SCHEMES = SIM_SCHEME_NAMES;
 
-/** The config of one run: the preset's, with the plan's codec, timing, video, seed and window length. */
+/** The config of one run: the preset's, with the plan's codec, timing, video, seed and window. */
 export function runConfig(plan: EvalPlan, scenario: string, scheme: string, seed: number): SalsifySimConfig {
   simPreset(scenario);
-  const shortened = plan.measureForS === undefined ? {} : { measureForS: plan.measureForS };
+  const shortened = {
+    ...(plan.measureFromS === undefined ? {} : { measureFromS: plan.measureFromS }),
+    ...(plan.measureForS === undefined ? {} : { measureForS: plan.measureForS }),
+  };
   return resolveSimConfig({
     preset: scenario,
     scheme: scheme as SalsifySimConfig['scheme'],
@@ -67,6 +72,7 @@ export function rerunCommand(config: SalsifySimConfig, plan: EvalPlan): string {
   const parts = ['node bin/salsify.js sim', `--preset ${config.preset}`, `--scheme ${config.scheme}`, `--seed ${config.seed}`, `--codec ${config.codec}`];
   if (config.video !== 'synthetic') parts.push(`--video ${shellWord(config.video)}`);
   if (plan.encodeTiming !== undefined) parts.push(`--encode-timing ${plan.encodeTiming}`);
+  if (plan.measureFromS !== undefined) parts.push(`--measure-from ${config.measureFromS}`);
   if (plan.measureForS !== undefined) parts.push(`--measure-for ${config.measureForS}`);
   return parts.join(' ');
 }

@@ -29,6 +29,8 @@ for (const [args, pattern] of [
   [['--scenarios', 'mars'], /^salsify eval: --scenarios must be one or more of att-lte, .* got "mars"\n$/],
   [['--jobs', '0'], /^salsify eval: --jobs must be an integer from 1 to 256, got "0"\n$/],
   [['--measure-for', '0'], /^salsify eval: --measure-for must be a duration .* more than 0ms and at most 86338s, got "0"\n$/],
+  [['--measure-from', '-2'], /^salsify eval: --measure-from must be a duration .* at least 0ms and at most 702s, got "-2"\n$/],
+  [['--scenarios', 'wifi', '--measure-from', '702'], /^salsify eval: --measure-from must be below wifi's 702 s of video, got 702 s\n$/],
   [['--emit', 'pbs', 'x'], /^salsify eval: --emit must be slurm .* got "pbs"/],
   [['--collect', '/nonexistent/eval'], /^salsify eval: .*\/nonexistent\/eval\/runs\.json/],
 ] as const) {

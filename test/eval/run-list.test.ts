@@ -49,6 +49,19 @@ test("--measure-for: the window is that long and the capture ends a drain after 
   }
 });
 
+test("--measure-from: the window starts there (and ends with --measure-for); the rerun command gives the same config; the hash differs", () => {
+  const quick = buildRunList(plan({ measureFromS: 0, measureForS: 1, seeds: 1 }));
+  for (const run of quick) {
+    assert.is(run.config.measureFromS, 0);
+    assert.is(run.config.measureForS, 1);
+    assert.is(run.videoS, 1 + run.config.drainMs / 1000);
+    assert.match(run.command, / --measure-from 0 --measure-for 1$/);
+    assert.equal(parseSimArgs(run.command.split(' ').slice(3)).configs[0], withDefaults(run.config), run.command);
+  }
+  const preset = buildRunList(plan({ measureForS: 1, seeds: 1 }));
+  assert.ok(quick.every((run, i) => run.hash !== preset[i]!.hash));
+});
+
 test('the hash follows the content of a trace, not its name, path or mtime', () => {
   const a = join(dir, 'a.down');
   copyFileSync(join(SHARED_TRACES, '12mbps.down'), a);

@@ -20,7 +20,7 @@ import { requires } from '../helpers/requires.ts';
 import { HANG_BOUND_MS } from '../helpers/bounds.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'eval-slurm-test-'));
-const MATRIX = ['--scenarios', 'wifi', '--schemes', 'salsify-1,oracle', '--seeds', '2', '--measure-for', '1'];
+const MATRIX = ['--scenarios', 'wifi', '--schemes', 'salsify-1,oracle', '--seeds', '2', '--measure-from', '0', '--measure-for', '1'];
 let cluster: SlurmCluster | undefined;
 
 test.after(async () => {

@@ -18,8 +18,8 @@ import { filesOf, runEval, startEval, withoutProvenance } from './helpers.ts';
 const dir = mkdtempSync(join(tmpdir(), 'eval-store-sharing-'));
 test.after(() => rmSync(dir, { recursive: true, force: true }));
 
-// wifi: the cheapest scenario to simulate.
-const MATRIX = ['--scenarios', 'wifi', '--schemes', 'salsify-1,salsify-2', '--seeds', '2', '--measure-for', '1'];
+// wifi, the cheapest scenario to simulate, over its first second: the store's workings, not the figures.
+const MATRIX = ['--scenarios', 'wifi', '--schemes', 'salsify-1,salsify-2', '--seeds', '2', '--measure-from', '0', '--measure-for', '1'];
 const storeFiles = (out: string) => readdirSync(join(out, 'store')).sort();
 
 test('a corrupt store entry is run again with one warning line, and the outputs are as if it never was', async () => {
@@ -66,6 +66,8 @@ test('run locks: taken exclusively, refused while a live process holds one, take
 });
 
 test('two evals started together on one --out compute each run once between them, and both write the same outputs', async () => {
+  // Runs of 24 s of video, so that the second eval starts while the first still has runs to do.
+  const MATRIX = ['--scenarios', 'wifi', '--schemes', 'salsify-1,salsify-2', '--seeds', '2', '--measure-from', '0', '--measure-for', '20'];
   const out = join(dir, 'shared');
   const reference = join(dir, 'alone');
   const a = startEval([...MATRIX, '--jobs', '1', '--out', out]);
