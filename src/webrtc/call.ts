@@ -226,6 +226,14 @@ function parseBatch<T>(body: Buffer, role: Role, kind: PostKind): T[] {
   return value as T[];
 }
 
+/** Waits for every one of `starts` to settle (so none is left running unseen), then gives their values or throws the first failure. */
+async function allStarted<T>(starts: readonly Promise<T>[]): Promise<T[]> {
+  const settled = await Promise.allSettled(starts);
+  const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed !== undefined) throw failed.reason;
+  return settled.map((r) => (r as PromiseFulfilledResult<T>).value);
+}
+
 export async function runCall(options: CallOptions): Promise<CallData> {
   const log = options.log ?? (() => {});
   const browserKind = options.programs.browser;
@@ -326,16 +334,17 @@ export async function runCall(options: CallOptions): Promise<CallData> {
     };
     checkAbort();
 
-    const browsers: BenchBrowser[] = [];
-    for (const role of ['receiver', 'sender'] as const) {
+    // The two browsers start side by side (each start is mostly waiting); each is cleaned up once started, whatever the other does.
+    const launch = async (role: 'receiver' | 'sender') => {
       const executable = role === 'sender' ? route.senderExecutable : options.programs.browserPath;
       const browser = await launchBrowser({ kind: browserKind, executable, cameraFile: clip.path, role });
-      browsers.push(browser);
       cleanup.add(`${name} (${role})`, () => browser.close());
       started(`${name} (${role}, profile ${browser.profileDir})`, browser.pid);
-      checkAbort();
-    }
-    const [receiverBrowser, senderBrowser] = browsers;
+      return browser;
+    };
+    const browsers = await allStarted([launch('receiver'), launch('sender')]);
+    checkAbort();
+    const [receiverBrowser, senderBrowser] = browsers as [BenchBrowser, BenchBrowser];
     const pageOf = async (b: BenchBrowser, path: string) => {
       const page = (await b.browser.pages())[0] ?? (await b.browser.newPage());
       page.on('console', (message) => {
@@ -345,8 +354,7 @@ export async function runCall(options: CallOptions): Promise<CallData> {
       await page.goto(`${server.origin}${path}`);
       return page;
     };
-    const receiverPage = await pageOf(receiverBrowser, '/receiver.html');
-    const senderPage = await pageOf(senderBrowser, '/sender.html');
+    const [receiverPage, senderPage] = await allStarted([pageOf(receiverBrowser, '/receiver.html'), pageOf(senderBrowser, '/sender.html')]);
     const receiverOrigin = await pageOrigin(browserKind, receiverPage);
     const senderOrigin = await pageOrigin(browserKind, senderPage);
     const receiverOriginMs = receiverOrigin.originMs;
@@ -393,7 +401,7 @@ export async function runCall(options: CallOptions): Promise<CallData> {
     await Promise.all([senderPage.evaluate(() => (window as Bench).bench.stop()), receiverPage.evaluate(() => (window as Bench).bench.stop())]);
     if (server.errors.length > 0) throw new Error(`the pages posted data the bench could not take: ${server.errors[0]}`);
     if (server.notFound.length > 0) log(`the pages asked the page server for what it does not serve: ${server.notFound.join(', ')}`);
-    for (const b of browsers.reverse()) await b.close();
+    await Promise.all(browsers.map((b) => b.close()));
     await stopLink();
     disposeTemp = false;
     await cleanup.run();

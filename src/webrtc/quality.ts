@@ -11,7 +11,7 @@
 // the luma SSIM of the decoded picture, brought back to the source's size if
 // Chromium sent it smaller, against that source frame, the barcode strip
 // excluded from both.
-import { ssim } from '../codec-bridge/ssim.ts';
+import { ssim, ssimAsync } from '../codec-bridge/ssim.ts';
 import { createStreamDecoder } from '../codec-bridge/stream-decoder.ts';
 import type { Picture } from '../codec-bridge/types.ts';
 import { createIvfWriter } from '../codec-bridge/video/ivf.ts';
@@ -124,6 +124,15 @@ export function shownSsim(source: Picture, shown: Picture, strip: number): numbe
   return ssim(cropTop(source, strip), cropTop(full, strip)).y;
 }
 
+/** As shownSsim, the SSIM computed on Node's thread pool (the same figure). */
+export async function shownSsimAsync(source: Picture, shown: Picture, strip: number): Promise<number> {
+  const full = shown.width === source.width && shown.height === source.height ? shown : resizePicture(shown, source.width, source.height);
+  return (await ssimAsync(cropTop(source, strip), cropTop(full, strip))).y;
+}
+
+/** Shown frames whose SSIM may be computing at once (each holds two pictures). */
+const SSIM_IN_FLIGHT = 4;
+
 export interface DecodedFrameInfo {
   readonly rtp: number;
   readonly rawRtp: number;
@@ -176,13 +185,21 @@ export async function measureQuality(options: {
   const strip = barcodeStripHeight(options.sourceWidth, options.sourceHeight);
   const first = ordered[0] ?? { rtp: 0 };
   const frames: DecodedFrameInfo[] = [];
+  // A shown frame's SSIM is computed on Node's thread pool while the next frames decode: at most SSIM_IN_FLIGHT at once.
+  const inFlight: Promise<void>[] = [];
   /** One decoded picture of the frame (all its layers) with RTP timestamp `f.rtp`. */
   const measure = async (f: { rtp: number; rawRtp: number; key: boolean; bytes: number }, picture: Picture) => {
     const info: DecodedFrameInfo = { ...f, width: picture.width, height: picture.height, fileFrame: decodeBarcode(picture) };
     if (info.fileFrame !== null && options.hashFileFrames?.has(info.fileFrame)) info.lumaHash = lumaHash(picture.data, picture.width, picture.height, picture.width);
     // The displayed set holds the RTP timestamps as sent.
     if (options.displayed.has(f.rawRtp) && info.fileFrame !== null) {
-      info.ssim = shownSsim(await options.sourceFrame(info.fileFrame), picture, strip);
+      const fileFrame = info.fileFrame;
+      const done = (async () => {
+        info.ssim = await shownSsimAsync(await options.sourceFrame(fileFrame), picture, strip);
+      })();
+      done.catch(() => {}); // (awaited below, where a failure is thrown)
+      inFlight.push(done);
+      if (inFlight.length >= SSIM_IN_FLIGHT) await inFlight.shift();
     }
     frames.push(info);
   };
@@ -210,6 +227,7 @@ export async function measureQuality(options: {
   } finally {
     await writer.close();
   }
+  if (codec === 'vp8') await Promise.all(inFlight.splice(0));
   if (codec !== 'vp8') {
     // Per RTP timestamp: its layers, and the last picture decoded from them.
     const byPts = new Map<number, { rtp: number; rawRtp: number; key: boolean; bytes: number }>();
@@ -228,6 +246,7 @@ export async function measureQuality(options: {
       pending = decoded;
     }
     await flush();
+    await Promise.all(inFlight.splice(0));
     undecodable = byPts.size - frames.length;
     if (undecodable > 0) firstError = `${undecodable} of ${byPts.size} frames gave no picture (ffmpeg)`;
   }

@@ -8,7 +8,7 @@ import * as assert from 'uvu/assert';
 import { SyntheticScene } from '../../src/codec-bridge/video/synthetic-scene.ts';
 import { stampBarcode } from '../../src/webrtc/barcode.ts';
 import { measureFrames, unwrapCaptures, type CapturedFrame, type ShownFrame } from '../../src/webrtc/measure.ts';
-import { cropTop, decodeOrder, parseEncodedFrames, shownSsim } from '../../src/webrtc/quality.ts';
+import { cropTop, decodeOrder, parseEncodedFrames, shownSsim, shownSsimAsync } from '../../src/webrtc/quality.ts';
 import { longestAbove } from '../../src/webrtc/stats-summary.ts';
 import { frameRecords, rtpDelta } from '../../src/webrtc/bench.ts';
 
@@ -110,6 +110,11 @@ test('SSIM leaves the barcode strip out: two frames differing only in it are ide
   stampBarcode(b, 40000);
   assert.is(shownSsim(a, b, 16), 1);
   assert.ok(shownSsim(a, await scene.frame(9), 16) < 0.99);
+  // On the thread pool (as a call's measurement computes it): the same figure, for a shown picture of another size too.
+  const other = await scene.frame(9);
+  const small = await new SyntheticScene({ width: 160, height: 90, fps: 30, seed: 3 }).frame(9);
+  assert.is(await shownSsimAsync(a, other, 16), shownSsim(a, other, 16));
+  assert.is(await shownSsimAsync(a, small, 16), shownSsim(a, small, 16));
   const cropped = cropTop(a, 16);
   assert.equal([cropped.width, cropped.height, cropped.data.length], [320, 164, 320 * 164 * 1.5]);
   assert.equal(cropped.data.subarray(0, 320), a.data.subarray(16 * 320, 17 * 320));
