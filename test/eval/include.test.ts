@@ -41,7 +41,7 @@ test("a trace's scenario is the preset whose downlink has its name", () => {
 
 test('--include DIR: the call in the table beside the paper\'s WebRTC row, and in its scenario\'s plot', async () => {
   const out = join(dir, 'out');
-  const r = await runEval(['--scenarios', 'wifi', '--schemes', 'oracle', '--measure-for', '1', '--include', call, '--out', out, '--wide']);
+  const r = await runEval(['--scenarios', 'wifi', '--schemes', 'oracle', '--measure-from', '10', '--measure-for', '1', '--include', call, '--out', out, '--wide']);
   assert.is(r.code, 0, r.stderr);
   assert.match(r.stdout, /│ wifi webrtc \(Chromium 156\) +│ +230\.5 │ +110\.7 │ +348\.9 │ +12\.87 /);
   assert.match(r.stdout, /│ wifi WebRTC \(paper\) +│/);
@@ -57,7 +57,7 @@ test('--include of an invalid call marks its row with the verdict\'s reasons; a 
   mkdirSync(starved);
   const json = JSON.parse(readFileSync(join(call, 'summary.json'), 'utf8'));
   writeFileSync(join(starved, 'summary.json'), JSON.stringify({ ...json, validity: { verdict: 'invalid', reasons: ['CPU pressure: some task waited for a CPU 40.0 % of the time (bound 10.0 %)'], figures: {} } }));
-  const r = await runEval(['--scenarios', 'wifi', '--schemes', 'oracle', '--measure-for', '1', '--include', starved, '--out', join(dir, 'o4'), '--wide']);
+  const r = await runEval(['--scenarios', 'wifi', '--schemes', 'oracle', '--measure-from', '10', '--measure-for', '1', '--include', starved, '--out', join(dir, 'o4'), '--wide']);
   assert.is(r.code, 0, r.stderr);
   assert.match(r.stdout, /│ wifi webrtc \(Chromium 156\) !/);
   assert.match(r.stdout, /! invalid: wifi webrtc \(Chromium 156\): real time: CPU pressure: some task waited for a CPU 40\.0 %/);

@@ -15,7 +15,7 @@ test.after(() => rmSync(dir, { recursive: true, force: true }));
 
 test('two seeds, conventional-1s showing no frame in the window: marked, drawn, with its value; provenance; 100 columns', async () => {
   const out = join(dir, 'out');
-  const r = await runEval(['--scenarios', 'wifi', '--schemes', 'salsify-1,conventional-1s', '--seeds', '2', '--measure-for', '2', '--jobs', '2', '--out', out]);
+  const r = await runEval(['--scenarios', 'wifi', '--schemes', 'salsify-1,conventional-1s', '--seeds', '2', '--measure-from', '10', '--measure-for', '2', '--jobs', '2', '--out', out]);
   assert.is(r.code, 0, r.stderr);
   const table = r.stdout.slice(r.stdout.indexOf('┌'), r.stdout.lastIndexOf('┘') + 1);
   for (const line of table.split('\n')) assert.ok([...line].length <= 100, `${[...line].length} columns: ${line}`);
