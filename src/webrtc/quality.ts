@@ -11,7 +11,7 @@
 // the luma SSIM of the decoded picture, brought back to the source's size if
 // Chromium sent it smaller, against that source frame, the barcode strip
 // excluded from both.
-import { ssim, ssimAsync } from '../codec-bridge/ssim.ts';
+import { ssimAsync } from '../codec-bridge/ssim.ts';
 import { createStreamDecoder } from '../codec-bridge/stream-decoder.ts';
 import type { Picture } from '../codec-bridge/types.ts';
 import { createIvfWriter } from '../codec-bridge/video/ivf.ts';
@@ -118,14 +118,8 @@ export function cropTop(picture: Picture, from: number): Picture {
   return { width, height: h, data: out };
 }
 
-/** Luma SSIM of `shown` (any size) against `source`, the top `strip` rows excluded. */
-export function shownSsim(source: Picture, shown: Picture, strip: number): number {
-  const full = shown.width === source.width && shown.height === source.height ? shown : resizePicture(shown, source.width, source.height);
-  return ssim(cropTop(source, strip), cropTop(full, strip)).y;
-}
-
-/** As shownSsim, the SSIM computed on Node's thread pool (the same figure). */
-export async function shownSsimAsync(source: Picture, shown: Picture, strip: number): Promise<number> {
+/** Luma SSIM of `shown` (any size) against `source`, the top `strip` rows excluded, computed on Node's thread pool. */
+export async function shownSsim(source: Picture, shown: Picture, strip: number): Promise<number> {
   const full = shown.width === source.width && shown.height === source.height ? shown : resizePicture(shown, source.width, source.height);
   return (await ssimAsync(cropTop(source, strip), cropTop(full, strip))).y;
 }
@@ -195,7 +189,7 @@ export async function measureQuality(options: {
     if (options.displayed.has(f.rawRtp) && info.fileFrame !== null) {
       const fileFrame = info.fileFrame;
       const done = (async () => {
-        info.ssim = await shownSsimAsync(await options.sourceFrame(fileFrame), picture, strip);
+        info.ssim = await shownSsim(await options.sourceFrame(fileFrame), picture, strip);
       })();
       done.catch(() => {}); // (awaited below, where a failure is thrown)
       inFlight.push(done);
