@@ -23,7 +23,7 @@ async function refusal(pathOrName: string): Promise<{ code: string; message: str
 }
 
 test('built-ins by name', async () => {
-  assert.equal(builtinControllerNames(), ['gcc', 'gcc-draft02', 'aimd', 'nada', 'scream']);
+  assert.equal(builtinControllerNames(), ['gcc', 'gcc-classic-loss', 'gcc-draft02', 'aimd', 'nada', 'scream']);
   assert.is(builtinController('gcc'), gccController);
   assert.is(await loadControllerModule('aimd'), aimdController);
   assert.is(builtinController('cubic'), undefined);
