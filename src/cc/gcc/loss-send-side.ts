@@ -17,6 +17,7 @@
 // start phase always leaves the target to the delay-based estimate.
 // Pure: counts, packets, rates and flags in; the loss-based estimate out.
 import { LibwebrtcLossController } from './loss-libwebrtc.ts';
+import { CONGESTION_CONTROLLER_MIN_BITRATE } from './loss-v2-config.ts';
 import { LossBasedBweV2, type LossBasedState } from './loss-v2.ts';
 import type { LossPacketResult } from './loss-v2-observations.ts';
 
@@ -45,7 +46,9 @@ export class SendSideLossEstimator {
 
   constructor(limits: { readonly minBitrate: number; readonly maxBitrate: number }) {
     this.classic = new LibwebrtcLossController(limits);
-    this.v2 = new LossBasedBweV2(limits);
+    // SendSideBandwidthEstimation::SetMinMaxBitrate: the minimum at least kCongestionControllerMinBitrate.
+    const minBitrate = Math.max(limits.minBitrate, CONGESTION_CONTROLLER_MIN_BITRATE);
+    this.v2 = new LossBasedBweV2({ minBitrate, maxBitrate: Math.max(minBitrate, limits.maxBitrate) });
   }
 
   /** The loss-based estimate, bit/s (Infinity while it does not limit). */

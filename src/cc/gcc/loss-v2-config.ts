@@ -11,7 +11,7 @@
 // Only the settings the default configuration exercises are parameters here.
 // Those whose default switches a branch off are not modelled, each named with
 // its default: BwRampupAccelMaxFactor 0, UpperBoundCandidateInAlr false,
-// SendingRateSmoothingFactor 0, UseInStartPhase false,
+// UseInStartPhase false,
 // LowerBoundByAckedRateFactor 0, HoldDurationFactor 0 (so no HOLD and
 // BwRampupUpperBoundInHoldFactor never applies), UseByteLossRate false,
 // PaddingDuration 0 (so kIncreaseUsingPadding never occurs),
@@ -46,6 +46,8 @@ export interface LossBasedBweV2Config {
   readonly observationDurationLowerBoundUs: number;
   /** ObservationWindowSize: observations kept. */
   readonly observationWindowSize: number;
+  /** SendingRateSmoothingFactor: an observation's sending rate is this x the previous one's + (1 - this) x its own. */
+  readonly sendingRateSmoothingFactor: number;
   /** InstantUpperBoundTemporalWeightFactor, InstantUpperBoundBwBalance (bit/s), InstantUpperBoundLossOffset. */
   readonly instantUpperBoundTemporalWeightFactor: number;
   readonly instantUpperBoundBandwidthBalance: number;
@@ -82,6 +84,7 @@ export const LOSS_BWE_V2_DEFAULTS: LossBasedBweV2Config = {
   appendDelayBasedEstimateCandidate: true,
   observationDurationLowerBoundUs: 250_000,
   observationWindowSize: 20,
+  sendingRateSmoothingFactor: 0,
   instantUpperBoundTemporalWeightFactor: 0.9,
   instantUpperBoundBandwidthBalance: 75_000,
   instantUpperBoundLossOffset: 0.05,

@@ -6,10 +6,11 @@
 // newest send time; it then becomes an observation (packets, lost packets,
 // sending rate = bytes / that span, as libwebrtc's DataSize / TimeDelta in
 // whole bit/s), kept in a ring of `observationWindowSize` (20), numbered
-// from 0. Observation k back from the newest weighs factor^k: 0.9^k in the
+// from 0 (with SendingRateSmoothingFactor s, the rate is s x the previous
+// observation's + (1 - s) x its own; s is 0 by default). Observation k back from the newest weighs factor^k: 0.9^k in the
 // likelihood (temporal weights) and 0.9^k in the average reported loss
 // ratio (instant upper bound weights). Times in µs, sizes in bytes. Pure.
-import type { LossBasedBweV2Config } from './loss-v2-config.ts';
+import { scaleRate, type LossBasedBweV2Config } from './loss-v2-config.ts';
 
 /** One packet of a feedback report, as the estimator sees it. */
 export interface LossPacketResult {
@@ -76,12 +77,20 @@ export class ObservationWindow {
     if (durationUs <= 0 || durationUs < this.config.observationDurationLowerBoundUs) return false;
     this.lastSendTimeUs = last;
     const { numPackets, numLostPackets, sizeBytes } = this.partial;
-    const id = this.count++;
     // DataSize / TimeDelta: microbits over µs, truncated (api/units/data_rate.h).
-    const sendingRate = Math.trunc((sizeBytes * 8_000_000) / durationUs);
+    const sendingRate = this.smoothed(Math.trunc((sizeBytes * 8_000_000) / durationUs));
+    const id = this.count++;
     this.ring[id % this.ring.length] = { id, numPackets, numLostPackets, numReceivedPackets: numPackets - numLostPackets, sendingRate, sizeBytes };
     this.partial = { numPackets: 0, numLostPackets: 0, sizeBytes: 0 };
     return true;
+  }
+
+  /** libwebrtc's GetSendingRate. */
+  private smoothed(instantaneous: number): number {
+    if (this.count <= 0) return instantaneous;
+    const previous = this.ring[(this.count - 1) % this.ring.length]!.sendingRate;
+    const s = this.config.sendingRateSmoothingFactor;
+    return scaleRate(previous, s) + scaleRate(instantaneous, 1.0 - s);
   }
 
   /** The packet loss ratio over the held observations, weighted 0.9^k (0 before any). */

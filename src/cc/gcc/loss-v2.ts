@@ -51,13 +51,13 @@ export class LossBasedBweV2 {
   private readonly minBitrate: number;
   private readonly maxBitrate: number;
 
+  /** `limits`: libwebrtc's SetMinMaxBitrate (bit/s; the maximum may be Infinity). */
   constructor(limits: { readonly minBitrate: number; readonly maxBitrate: number }, config: Partial<LossBasedBweV2Config> = {}) {
     this.config = { ...LOSS_BWE_V2_DEFAULTS, ...config };
     this.window = new ObservationWindow(this.config);
     this.best = { inherentLoss: this.config.initialInherentLossEstimate, lossLimitedBandwidth: -Infinity };
-    // SendSideBandwidthEstimation::SetMinMaxBitrate: min at least kCongestionControllerMinBitrate.
-    this.minBitrate = Math.max(limits.minBitrate, CONGESTION_CONTROLLER_MIN_BITRATE);
-    this.maxBitrate = Math.max(this.minBitrate, limits.maxBitrate);
+    this.minBitrate = limits.minBitrate;
+    this.maxBitrate = limits.maxBitrate;
   }
 
   /** Enough observations and an estimate (libwebrtc's IsReady). */
@@ -74,6 +74,13 @@ export class LossBasedBweV2 {
   /** The best channel parameters now (for tests and logs). */
   channel(): ChannelParameters {
     return this.best;
+  }
+
+  /** libwebrtc's SetBandwidthEstimate ("for unit testing only"): the estimate, not loss-limited. */
+  setBandwidthEstimate(bps: number): void {
+    if (!Number.isFinite(bps)) return;
+    this.best = { ...this.best, lossLimitedBandwidth: bps };
+    this.result = { bandwidthEstimate: bps, state: 'delay-based' };
   }
 
   setAcknowledgedBitrate(bps: number): void {
