@@ -1,16 +1,17 @@
 // Google Congestion Control, sender side over transport-wide feedback, in
-// two configurations of the same parts:
+// three configurations of the same parts:
 //
 // - `gcc` follows libwebrtc's goog_cc (modules/congestion_controller/goog_cc):
 //   the trendline's over-use detector with libwebrtc's gains (k_up 0.0087,
 //   k_down 0.039), arrival groups with its 100 ms burst cap, the acknowledged
 //   bitrate estimator (acknowledged-bitrate.ts) as the throughput, its AIMD
 //   rule (rate-controller.ts, rule 'libwebrtc'), its loss-based part as it
-//   runs by default (loss-send-side.ts: LossBasedBweV2, loss-v2.ts, once it
-//   is ready, the classic rule of loss-libwebrtc.ts before), and start-up probing (probe-controller.ts,
-//   probe-estimator.ts): a probe's result, when the detector does not
-//   signal over-use, becomes the delay-based estimate; and the ALR detector
-//   (alr.ts), whose region the acknowledged bitrate estimator is told of.
+//   runs by default (loss-send-side.ts: LossBasedBweV2, loss-v2.ts, once
+//   it is ready; the classic rule of loss-libwebrtc.ts before), start-up
+//   probing (probe-controller.ts, probe-estimator.ts): a probe's result,
+//   when the detector does not signal over-use, becomes the delay-based
+//   estimate; and the ALR detector (alr.ts), whose region the acknowledged
+//   bitrate estimator and LossBasedBweV2 are told of.
 // - `gcc-classic-loss` is `gcc` with the classic loss rule alone
 //   (loss-libwebrtc.ts), as goog_cc ran before LossBasedBweV2 became its
 //   default (libwebrtc e04726281c, December 2022), and as `gcc` was here.
@@ -24,8 +25,9 @@
 // variation into the trendline estimator (trendline.ts), its scaled trend
 // into the over-use detector (overuse-detector.ts); the detector's signal
 // after the report, the throughput and the RTT drive the delay-based AIMD
-// controller; the report's lost and received counts drive the loss-based
-// one. The target is the minimum of the two.
+// controller; the report's lost and received counts (and, for
+// LossBasedBweV2, its packets' send times, sizes and fates) drive the
+// loss-based one. The target is the minimum of the two.
 //
 // The RTT is the time from a packet's sending to the report of it reaching
 // the sender, for the newest packet of each report (it includes up to one

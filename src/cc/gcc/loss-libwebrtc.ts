@@ -1,7 +1,10 @@
-// GCC's loss-based rule as libwebrtc's goog_cc runs it by default without
-// its LossBasedBwe experiments (send_side_bandwidth_estimation.cc,
-// UpdatePacketsLost / UpdateEstimate; goog_cc_network_control.cc counts the
-// losses of the transport feedback and reports them once a second):
+// GCC's classic loss-based rule, libwebrtc's SendSideBandwidthEstimation
+// (send_side_bandwidth_estimation.cc, UpdatePacketsLost / UpdateEstimate;
+// goog_cc_network_control.cc counts the losses of the transport feedback and
+// reports them once a second). goog_cc ran it by default until LossBasedBweV2
+// became the default (libwebrtc e04726281c, December 2022); it still leads
+// until LossBasedBweV2 is ready (loss-send-side.ts). `gcc-classic-loss` runs
+// it alone:
 // - the loss fraction is formed at most once per `reportIntervalMs` (1 s),
 //   from the packets reported since the last one, once they number at least
 //   `minPackets` (20); as libwebrtc, in 1/256ths;
