@@ -235,20 +235,31 @@ test('while loss-limited, a rise is held to MaxIncreaseFactor x the estimate wit
 
 test('send side: the start phase and the classic rule lead until a loss fraction is formed and LossBasedBweV2 is ready; then its result is the estimate (send_side_bandwidth_estimation.cc UpdateEstimate)', () => {
   const limits = { minBitrate: 50_000, maxBitrate: 10_000_000 };
-  const side = new SendSideLossEstimator(limits);
-  const alone = new LossBasedBweV2({ minBitrate: 50_000, maxBitrate: 10_000_000 });
-  let seq = 0;
-  const step = (nowMs: number, lossEvery: number) => {
-    // 10 packets of 1200 B sent over the last 100 ms, reported at `nowMs`.
-    const results = Array.from({ length: 10 }, (_, i) => ({ sendTimeUs: Math.round((nowMs - 150 + i * 10) * MS), sizeBytes: 1200, received: lossEvery === 0 || seq++ % lossEvery !== 0 }));
-    const lost = results.filter((r) => !r.received).length;
-    const input = { lost, reported: 10, nowMs, target: 1_000_000, delayBased: 1_000_000, rttMs: 100, packets: results, acknowledgedBitrate: 900_000, inAlr: false };
-    alone.setAcknowledgedBitrate(900_000);
-    alone.update(results, 1_000_000, false);
-    return side.update(input);
+  const sender = (delayBased: number) => {
+    const side = new SendSideLossEstimator(limits);
+    const alone = new LossBasedBweV2({ minBitrate: 50_000, maxBitrate: 10_000_000 });
+    let seq = 0;
+    const step = (nowMs: number, lossEvery: number) => {
+      // 10 packets of 1200 B sent over the last 100 ms, reported at `nowMs`.
+      const results = Array.from({ length: 10 }, (_, i) => ({ sendTimeUs: Math.round((nowMs - 150 + i * 10) * MS), sizeBytes: 1200, received: lossEvery === 0 || seq++ % lossEvery !== 0 }));
+      const lost = results.filter((r) => !r.received).length;
+      alone.setAcknowledgedBitrate(900_000);
+      alone.update(results, delayBased, false);
+      return side.update({ lost, reported: 10, nowMs, target: 1_000_000, delayBased, rttMs: 100, packets: results, acknowledgedBitrate: 900_000, inAlr: false });
+    };
+    return { side, alone, step };
   };
-  for (let t = 100; t < 2000; t += 100) assert.is(step(t, 0), Infinity, `start phase at ${t} ms`);
+  // The start phase, the delay-based estimate above the target: it becomes the target (no loss-based limit).
+  const ahead = sender(1_200_000);
+  for (let t = 100; t < 2000; t += 100) assert.is(ahead.step(t, 0), Infinity, `start phase at ${t} ms`);
+  // Not above it: UpdateEstimate goes on; the first loss fraction (20 packets, at 1.2 s) and 3 observations
+  // make LossBasedBweV2's result the estimate, before the start phase ends.
+  const { side, alone, step } = sender(1_000_000);
+  for (let t = 100; t <= 1100; t += 100) assert.is(step(t, 0), Infinity, `no loss fraction yet at ${t} ms`);
   assert.is(side.state(), undefined);
+  for (let t = 1200; t < 2000; t += 100) step(t, 0);
+  assert.is(side.state(), 'delay-based', 'in use within the start phase');
+  assert.is(side.bitrate(), Math.min(alone.lossBasedResult().bandwidthEstimate, 1_000_000));
   for (let t = 2000; t < 3000; t += 100) step(t, 0);
   assert.is(side.state(), 'delay-based');
   assert.is(side.bitrate(), 1_000_000);

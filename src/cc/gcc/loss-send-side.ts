@@ -7,14 +7,15 @@
 //   estimate and whether the sender is in ALR, after the acknowledged
 //   bitrate (goog_cc_network_control.cc, OnTransportPacketsFeedback);
 // - during the start phase (the first 2 s after the first report, while no
-//   loss was seen) the estimate follows the delay-based one and probing, as
-//   before ("UseInStartPhase" is false by default);
+//   loss was seen) a delay-based estimate above the target becomes the
+//   target ("UseInStartPhase" is false by default); otherwise UpdateEstimate
+//   goes on as below;
 // - until the first loss fraction is formed, the estimate holds;
 // - then, once LossBasedBweV2 is ready (3 observations), its result is the
-//   loss-based estimate; before that the classic 2 % / 10 % rule is.
-// One simplification: in the start phase libwebrtc falls through to the
-// rules when the delay-based estimate is not above the target; here the
-// start phase always leaves the target to the delay-based estimate.
+//   loss-based estimate; before that the classic 2 % / 10 % rule is. One
+//   difference remains: in the start phase the classic rule does not limit
+//   here, where libwebrtc's would allow 1.08 x the lowest target of the last
+//   second (capped by the delay-based estimate, not above the target).
 // Pure: counts, packets, rates and flags in; the loss-based estimate out.
 import { LibwebrtcLossController } from './loss-libwebrtc.ts';
 import { CONGESTION_CONTROLLER_MIN_BITRATE } from './loss-v2-config.ts';
@@ -70,7 +71,9 @@ export class SendSideLossEstimator {
     const classic = this.classic.update(input.lost, input.reported, input.nowMs, input.target, input.delayBased, input.rttMs);
     if (input.acknowledgedBitrate !== undefined) this.v2.setAcknowledgedBitrate(input.acknowledgedBitrate);
     this.v2.update(input.packets, input.delayBased, input.inAlr);
-    this.usingV2 = this.classic.lastPhase() === 'rule' && this.v2.isReady();
+    const phase = this.classic.lastPhase();
+    const fellThrough = phase === 'start' && input.delayBased <= input.target && this.classic.lossFraction() !== undefined;
+    this.usingV2 = this.v2.isReady() && (phase === 'rule' || fellThrough);
     this.estimate = this.usingV2 ? Math.min(this.v2.lossBasedResult().bandwidthEstimate, input.delayBased) : classic;
     return this.estimate;
   }
