@@ -1,25 +1,27 @@
 // What each part of libwebrtc's goog_cc changes, case by case: GCC as
 // draft-ietf-rmcat-gcc-02 (gcc-draft02), then with libwebrtc's over-use
 // gains, then also its acknowledged-bitrate estimator, then also its AIMD and
-// loss rules and 100 ms burst cap, then the whole (gcc: with start-up
-// probing and the ALR detector). Per case and variant: the media's mean rate, utilisation, the
+// classic loss rules and 100 ms burst cap, then with start-up probing and
+// the ALR detector (gcc-classic-loss), then the whole (gcc: LossBasedBweV2,
+// goog_cc's default loss-based estimator, instead of the classic rule). Per case and variant: the media's mean rate, utilisation, the
 // worst p95 queueing delay, the worst loss, and the time from the start until
 // the target first reaches 80 % of the first capacity (start-up).
 // Usage: nice -n 10 node --import tsx bench/gcc-parts.ts [CASES]   (CASES: case ids joined by commas; default all)
 import { CASE_IDS, rfc8867Case } from '../src/cc/rfc8867/cases.ts';
 import { runResolved, type CaseResult } from '../src/cc/rfc8867/run-case.ts';
 import { mediaFlow } from '../src/cc/media-flow.ts';
-import { createController, GCC_DRAFT02, GCC_LIBWEBRTC, type GccParameters } from '../src/cc/gcc/gcc.ts';
+import { createController, GCC_DRAFT02, GCC_LIBWEBRTC, GCC_LIBWEBRTC_CLASSIC_LOSS, type GccParameters } from '../src/cc/gcc/gcc.ts';
 
 const GAINS: Partial<GccParameters> = { ...GCC_DRAFT02, detector: GCC_LIBWEBRTC.detector };
 const ACKED: Partial<GccParameters> = { ...GAINS, throughput: 'acknowledged' };
-const RULES: Partial<GccParameters> = { ...GCC_LIBWEBRTC, probing: false, alr: false };
+const RULES: Partial<GccParameters> = { ...GCC_LIBWEBRTC_CLASSIC_LOSS, probing: false, alr: false };
 const VARIANTS: ReadonlyArray<readonly [string, Partial<GccParameters>]> = [
   ['gcc-draft02', GCC_DRAFT02],
   ['+gains', GAINS],
   ['+acked', ACKED],
   ['+aimd/loss', RULES],
-  ['gcc (+probing/ALR)', GCC_LIBWEBRTC],
+  ['gcc-classic-loss (+probing/ALR)', GCC_LIBWEBRTC_CLASSIC_LOSS],
+  ['gcc (+LossBasedBweV2)', GCC_LIBWEBRTC],
 ];
 
 const cases = process.argv[2]?.split(',') ?? CASE_IDS;

@@ -16,12 +16,13 @@ import { pathToFileURL } from 'node:url';
 import { fileKind, isToolkitError, toolkitError, unreadableFile } from '../common/errors.ts';
 import { aimdController } from './aimd.ts';
 import type { RateControllerModule } from './controller.ts';
-import { gccController, gccDraft02Controller } from './gcc/gcc.ts';
+import { gccClassicLossController, gccController, gccDraft02Controller } from './gcc/gcc.ts';
 import { nadaController } from './nada/nada.ts';
 import { screamController } from './scream/scream.ts';
 
 const BUILTIN: ReadonlyMap<string, RateControllerModule> = new Map([
   ['gcc', gccController],
+  ['gcc-classic-loss', gccClassicLossController],
   ['gcc-draft02', gccDraft02Controller],
   ['aimd', aimdController],
   ['nada', nadaController],

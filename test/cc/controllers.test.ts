@@ -23,7 +23,7 @@ async function refusal(pathOrName: string): Promise<{ code: string; message: str
 }
 
 test('built-ins by name', async () => {
-  assert.equal(builtinControllerNames(), ['gcc', 'gcc-draft02', 'aimd', 'nada', 'scream']);
+  assert.equal(builtinControllerNames(), ['gcc', 'gcc-classic-loss', 'gcc-draft02', 'aimd', 'nada', 'scream']);
   assert.is(builtinController('gcc'), gccController);
   assert.is(await loadControllerModule('aimd'), aimdController);
   assert.is(builtinController('cubic'), undefined);
@@ -77,7 +77,7 @@ test('one clear error naming the file and what is missing', async () => {
   assert.not.match(r.message, /\n/);
   r = await refusal(join(dir, 'missing.ts'));
   assert.is(r.code, 'ERR_UNREADABLE_FILE');
-  assert.match(r.message, /missing\.ts: not a built-in controller \(gcc, gcc-draft02, aimd, nada, scream\) and no such file/);
+  assert.match(r.message, /missing\.ts: not a built-in controller \(gcc, gcc-classic-loss, gcc-draft02, aimd, nada, scream\) and no such file/);
   r = await refusal('cubic');
   assert.match(r.message, /^cubic: not a built-in controller/);
   r = await refusal(dir);

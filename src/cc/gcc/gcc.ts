@@ -1,15 +1,20 @@
 // Google Congestion Control, sender side over transport-wide feedback, in
-// two configurations of the same parts:
+// three configurations of the same parts:
 //
 // - `gcc` follows libwebrtc's goog_cc (modules/congestion_controller/goog_cc):
 //   the trendline's over-use detector with libwebrtc's gains (k_up 0.0087,
 //   k_down 0.039), arrival groups with its 100 ms burst cap, the acknowledged
 //   bitrate estimator (acknowledged-bitrate.ts) as the throughput, its AIMD
-//   rule (rate-controller.ts, rule 'libwebrtc'), its loss-based rule
-//   (loss-libwebrtc.ts), and start-up probing (probe-controller.ts,
-//   probe-estimator.ts): a probe's result, when the detector does not
-//   signal over-use, becomes the delay-based estimate; and the ALR detector
-//   (alr.ts), whose region the acknowledged bitrate estimator is told of.
+//   rule (rate-controller.ts, rule 'libwebrtc'), its loss-based part as it
+//   runs by default (loss-send-side.ts: LossBasedBweV2, loss-v2.ts, once
+//   it is ready; the classic rule of loss-libwebrtc.ts before), start-up
+//   probing (probe-controller.ts, probe-estimator.ts): a probe's result,
+//   when the detector does not signal over-use, becomes the delay-based
+//   estimate; and the ALR detector (alr.ts), whose region the acknowledged
+//   bitrate estimator and LossBasedBweV2 are told of.
+// - `gcc-classic-loss` is `gcc` with the classic loss rule alone
+//   (loss-libwebrtc.ts), as goog_cc ran before LossBasedBweV2 became its
+//   default (libwebrtc e04726281c, December 2022), and as `gcc` was here.
 // - `gcc-draft02` is draft-ietf-rmcat-gcc-02 as this toolkit modelled it
 //   first: the draft's gains (K_u 0.01, K_d 0.00018), the received rate over
 //   500 ms (received-rate.ts), the draft's AIMD and loss rules
@@ -20,8 +25,9 @@
 // variation into the trendline estimator (trendline.ts), its scaled trend
 // into the over-use detector (overuse-detector.ts); the detector's signal
 // after the report, the throughput and the RTT drive the delay-based AIMD
-// controller; the report's lost and received counts drive the loss-based
-// one. The target is the minimum of the two.
+// controller; the report's lost and received counts (and, for
+// LossBasedBweV2, its packets' send times, sizes and fates) drive the
+// loss-based one. The target is the minimum of the two.
 //
 // The RTT is the time from a packet's sending to the report of it reaching
 // the sender, for the newest packet of each report (it includes up to one
@@ -32,6 +38,9 @@ import { AlrDetector } from './alr.ts';
 import { ArrivalGroupFilter } from './arrival-groups.ts';
 import { LossBasedController, type LossParameters } from './loss-controller.ts';
 import { LibwebrtcLossController } from './loss-libwebrtc.ts';
+import { SendSideLossEstimator, type LossInput } from './loss-send-side.ts';
+import type { LossBasedState } from './loss-v2.ts';
+import type { LossPacketResult } from './loss-v2-observations.ts';
 import { OveruseDetector, type DetectorParameters, type Usage } from './overuse-detector.ts';
 import { ProbeController } from './probe-controller.ts';
 import { ProbeBitrateEstimator } from './probe-estimator.ts';
@@ -49,7 +58,8 @@ export interface GccParameters {
   readonly trendline: Partial<TrendlineParameters>;
   readonly detector: Partial<DetectorParameters>;
   readonly rateControl: Partial<RateControlParameters>;
-  readonly lossRule: 'draft02' | 'libwebrtc';
+  /** The draft's rule, libwebrtc's classic rule alone, or libwebrtc's default (LossBasedBweV2 once ready). */
+  readonly lossRule: 'draft02' | 'libwebrtc' | 'libwebrtc-v2';
   readonly loss: Partial<LossParameters>;
   /** Start-up (exponential) probing, libwebrtc's. */
   readonly probing: boolean;
@@ -67,10 +77,13 @@ export const GCC_LIBWEBRTC: GccParameters = {
   throughput: 'acknowledged',
   detector: { kUp: 0.0087, kDown: 0.039 },
   rateControl: { rule: 'libwebrtc' },
-  lossRule: 'libwebrtc',
+  lossRule: 'libwebrtc-v2',
   probing: true,
   alr: true,
 };
+
+/** `gcc` with the classic loss rule instead of LossBasedBweV2. */
+export const GCC_LIBWEBRTC_CLASSIC_LOSS: GccParameters = { ...GCC_LIBWEBRTC, lossRule: 'libwebrtc' };
 
 /** What GCC's parts hold now (for tests, plots and logs). */
 export interface GccSnapshot {
@@ -84,6 +97,8 @@ export interface GccSnapshot {
   readonly receivedBitrate: number | undefined;
   readonly rttMs: number | undefined;
   readonly lossFraction: number | undefined;
+  /** LossBasedBweV2's state while its result is used (lossRule 'libwebrtc-v2'). */
+  readonly lossState: LossBasedState | undefined;
 }
 
 export interface GccController extends RateController {
@@ -99,16 +114,25 @@ interface Throughput {
 
 /** The loss-based part, whichever rule. */
 interface LossRule {
-  update(lost: number, reported: number, nowMs: number, target: number, delayBased: number, rttMs: number): number;
+  update(input: LossInput): number;
   bitrate(): number;
   lossFraction(): number | undefined;
+  state?(): LossBasedState | undefined;
 }
 
 function lossRule(options: RateControllerOptions, p: GccParameters): LossRule {
-  if (p.lossRule === 'libwebrtc') return new LibwebrtcLossController(options);
+  if (p.lossRule === 'libwebrtc-v2') return new SendSideLossEstimator(options);
+  if (p.lossRule === 'libwebrtc') {
+    const classic = new LibwebrtcLossController(options);
+    return {
+      update: (i) => classic.update(i.lost, i.reported, i.nowMs, i.target, i.delayBased, i.rttMs),
+      bitrate: () => classic.bitrate(),
+      lossFraction: () => classic.lossFraction(),
+    };
+  }
   const draft = new LossBasedController(options, p.loss);
   return {
-    update: (lost, reported, nowMs, target) => draft.update(lost, reported, nowMs, target),
+    update: (i) => draft.update(i.lost, i.reported, i.nowMs, i.target),
     bitrate: () => draft.bitrate(),
     lossFraction: () => draft.lossFraction(),
   };
@@ -150,12 +174,14 @@ export function createController(options: RateControllerOptions, parameters: Par
       let lost = 0;
       let reported = 0;
       let newest: SentPacket | undefined;
+      const results: LossPacketResult[] = [];
       for (const packet of report.packets) {
         const info = sent.get(packet.sequence);
         if (info === undefined) continue;
         sent.delete(packet.sequence);
         const cluster = prober?.clusterOf(packet.sequence);
         reported++;
+        results.push({ sendTimeUs: Math.round(info.sendTimeMs * 1000), sizeBytes: info.sizeBytes, received: packet.arrivalTimeMs !== undefined });
         if (packet.arrivalTimeMs === undefined) {
           lost++;
           continue;
@@ -181,7 +207,10 @@ export function createController(options: RateControllerOptions, parameters: Par
         if (probe !== undefined && detector.state() !== 'overuse') delayBased.setEstimate(probe, nowMs);
         else delayBased.update(detector.state(), throughput.bitrate(), nowMs, rttMs);
       }
-      lossBased.update(lost, reported, nowMs, target, delayBased.bitrate(), rttMs ?? 0);
+      lossBased.update({
+        lost, reported, nowMs, target, delayBased: delayBased.bitrate(), rttMs: rttMs ?? 0,
+        packets: results, acknowledgedBitrate: throughput.bitrate(), inAlr: alr?.inAlr() ?? false,
+      });
       target = clamp(Math.min(delayBased.bitrate(), lossBased.bitrate()));
       prober?.onEstimate(target, nowMs);
       alr?.setEstimate(target);
@@ -197,6 +226,7 @@ export function createController(options: RateControllerOptions, parameters: Par
       receivedBitrate: throughput.bitrate(),
       rttMs,
       lossFraction: lossBased.lossFraction(),
+      lossState: lossBased.state?.(),
     }),
   };
 }
@@ -205,5 +235,7 @@ export const name = 'gcc';
 
 /** libwebrtc's goog_cc (see above). */
 export const gccController: RateControllerModule = { name: 'gcc', createController: (options) => createController(options, GCC_LIBWEBRTC, 'gcc') };
+/** goog_cc with the classic loss rule alone (see above). */
+export const gccClassicLossController: RateControllerModule = { name: 'gcc-classic-loss', createController: (options) => createController(options, GCC_LIBWEBRTC_CLASSIC_LOSS, 'gcc-classic-loss') };
 /** draft-ietf-rmcat-gcc-02 as first modelled here (see above). */
 export const gccDraft02Controller: RateControllerModule = { name: 'gcc-draft02', createController: (options) => createController(options, GCC_DRAFT02, 'gcc-draft02') };

@@ -1,7 +1,10 @@
-// GCC's loss-based rule as libwebrtc's goog_cc runs it by default without
-// its LossBasedBwe experiments (send_side_bandwidth_estimation.cc,
-// UpdatePacketsLost / UpdateEstimate; goog_cc_network_control.cc counts the
-// losses of the transport feedback and reports them once a second):
+// GCC's classic loss-based rule, libwebrtc's SendSideBandwidthEstimation
+// (send_side_bandwidth_estimation.cc, UpdatePacketsLost / UpdateEstimate;
+// goog_cc_network_control.cc counts the losses of the transport feedback and
+// reports them once a second). goog_cc ran it by default until LossBasedBweV2
+// became the default (libwebrtc e04726281c, December 2022); it still leads
+// until LossBasedBweV2 is ready (loss-send-side.ts). `gcc-classic-loss` runs
+// it alone:
 // - the loss fraction is formed at most once per `reportIntervalMs` (1 s),
 //   from the packets reported since the last one, once they number at least
 //   `minPackets` (20); as libwebrtc, in 1/256ths;
@@ -34,6 +37,13 @@ export const LIBWEBRTC_LOSS_DEFAULTS: LibwebrtcLossParameters = {
   reportIntervalMs: 1000, minPackets: 20, startPhaseMs: 2000, lowLoss: 0.02, highLoss: 0.1, increase: 1.08, increaseBps: 1000, historyMs: 1000, decreaseIntervalMs: 300,
 };
 
+/**
+ * Which branch of UpdateEstimate the last update took: the start phase (the
+ * rule does not limit), no loss fraction formed yet (the estimate holds), or
+ * the rule itself.
+ */
+export type LibwebrtcLossPhase = 'start' | 'no-fraction' | 'rule';
+
 export class LibwebrtcLossController {
   private readonly p: LibwebrtcLossParameters;
   private estimate = Infinity;
@@ -46,6 +56,7 @@ export class LibwebrtcLossController {
   private decreasedSinceFraction = false;
   private lastDecreaseMs = -Infinity;
   private hasFraction = false;
+  private phase: LibwebrtcLossPhase = 'no-fraction';
   /** (time, target) pairs, increasing targets: the lowest target of the last second is the first. */
   private readonly history: Array<{ t: number; bps: number }> = [];
 
@@ -56,6 +67,11 @@ export class LibwebrtcLossController {
   /** The loss-based estimate, bit/s (Infinity while it does not limit). */
   bitrate(): number {
     return this.estimate;
+  }
+
+  /** The branch the last update took (see LibwebrtcLossPhase). */
+  lastPhase(): LibwebrtcLossPhase {
+    return this.phase;
   }
 
   /** The last loss fraction formed (0 to 1), if any. */
@@ -85,9 +101,11 @@ export class LibwebrtcLossController {
     if (this.fractionQ8 === 0 && nowMs - this.firstReportMs < this.p.startPhaseMs) {
       this.estimate = Infinity;
       this.history.length = 0;
+      this.phase = 'start';
       return this.estimate;
     }
     this.recordTarget(nowMs, target);
+    this.phase = this.hasFraction ? 'rule' : 'no-fraction';
     if (!this.hasFraction) return this.estimate;
     const loss = this.fractionQ8 / 256;
     if (loss <= this.p.lowLoss) {
