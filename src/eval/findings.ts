@@ -8,7 +8,7 @@
 // builds the tables from an eval and writes findings.json and the report's
 // section).
 
-import type { ScenarioTrace } from './scenario-traces.ts';
+import { standInScenarios, type ScenarioTrace } from './scenario-traces.ts';
 
 export type Verdict = 'holds' | 'does not hold' | 'not tested';
 
@@ -210,7 +210,7 @@ export interface Agreement {
 }
 
 export function figureAgreement(paper: FigureTable, ours: FigureTable, traces: readonly ScenarioTrace[] = []): Agreement {
-  const standIns = new Set(traces.filter((t) => t.standInFor !== undefined).map((t) => t.scenario));
+  const standIns = standInScenarios(traces);
   let delayWithinQuarter = 0;
   let delayFigures = 0;
   let ssimDiffWithin1Db = 0;
