@@ -20,7 +20,8 @@
 // Then the paper's findings (src/eval/findings.ts) on the runs of the first
 // timing given, printed and written to --findings (default findings.json).
 import { evaluateFindings, figureAgreement, type Figures } from '../src/eval/findings.ts';
-import { findingsText, paperFigures } from '../src/eval/findings-output.ts';
+import { findingsText, paperFigures, tracesLine } from '../src/eval/findings-output.ts';
+import type { ScenarioTrace } from '../src/eval/scenario-traces.ts';
 import { readPaperResults } from '../src/eval/paper-reference.ts';
 import { jsonText } from '../src/results/json.ts';
 import { lateFrames } from '../src/results/late-frames.ts';
@@ -46,6 +47,8 @@ const csvOut = option('csv', '');
 const findingsOut = option('findings', 'findings.json');
 /** Our figures for the findings: the runs of the first timing. */
 const ours = new Map<string, Figures>();
+/** The trace each preset ran (the Verizon presets: Verizon-LTE-driving when the trace lookup finds it, else the stand-in). */
+const traces: ScenarioTrace[] = [];
 
 const paperResults = readPaperResults();
 
@@ -60,6 +63,7 @@ const csv: string[] = ['scenario,trace,scheme,timing,codec,delay_mean_ms,delay_p
 console.log(`codec ${codec}, video ${video}${durationText ? `, ${durationText} s runs (not the paper's window)` : ", the paper's window: 702 s captured, [62, 702) s measured"}`);
 for (const name of presets) {
   const preset = simPreset(name);
+  traces.push({ scenario: name, trace: preset.trace, label: preset.label, ...(preset.standInFor ? { standInFor: preset.standInFor } : {}) });
   for (const scheme of schemes) {
     for (const encodeTiming of timings) {
       const durationS = durationText ? Number(durationText) : undefined;
@@ -97,10 +101,10 @@ console.log('');
 console.log(`| ${header.join(' | ')} |`);
 console.log(`|${header.map(() => '---').join('|')}|`);
 for (const row of rows) console.log(`| ${row.join(' | ')} |`);
-console.log('\n"*": differs from the paper by more than a quarter. verizon-lte and buffer-N run Verizon-LTE-short, a stand-in for the paper\'s Verizon-LTE-driving.');
+console.log(`\n"*": differs from the paper by more than a quarter. ${tracesLine(traces)}.`);
 if (csvOut) writeResultsFile(csvOut, csv.join('\n') + '\n');
 
 const paperTable = paperFigures(paperResults);
-const findings = { findings: evaluateFindings(paperTable, ours), agreement: figureAgreement(paperTable, ours) };
+const findings = { traces, findings: evaluateFindings(paperTable, ours, traces), agreement: figureAgreement(paperTable, ours, traces) };
 console.log(`\n${timings[0]} timing: ${findingsText(findings)}`);
 writeResultsFile(findingsOut, jsonText(findings));

@@ -38,7 +38,7 @@ time: the same options and seed give the same results), the video on the
 downlink trace and the acknowledgements on the uplink trace, and prints
 signal delay, SSIM, frames shown/skipped, bytes sent and link utilisation.`,
   options: [
-    ['--preset NAME', wrapWords(`one of the Salsify paper's scenarios: ${PRESET_NAMES.join(', ')} (trace, 20 ms delay, queue, loss, on/off, 1514-byte opportunities, 702 s measured over [62, 702) s; verizon-lte and buffer-N run Verizon-LTE-short, a stand-in for Verizon-LTE-driving); every other option still overrides it`)],
+    ['--preset NAME', wrapWords(`one of the Salsify paper's scenarios: ${PRESET_NAMES.join(', ')} (trace, 20 ms delay, queue, loss, on/off, 1514-byte opportunities, 702 s measured over [62, 702) s; verizon-lte and buffer-N run Verizon-LTE-driving when the trace lookup finds it, e.g. with LINKSHELL_TRACES=DIR, else Verizon-LTE-short as a stand-in); every other option still overrides it`)],
     ['--downlink TRACE', 'downlink trace: a file or a name found in ./traces,\n$LINKSHELL_TRACES or /usr/share/mahimahi/traces;\nor const:MBPS for a constant rate (e.g. const:2;\nMBPS > 0, at most 100000)'],
     ['--uplink TRACE', 'uplink trace (same forms)'],
     ['--scheme LIST', wrapWords(`${SIM_SCHEME_NAMES.join(', ')}, or several joined by commas to compare them (default ${DEFAULT_SCHEME}; oracle and oracle-quality, simulator-only, know the link's future (delay-first and quality-first)${SCHEME_NOTES.map(([name, note]) => `; ${name}: ${note}`).join('')})`)],

@@ -7,8 +7,11 @@ import { evaluateFindings, figureAgreement, type Agreement, type Figures, type F
 import type { IncludedRun } from './include.ts';
 import type { Finished } from './outputs.ts';
 import { PAPER_SYSTEM, type PaperResults } from './paper-reference.ts';
+import { scenarioTraces, type ScenarioTrace } from './scenario-traces.ts';
 
 export interface FindingsReport {
+  /** The trace each scenario's runs ran, and where it was a stand-in for the paper's. */
+  readonly traces: readonly ScenarioTrace[];
   readonly findings: readonly Finding[];
   readonly agreement: Agreement;
 }
@@ -58,18 +61,25 @@ export function paperFigures(paper: PaperResults): FigureTable {
 export function findingsReport(finished: readonly Finished[], paper: PaperResults, included: readonly IncludedRun[] = []): FindingsReport {
   const theirs = paperFigures(paper);
   const ours = ourFigures(finished, included);
-  return { findings: evaluateFindings(theirs, ours), agreement: figureAgreement(theirs, ours) };
+  const traces = scenarioTraces(finished);
+  return { traces, findings: evaluateFindings(theirs, ours, traces), agreement: figureAgreement(theirs, ours, traces) };
 }
 
 function agreementLine(a: Agreement): string {
+  const standIn = a.standInRows.length === 0 ? '' : ` (${a.standInRows.length} of the ${a.rows.length} rows ran a stand-in trace: ${a.standInRows.join(', ')})`;
   return `agreement with the paper's rows: ${a.delayWithinQuarter} of ${a.delayFigures} delay figures (mean, p5, p95) within a quarter; `
-    + `${a.ssimDiffWithin1Db} of ${a.ssimRows} rows with an SSIM difference to Salsify-1 within 1 dB of the paper's`;
+    + `${a.ssimDiffWithin1Db} of ${a.ssimRows} rows with an SSIM difference to Salsify-1 within 1 dB of the paper's${standIn}`;
 }
 
-/** The findings as printed text: one block per finding. */
+/** Which trace each scenario ran: "verizon-lte Verizon-LTE-driving; buffer-64 Verizon-LTE-short (stand-in for Verizon-LTE-driving)". */
+export function tracesLine(traces: readonly ScenarioTrace[]): string {
+  return `traces run: ${traces.map((t) => `${t.scenario} ${t.trace}${t.standInFor ? ` (stand-in for ${t.standInFor})` : ''}`).join('; ')}`;
+}
+
+/** The findings as printed text: which traces ran, then one block per finding. */
 export function findingsText(report: FindingsReport): string {
   const blocks = report.findings.map((f) => `[${f.verdict}] ${f.statement}\n    paper: ${f.paper}\n    ours:  ${f.ours}`);
-  return `The paper's findings:\n${blocks.join('\n')}\n${agreementLine(report.agreement)}\n`;
+  return `The paper's findings (${tracesLine(report.traces)}):\n${blocks.join('\n')}\n${agreementLine(report.agreement)}\n`;
 }
 
 /** The report's findings section. */
@@ -79,6 +89,7 @@ export function findingsHtml(report: FindingsReport): string {
   return [
     '<h2>The paper\'s findings</h2>',
     '<p>Computed from these results (<a href="findings.json">findings.json</a>): "holds" when ours go the statement\'s way in every scenario we ran, "not tested" when we ran none.</p>',
+    `<p class="traces">${escapeHtml(tracesLine(report.traces))}.</p>`,
     '<table class="findings">\n<thead><tr><th>finding</th><th>paper</th><th>ours</th><th>verdict</th></tr></thead>\n<tbody>',
     ...rows,
     '</tbody>\n</table>',

@@ -7,7 +7,7 @@ import { basename, join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { toolkitError, unreadableFile } from '../common/errors.ts';
 import type { Summary } from '../results/summary.ts';
-import { PRESET_NAMES, simPreset } from '../salsify/presets.ts';
+import { PRESET_NAMES, simPresetOn, VERIZON_STAND_IN, VERIZON_TRACE } from '../salsify/presets.ts';
 
 export interface IncludedRun {
   readonly label: string;
@@ -19,10 +19,11 @@ export interface IncludedRun {
   readonly validity?: { readonly verdict: 'valid' | 'invalid'; readonly reasons: string[] };
 }
 
-/** The preset whose downlink trace is called `trace` (by file name), or null. */
+/** The preset whose downlink trace is called `trace` (by file name; Verizon-LTE-driving or its stand-in for verizon-lte), or null. */
 export function scenarioOfTrace(trace: string): string | null {
   const name = basename(trace);
-  return PRESET_NAMES.find((p) => basename(simPreset(p).config.downlink) === name) ?? null;
+  const runs = (p: string) => [VERIZON_TRACE, VERIZON_STAND_IN].some((v) => basename(simPresetOn(p, v).config.downlink) === name);
+  return PRESET_NAMES.find(runs) ?? null;
 }
 
 const nullToNaN = (x: unknown) => (x === null ? NaN : x);

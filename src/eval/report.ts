@@ -13,7 +13,6 @@ import { chartSection, escapeHtml, renderPage, renderSvg, type HtmlChart } from 
 import { layoutScenario } from '../plots/scenario-layout.ts';
 import type { TableRow } from '../results/table.ts';
 import { makeResultsDirectory, writeResultsFile } from '../results/writer.ts';
-import { simPreset } from '../salsify/presets.ts';
 import { findingsHtml, findingsReport, type FindingsReport } from './findings-output.ts';
 import { jsonText } from '../results/json.ts';
 import type { IncludedRun } from './include.ts';
@@ -169,9 +168,9 @@ export async function writeReport(dir: string, finished: readonly Finished[], pa
 
   const plots: string[] = [];
   const scenarioCharts: (HtmlChart & { notes: string })[] = [];
-  for (const scenario of new Set(finished.map((f) => f.run.scenario))) {
+  for (const { scenario, label } of findings.traces) {
     const points = scenarioPoints(scenario, finished, paper, included);
-    const spec = scenarioSpec(`${scenario}: ${simPreset(scenario).label}`, points);
+    const spec = scenarioSpec(`${scenario}: ${label}`, points);
     scenarioCharts.push({ title: `${scenario}: p95 signal delay against SSIM`, spec, svg: await renderSvg(spec), notes: scenarioNotes(layoutScenario(points)) });
     plots.push(join(plotsDir, `scenario-${scenario}.svg`));
   }

@@ -20,7 +20,7 @@ export { FrameArrivals, type FrameArrival } from './frame-arrivals.ts';
 export {
   runSalsifySim, resolveSimConfig, DEFAULT_SIM_CONFIG, type SalsifySimConfig, type SalsifySimInput, type SalsifySimResult, type SalsifySimCounters,
 } from './sim-runner.ts';
-export { PRESETS, PRESET_NAMES, simPreset, expandPreset, type SimPreset, type PresetConfig } from './presets.ts';
+export { simPresets, simPresetOn, verizonTrace, VERIZON_TRACE, VERIZON_STAND_IN, PRESET_NAMES, simPreset, expandPreset, type SimPreset, type PresetConfig } from './presets.ts';
 export { oracle, type FutureLink, type OracleParams } from './schemes/oracle.ts';
 export { SIM_SCHEME_NAMES, SIMULATOR_ONLY_SCHEMES } from './schemes/registry.ts';
 export { openCodec, openVideo } from './open-inputs.ts';

@@ -55,11 +55,16 @@
 //   2,919 = 4.81 % missing, no queue drops). "At delivery": the lost packet
 //   has used its delivery opportunity, so the loss stage sits after the link
 //   (downlinkLossAt 'delivery'), not before it as mm-loss would.
-// - Verizon-LTE-driving is not among our traces (../shared/traces):
-//   Verizon-LTE-short stands in for it in the verizon-lte and buffer-N
-//   presets, and every label says so.
-// (A leaf: sim-runner.ts imports this module and checks that a PresetConfig
-// is a valid part of its config, so this one does not import it.)
+// - Verizon-LTE-driving (Mahimahi's, 7.8 MB) is not among our traces
+//   (../shared/traces). The verizon-lte and buffer-N presets run it when the
+//   trace lookup (link-emu/trace-files.ts: ./traces, $LINKSHELL_TRACES,
+//   ../shared/traces, Mahimahi's install directories) finds both its files,
+//   and Verizon-LTE-short as a labelled stand-in otherwise; the label, the
+//   trace names in the config (and so the eval store's key) say which ran.
+// (sim-runner.ts imports this module and checks that a PresetConfig is a
+// valid part of its config, so this one does not import it.)
+
+import { resolveTraceName, type TraceLookupOptions } from '../link-emu/trace-files.ts';
 
 /** The fields a preset sets (the simulator config's, sim-runner.ts); everything else keeps the simulator's defaults. */
 export interface PresetConfig {
@@ -83,6 +88,8 @@ export interface SimPreset {
   readonly name: string;
   /** What the preset stands for, with "(stand-in: ...)" where our trace is not the paper's. */
   readonly label: string;
+  /** The trace it runs (its files are TRACE.down and TRACE.up). */
+  readonly trace: string;
   /** The trace the paper used, when ours is a stand-in for it. */
   readonly standInFor?: string;
   readonly config: PresetConfig;
@@ -114,50 +121,98 @@ const trace = (name: string) => ({ downlink: `${name}.down`, uplink: `${name}.up
 /** Cellsim's queue: no limit. */
 const UNBOUNDED = { queue: 'infinite', queueArgs: '' } as const;
 
-const VERIZON_STAND_IN = 'Verizon-LTE-short';
-const verizon = (packets: number, name: string): SimPreset => ({
-  name,
-  label: `Verizon-LTE-driving droptail ${packets} (stand-in: ${VERIZON_STAND_IN})`,
-  standInFor: 'Verizon-LTE-driving',
-  config: { ...COMMON, ...trace(VERIZON_STAND_IN), queueArgs: `packets=${packets}`, preset: name },
-});
+/** The paper's Verizon trace, and the one that stands in for it when the lookup does not find it. */
+export const VERIZON_TRACE = 'Verizon-LTE-driving';
+export const VERIZON_STAND_IN = 'Verizon-LTE-short';
+
+function findsFile(name: string, lookup: TraceLookupOptions): boolean {
+  try {
+    resolveTraceName(name, lookup);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The Verizon trace the presets run: Verizon-LTE-driving when the lookup finds both its files, else the stand-in. */
+export function verizonTrace(lookup: TraceLookupOptions = {}): string {
+  const found = findsFile(`${VERIZON_TRACE}.down`, lookup) && findsFile(`${VERIZON_TRACE}.up`, lookup);
+  return found ? VERIZON_TRACE : VERIZON_STAND_IN;
+}
+
+/** A Verizon preset on `traceName`: the paper's trace, or the stand-in, labelled as one. */
+const verizon = (traceName: string, packets: number, name: string, title: string): SimPreset => {
+  const standIn = traceName !== VERIZON_TRACE;
+  return {
+    name,
+    label: standIn ? `${title} (stand-in: ${traceName})` : title,
+    trace: traceName,
+    ...(standIn ? { standInFor: VERIZON_TRACE } : {}),
+    config: { ...COMMON, ...trace(traceName), queueArgs: `packets=${packets}`, preset: name },
+  };
+};
 
 /** A cellular trace with a drop-tail buffer of `packets` (the sweep beyond the paper's Verizon rows). */
 const buffered = (traceName: string, base: string, packets: number): SimPreset => ({
   name: `${base}-${packets}`,
   label: `${traceName} droptail ${packets} (buffer sweep; not in the paper)`,
+  trace: traceName,
   config: { ...COMMON, ...trace(traceName), queueArgs: `packets=${packets}`, preset: `${base}-${packets}` },
 });
 
-const LIST: readonly SimPreset[] = [
-  { name: 'att-lte', label: 'ATT-LTE-driving (unbounded queue)', config: { ...COMMON, ...trace('ATT-LTE-driving'), ...UNBOUNDED, preset: 'att-lte' } },
-  { name: 'tmobile-umts', label: 'TMobile-UMTS-driving (unbounded queue)', config: { ...COMMON, ...trace('TMobile-UMTS-driving'), ...UNBOUNDED, preset: 'tmobile-umts' } },
-  { ...verizon(256, 'verizon-lte'), label: `Verizon-LTE-driving (stand-in: ${VERIZON_STAND_IN})` },
-  {
-    name: 'on-off',
-    label: '12mbps (intermittent: on mean 5 s, off mean 0.2 s; unbounded queue)',
-    config: { ...COMMON, ...trace('12mbps'), ...UNBOUNDED, downlinkOnOff: { meanOnMs: 5000, meanOffMs: 200 }, preset: 'on-off' },
-  },
-  {
-    name: 'wifi',
-    label: '0.57mbps-poisson (4.8 % downlink loss at delivery; unbounded queue)',
-    config: { ...COMMON, ...trace('0.57mbps-poisson'), ...UNBOUNDED, downlinkLoss: 0.048, downlinkLossAt: 'delivery', preset: 'wifi' },
-  },
-  verizon(64, 'buffer-64'),
-  verizon(256, 'buffer-256'),
-  verizon(1024, 'buffer-1024'),
-  ...BUFFER_SWEEP_PACKETS.map((n) => buffered('ATT-LTE-driving', 'att-lte', n)),
-  ...BUFFER_SWEEP_PACKETS.map((n) => buffered('TMobile-UMTS-driving', 'tmobile-umts', n)),
-];
+/** Every preset, the Verizon ones on `verizonTraceName`. */
+function presetList(verizonTraceName: string): readonly SimPreset[] {
+  const v = verizonTraceName;
+  return [
+    { name: 'att-lte', label: 'ATT-LTE-driving (unbounded queue)', trace: 'ATT-LTE-driving', config: { ...COMMON, ...trace('ATT-LTE-driving'), ...UNBOUNDED, preset: 'att-lte' } },
+    { name: 'tmobile-umts', label: 'TMobile-UMTS-driving (unbounded queue)', trace: 'TMobile-UMTS-driving', config: { ...COMMON, ...trace('TMobile-UMTS-driving'), ...UNBOUNDED, preset: 'tmobile-umts' } },
+    verizon(v, PAPER_QUEUE_PACKETS, 'verizon-lte', VERIZON_TRACE),
+    {
+      name: 'on-off',
+      label: '12mbps (intermittent: on mean 5 s, off mean 0.2 s; unbounded queue)',
+      trace: '12mbps',
+      config: { ...COMMON, ...trace('12mbps'), ...UNBOUNDED, downlinkOnOff: { meanOnMs: 5000, meanOffMs: 200 }, preset: 'on-off' },
+    },
+    {
+      name: 'wifi',
+      label: '0.57mbps-poisson (4.8 % downlink loss at delivery; unbounded queue)',
+      trace: '0.57mbps-poisson',
+      config: { ...COMMON, ...trace('0.57mbps-poisson'), ...UNBOUNDED, downlinkLoss: 0.048, downlinkLossAt: 'delivery', preset: 'wifi' },
+    },
+    ...BUFFER_SWEEP_PACKETS.map((n) => verizon(v, n, `buffer-${n}`, `${VERIZON_TRACE} droptail ${n}`)),
+    ...BUFFER_SWEEP_PACKETS.map((n) => buffered('ATT-LTE-driving', 'att-lte', n)),
+    ...BUFFER_SWEEP_PACKETS.map((n) => buffered('TMobile-UMTS-driving', 'tmobile-umts', n)),
+  ];
+}
 
-export const PRESETS: ReadonlyMap<string, SimPreset> = new Map(LIST.map((p) => [p.name, p]));
-export const PRESET_NAMES: readonly string[] = LIST.map((p) => p.name);
+export const PRESET_NAMES: readonly string[] = presetList(VERIZON_STAND_IN).map((p) => p.name);
 
-/** The preset called `name`; a RangeError naming the known ones otherwise. */
-export function simPreset(name: string): SimPreset {
-  const preset = PRESETS.get(name);
-  if (preset === undefined) throw new RangeError(`unknown preset ${JSON.stringify(name)} (expected one of ${PRESET_NAMES.join(', ')})`);
-  return preset;
+/** Every preset by name, the Verizon ones on the trace the lookup finds now (verizonTrace). */
+export function simPresets(lookup: TraceLookupOptions = {}): ReadonlyMap<string, SimPreset> {
+  return new Map(presetList(verizonTrace(lookup)).map((p) => [p.name, p]));
+}
+
+function checkName(name: string): void {
+  if (!PRESET_NAMES.includes(name)) throw new RangeError(`unknown preset ${JSON.stringify(name)} (expected one of ${PRESET_NAMES.join(', ')})`);
+}
+
+/** The preset called `name`, its Verizon trace found by `lookup` (verizonTrace); a RangeError naming the known ones otherwise. */
+export function simPreset(name: string, lookup: TraceLookupOptions = {}): SimPreset {
+  checkName(name);
+  return simPresets(lookup).get(name)!;
+}
+
+/**
+ * The preset called `name` as it is when the Verizon presets run
+ * `verizonTraceName` (VERIZON_TRACE or VERIZON_STAND_IN), whatever the lookup
+ * finds now: what describes a stored run, whose config names the trace it ran.
+ */
+export function simPresetOn(name: string, verizonTraceName: string): SimPreset {
+  checkName(name);
+  if (verizonTraceName !== VERIZON_TRACE && verizonTraceName !== VERIZON_STAND_IN) {
+    throw new RangeError(`unknown Verizon trace ${JSON.stringify(verizonTraceName)} (expected ${VERIZON_TRACE} or ${VERIZON_STAND_IN})`);
+  }
+  return presetList(verizonTraceName).find((p) => p.name === name)!;
 }
 
 /** A config with its preset expanded underneath: the preset's fields, then every field given explicitly. */

@@ -96,11 +96,37 @@ test('agreement counts delay figures within a quarter and SSIM differences to Sa
   assert.is(a.ssimDiffWithin1Db, 1);
 });
 
+test('where ours ran a stand-in trace the findings name it, the buffer sweep says which trace, and agreement lists those rows', () => {
+  const ours = table({
+    'verizon-lte/salsify-1': fig(423, 121, 498, 19.3), 'verizon-lte/salsify-2': fig(381, 78, 512, 19.0),
+    'buffer-64/salsify-1': fig(423, 121, 487, 19.3), 'buffer-256/salsify-1': fig(423, 121, 498, 19.3), 'buffer-1024/salsify-1': fig(423, 121, 498, 19.3),
+  });
+  const standIn = ['verizon-lte', 'buffer-64', 'buffer-256', 'buffer-1024'].map((scenario) => ({
+    scenario, trace: 'Verizon-LTE-short', standInFor: 'Verizon-LTE-driving', label: `${scenario} (stand-in: Verizon-LTE-short)`,
+  }));
+  const real = standIn.map(({ scenario }) => ({ scenario, trace: 'Verizon-LTE-driving', label: scenario }));
+  const onStandIn = evaluateFindings(PAPER, ours, standIn);
+  assert.match(byId(onStandIn, 's2-lower-delay').ours, /^verizon-lte \(stand-in Verizon-LTE-short\): mean 381 vs 423/);
+  assert.match(byId(onStandIn, 's2-lower-delay').paper, /; verizon-lte: mean 497 vs 517/);
+  assert.not.match(byId(onStandIn, 's2-lower-delay').paper, /stand-in/);
+  assert.match(byId(onStandIn, 'buffer-sweep').statement, /\(Verizon; ours on the stand-in Verizon-LTE-short\)$/);
+  const onReal = evaluateFindings(PAPER, ours, real);
+  assert.match(byId(onReal, 's2-lower-delay').ours, /^verizon-lte: mean 381 vs 423/);
+  assert.match(byId(onReal, 'buffer-sweep').statement, /\(Verizon-LTE-driving\)$/);
+  // The verdicts are the figures', whichever trace ran.
+  assert.equal(onStandIn.map((f) => f.verdict), onReal.map((f) => f.verdict));
+  assert.equal(figureAgreement(PAPER, ours, standIn).standInRows, ['verizon-lte/salsify-1', 'verizon-lte/salsify-2', 'buffer-64/salsify-1', 'buffer-256/salsify-1', 'buffer-1024/salsify-1']);
+  assert.equal(figureAgreement(PAPER, ours, real).standInRows, []);
+  const text = findingsText({ traces: standIn, findings: onStandIn, agreement: figureAgreement(PAPER, ours, standIn) });
+  assert.match(text, /^The paper's findings \(traces run: verizon-lte Verizon-LTE-short \(stand-in for Verizon-LTE-driving\); buffer-64 /);
+  assert.match(text, /\(5 of the 5 rows ran a stand-in trace: verizon-lte\/salsify-1, /);
+});
+
 test("the paper's CSV gives its rows under our scheme names; the text and HTML carry every finding", () => {
   const paper = paperFigures(readPaperResults());
   assert.is(paper.get('verizon-lte/conventional-1s')?.delayP95Ms, 4292.93);
   assert.ok(paper.has('att-lte/webrtc'));
-  const report = { findings: evaluateFindings(paper, table({})), agreement: figureAgreement(paper, table({})) };
+  const report = { traces: [], findings: evaluateFindings(paper, table({})), agreement: figureAgreement(paper, table({})) };
   const text = findingsText(report);
   const html = findingsHtml(report);
   for (const f of report.findings) {

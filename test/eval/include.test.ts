@@ -35,7 +35,9 @@ const marks = (svg: string, name: string) => {
 
 test("a trace's scenario is the preset whose downlink has its name", () => {
   assert.is(scenarioOfTrace('/x/ATT-LTE-driving.down'), 'att-lte');
+  // verizon-lte runs Verizon-LTE-driving where the trace lookup finds it, else the stand-in: a call on either is of that scenario.
   assert.is(scenarioOfTrace('Verizon-LTE-short.down'), 'verizon-lte');
+  assert.is(scenarioOfTrace('/usr/share/mahimahi/traces/Verizon-LTE-driving.down'), 'verizon-lte');
   assert.is(scenarioOfTrace('const-12.trace'), null);
 });
 

@@ -12,6 +12,17 @@ import { waitFor } from '../helpers/wait-for.ts';
 import { filesOf, runEval, SALSIFY, startEval, withoutProvenance } from './helpers.ts';
 import { HANG_BOUND_MS } from '../helpers/bounds.ts';
 
+/** Those of `pids` in process group `group` (field 5 of /proc/PID/stat). */
+function inGroup(group: number, pids: readonly number[]): number[] {
+  return pids.filter((p) => {
+    try {
+      return Number(readFileSync(`/proc/${p}/stat`, 'utf8').replace(/^.*\) /, '').split(' ')[2]) === group;
+    } catch {
+      return false;
+    }
+  });
+}
+
 const dir = mkdtempSync(join(tmpdir(), 'eval-store-'));
 test.after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -45,6 +56,8 @@ test('--jobs 2, stopped by SIGINT mid-run, leaves only whole results; the rerun 
   const run = startEval([...MATRIX, '--jobs', '2', '--out', out], {}, true);
   // Stop once the first run is done and stored, with the others running.
   await waitFor(() => /\[1\/4\] /.test(run.stderr()), HANG_BOUND_MS, 'the first finished run');
+  // Its workers are found in its process group (so that the check below can fail).
+  assert.ok(inGroup(run.child.pid!, processesMentioning(`${SALSIFY} eval --worker`)).length >= 1, 'the workers are in the eval\'s process group');
   process.kill(-run.child.pid!, 'SIGINT');
   const stopped = await run.done;
   assert.is(stopped.code, 130, stopped.stderr);
@@ -55,8 +68,8 @@ test('--jobs 2, stopped by SIGINT mid-run, leaves only whole results; the rerun 
     assert.match(name, /^[0-9a-f]{32}\.json$/, 'no temporary file is left');
     JSON.parse(readFileSync(join(store, name), 'utf8'));
   }
-  // This checkout's workers (another checkout's evals may run on the machine meanwhile).
-  assert.equal(processesMentioning(`${SALSIFY} eval --worker`), [], 'every worker ended');
+  // This eval's workers: those of its process group (another test file's evals of this checkout may run meanwhile).
+  assert.equal(inGroup(run.child.pid!, processesMentioning(`${SALSIFY} eval --worker`)), [], 'every worker ended');
   assert.not.ok(readdirSync(out).includes('results.json'), 'no results from an incomplete eval');
 
   const resumed = await runEval([...MATRIX, '--jobs', '2', '--out', out]);
