@@ -98,6 +98,32 @@ test('no fast retransmit after a timeout for duplicate ACKs below recover (RFC 6
   assert.not.ok(sender().isInRecovery());
 });
 
+test('recovery states as Linux names them: open, disorder on a duplicate ACK, recovery at the third, open after the full ACK; loss after a timeout until all sent before it is acknowledged', async () => {
+  const fast = setup();
+  const states: string[] = [];
+  const state = (time: number) => fast.sim.at(time, () => states.push(fast.sender().recoveryState()));
+  fast.synAck(10);
+  fast.reply(20, 1000);
+  for (const t of [21, 22, 23]) fast.reply(t, 1000);
+  fast.reply(30, 5000); // partial
+  fast.reply(40, 12000); // full: recover is 12000
+  for (const t of [20.5, 21.5, 22.5, 23.5, 30.5, 40.5]) state(t);
+  await fast.sim.run({ until: 45 });
+  assert.equal(states, ['open', 'disorder', 'disorder', 'recovery', 'recovery', 'open']);
+
+  const timeout = setup();
+  const afterTimeout: string[] = [];
+  const stateAfter = (time: number) => timeout.sim.at(time, () => afterTimeout.push(timeout.sender().recoveryState()));
+  timeout.synAck(10);
+  // no ACK: the timer expires at 220, with 10000 bytes sent
+  for (const t of [219, 220.5, 231.5, 250.5]) stateAfter(t);
+  timeout.reply(230, 1000);
+  timeout.reply(231, 1000); // a duplicate below recover: no fast recovery
+  timeout.reply(250, 10000);
+  await timeout.sim.run({ until: 255 });
+  assert.equal(afterTimeout, ['open', 'loss', 'loss', 'open']);
+});
+
 test('RTO: expiry one RTO after the data, doubling back-off, ssthresh held on the repeated timeout, cwnd 1 MSS, Karn: no sample from a retransmission', async () => {
   const { sim, synAck, reply, sent, snapshot, snapshots, sender } = setup();
   synAck(10); // RTT 10: SRTT 10, RTTVAR 5, RTO = 10 + max(20, 200) = 210
