@@ -114,6 +114,11 @@ export class LossRecovery {
     return this.recovering;
   }
 
+  /** RACK's reordering timer is waiting for a segment to be deemed lost. */
+  reorderTimerPending(): boolean {
+    return this.reorderTimer.at() !== undefined;
+  }
+
   /** The ACK being processed delivered `bytes` (newly acknowledged or SACKed); PRR counts them when the ACK sends. */
   onDelivered(bytes: number): void {
     this.deliveredNow = bytes;

@@ -278,10 +278,18 @@ export class TcpSender {
     return headSentAt !== undefined && this.clock.now() - this.sackRttMs < headSentAt;
   }
 
-  /** An ACK that only SACKs data sent before the head was last sent re-arms the RTO (and the probe), as Linux's tcp_set_xmit_timer. */
+  /**
+   * An ACK that only SACKs data sent before the head was last sent re-arms the RTO, as Linux's tcp_set_xmit_timer
+   * does outside the Open state (SACKed data: disorder, recovery or loss): no tail loss probe (tcp_schedule_loss_probe
+   * declines, and a pending one goes: Linux's one timer holds the RTO now), and tcp_rearm_rto: one RTO from now, or
+   * from the head's last send when the reordering or probe timer was pending (at least 1 us from now).
+   */
   private restartTimerOnSack(): void {
-    this.startTimer(true);
-    this.armProbe();
+    const fromHead = this.recovery.reorderTimerPending() || this.probeTimer.at() !== undefined;
+    this.probeTimer.disarm();
+    const headSentAt = this.board.lastSentAt(this.sndUna);
+    if (!fromHead || headSentAt === undefined) this.startTimer(true);
+    else this.rtoTimer.arm(Math.max(headSentAt + this.rto.rto(), this.clock.now() + 0.001));
   }
 
   /** An ACK of new data, up to `ack`. */

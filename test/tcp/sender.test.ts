@@ -266,6 +266,33 @@ test('a SACK of data sent before the head was retransmitted re-arms the RTO (Lin
   assert.is(sender().stats.timeouts, 0);
 });
 
+test('the SACK re-arm runs one RTO from the head\'s last send when the reordering timer was pending (Linux\'s tcp_rearm_rto)', async () => {
+  const { sim, synAck, reply, sent, sender } = setup({ sack: true });
+  synAck(10); // min RTT 10; segments 0 to 9000 leave at 10
+  reply(20, 0, FLAG_ACK, [[2000, 3000]]);
+  reply(21, 0, FLAG_ACK, [[1000, 3000]]); // 1000 delivered below 3000: reordering, reo_wnd 2.5 ms
+  // the reordering timer fires at 22.5: 0 is lost, recovery resends it
+  reply(100, 0, FLAG_ACK, [[1000, 3000], [5000, 6000]]); // 5000 was sent before 0's retransmission: the RTO runs from now; 3000 and 4000 get the reordering timer
+  reply(101, 0, FLAG_ACK, [[1000, 3000], [4000, 6000]]); // again, with the reordering timer pending: the RTO runs from 0's last send, 22.5
+  let rto = 0;
+  sim.at(101.5, () => {
+    rto = sender().rto.rto(); // as the re-arm used it
+  });
+  await sim.run({ until: 600 });
+  assert.ok(rto > 0);
+  assert.equal(sent.filter(([t, seq, f]) => t > 10 && seq === 0 && f === 0).map(([t]) => t).slice(0, 2), [22.5, 22.5 + rto]);
+});
+
+test('a SACK of data sent before a timeout\'s retransmission schedules no tail loss probe (Linux: none outside the Open state)', async () => {
+  const { sim, synAck, reply, sent, sender } = setup({ sack: true });
+  synAck(10); // segments 0 to 9000 leave at 10 and are not acknowledged
+  // a probe at 30 (2 SRTT) sends 10000; the RTO, restarted then, expires at 240 and resends 0: loss
+  reply(300, 0, FLAG_ACK, [[1000, 2000]]); // 1000, sent at 10, arrives at last: an RTT sample (RTO 340), the RTO re-armed from now
+  await sim.run({ until: 600 });
+  assert.equal(sent.filter(([t, , f]) => t > 10 && f === 0).map(([t, seq]) => [t, seq]), [[30, 10_000], [240, 0]]);
+  assert.is(sender().stats.lossProbes, 1);
+});
+
 test('after a timeout with RACK-TLP the go-back-N skips what was SACKed (RFC 8985 6.3), which does not count against cwnd', async () => {
   const { sim, synAck, reply, sentBetween, sender } = setup({ sack: true });
   synAck(10); // segments 0 to 9000 leave at 10
