@@ -315,7 +315,7 @@ export class TcpSender {
     this.armProbe();
   }
 
-  /** The RTT sample of an ACK of new data up to `ack` (Karn's rule), else its SACK RTT: the first is returned (the congestion control's). */
+  /** Samples the RTT of an ACK of new data up to `ack`: the newly acknowledged data's (Karn's rule), which it returns for the congestion control, else the ACK's SACK RTT. */
   private sampleRtt(ack: number, now: number): number | undefined {
     if (this.sndUna >= this.retransmittedEnd) {
       const sentAt = this.sendTimes.get(Math.floor((ack - 1) / this.mss) * this.mss);
