@@ -19,9 +19,10 @@
 //   nothing in flight, cwnd = min(cwnd, initial window).
 //
 // With `rackTlp` (the default with SACK), a tail loss probe (tlp.ts; PTO = 2
-// SRTT, + 200 ms with one segment in flight) sends a new or the last segment
-// when the ACKs stop, so that a loss at the tail of a flight does not wait
-// for the RTO. As Linux does with RACK, an ACK that newly SACKs data gives an
+// SRTT, + 200 ms with one segment in flight; armed only while loss recovery
+// is open, as Linux's tcp_schedule_loss_probe) sends a new or the last
+// segment when the ACKs stop, so that a loss at the tail of a flight does not
+// wait for the RTO. As Linux does with RACK, an ACK that newly SACKs data gives an
 // RTT sample when it acknowledges nothing new cumulatively (the oldest such
 // segment never retransmitted: sack_rtt_us), and retransmitting the first
 // unacknowledged segment in recovery restarts the retransmission timer, as
@@ -353,9 +354,12 @@ export class TcpSender {
     this.onComplete?.(this);
   }
 
-  /** Arms the tail loss probe (RFC 8985 7.2) if one may be sent: data in flight, outside recovery, no probe episode open, before the RTO. */
+  /**
+   * Arms the tail loss probe (RFC 8985 7.2) if one may be sent: data in flight, recovery open (as Linux's
+   * tcp_schedule_loss_probe: not in disorder, recovery or loss), no probe episode open, before the RTO.
+   */
   private armProbe(): void {
-    if (!this.useRack || this.phase !== 'established' || this.recovery.inRecovery() || this.sndUna === this.sndMax || !this.tlp.canArm() || this.rto.backoffCount() > 0) {
+    if (!this.useRack || this.phase !== 'established' || this.recovery.state() !== 'open' || this.sndUna === this.sndMax || !this.tlp.canArm() || this.rto.backoffCount() > 0) {
       this.probeTimer.disarm();
       return;
     }

@@ -293,6 +293,16 @@ test('a SACK of data sent before a timeout\'s retransmission schedules no tail l
   assert.is(sender().stats.lossProbes, 1);
 });
 
+test('no tail loss probe in loss: an ACK of new data after a timeout, whose SACK resets the back-off, arms none (Linux: only in the Open state)', async () => {
+  const { sim, synAck, reply, sent, sender } = setup({ sack: true });
+  synAck(10); // segments 0 to 9000 leave at 10; a probe at 30 sends 10000; the RTO at 240 resends 0: loss until 11000 is acknowledged
+  reply(300, 1000, FLAG_ACK, [[2000, 3000]]); // 0's retransmission and a SACK of 2000 (sent at 10): an RTT sample, the back-off gone
+  await sim.run({ until: 600 });
+  assert.equal(sent.filter(([t, , f]) => t > 10 && f === 0).map(([t, seq]) => [t, seq]), [[30, 10_000], [240, 0], [300, 1000], [300, 3000]]);
+  assert.is(sender().stats.lossProbes, 1);
+  assert.is(sender().recoveryState(), 'loss');
+});
+
 test('after a timeout with RACK-TLP the go-back-N skips what was SACKed (RFC 8985 6.3), which does not count against cwnd', async () => {
   const { sim, synAck, reply, sentBetween, sender } = setup({ sack: true });
   synAck(10); // segments 0 to 9000 leave at 10
