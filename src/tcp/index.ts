@@ -12,6 +12,7 @@ export { HyStartPlusPlus, hyStartRttThreshold, type HyStartPhase } from './hysta
 export { LinuxHyStart, linuxHyStartAckDelay, linuxHyStartDelayThreshold } from './hystart-linux.ts';
 export { RtoEstimator, RFC6298_MIN_RTO_MS, LINUX_MIN_RTO_MS, type RtoOptions } from './rto.ts';
 export { TcpSender, type TcpSenderOptions, type TcpSenderStats, type CwndSample } from './sender.ts';
+export type { RecoveryState } from './loss-recovery.ts';
 export { TcpReceiver, DEFAULT_DELAYED_ACK_MS, DEFAULT_RECEIVE_WINDOW, type TcpReceiverOptions } from './receiver.ts';
 export { encodeSegment, decodeSegment, TcpSegmentError, DEFAULT_MSS, HEADER_BYTES, FLAG_ACK, FLAG_FIN, FLAG_SACK, FLAG_SYN, MAX_SACK_BLOCKS, type Segment } from './segment.ts';
 export { mathisThroughput, MATHIS_C } from './mathis.ts';

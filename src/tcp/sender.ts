@@ -3,16 +3,10 @@
 // (Infinity: for ever) in segments of MSS bytes, clocked by the receiver's
 // cumulative ACKs under a congestion control (newreno.ts, cubic.ts), with
 //
-// - fast retransmit on the third duplicate ACK (RFC 5681 3.2) and NewReno's
-//   fast recovery (RFC 6582 3.2): ssthresh from the congestion control,
-//   cwnd = ssthresh + 3 MSS, +1 MSS per further duplicate ACK; a partial ACK
-//   retransmits the next hole, deflates cwnd by the bytes it acknowledges and
-//   adds one MSS back if those were at least one MSS, and (first partial ACK
-//   only, the "impatient" variant) restarts the timer; the full ACK (covering
-//   `recover`) ends recovery with cwnd = min(ssthresh, max(FlightSize, MSS) +
-//   MSS) (RFC 6582 3.2 step 3, option 1); no fast retransmit while the
-//   duplicate ACKs' acknowledgement does not exceed `recover` (RFC 6582 3.2
-//   step 1, which also guards against one after a timeout, section 4);
+// - loss recovery (loss-recovery.ts: fast retransmit and recovery, NewReno's
+//   or, with `sack`, RFC 6675's, with PRR and RACK; what is resent in SACK
+//   recovery: recovery-send.ts), which the sender drives from its ACKs and
+//   timeout;
 // - the retransmission timer of RFC 6298 (rto.ts): started when data is sent
 //   and none is timing, restarted by an ACK of new data, stopped when all is
 //   acknowledged; on expiry: back-off, ssthresh (held on a repeated timeout,
@@ -24,42 +18,20 @@
 // - restart after idle (RFC 5681 4.1): after a pause longer than the RTO with
 //   nothing in flight, cwnd = min(cwnd, initial window).
 //
-// With `sack` (the flows' default, tcp-flow.ts), fast recovery is instead
-// RFC 6675's, simplified: cwnd =
-// ssthresh for the whole of recovery (no inflation), a segment is lost once
-// more than 2 MSS above it are SACKed (IsLost), and each ACK sends, while the
-// estimated pipe (outstanding bytes neither SACKed nor lost, plus those
-// retransmitted) leaves a segment's room in cwnd, first the lowest lost
-// segment not yet retransmitted, then new data; every ACK of new data
-// restarts the timer. Without RACK-TLP the scoreboard is dropped after a
-// timeout (RFC 2018 8).
-// With `prr` (the default with SACK), cwnd in recovery is Proportional Rate
-// Reduction's (RFC 6937, prr.ts, PRR-SSRB as Linux runs it): on each ACK,
-// cwnd = pipe + sndcnt from the data the ACK delivered (newly acknowledged
-// or SACKed), so the window comes down to ssthresh over the round trip
-// instead of falling silent for half of it; at the end of recovery cwnd =
-// ssthresh.
-//
-// With `rackTlp` (the default with SACK), losses are found as RFC 8985 does
-// (rack.ts, tlp.ts), not by counting duplicate ACKs: a segment is lost once
-// one sent after it has been delivered and RACK.rtt + reo_wnd has passed
-// since it was sent (a reordering timer waits out the rest); the first such
-// loss starts fast recovery, in which the lost segments are retransmitted,
-// lowest first, and a retransmission lost again is found again. A tail loss
-// probe (PTO = 2 SRTT, + 200 ms with one segment in flight) sends a new or
-// the last segment when the ACKs stop, so that a loss at the tail of a
-// flight does not wait for the RTO. As Linux does with RACK, an ACK that
-// newly SACKs data gives an RTT sample when it acknowledges nothing new
-// cumulatively (the oldest such segment never retransmitted: sack_rtt_us),
-// and retransmitting the first unacknowledged segment in recovery restarts
-// the retransmission timer, as does an ACK that only SACKs data sent before
-// that segment was last sent (Linux's tcp_clean_rtx_queue: the data queued
-// ahead of a retransmission is still arriving, so the retransmission is not
-// yet late; without it a retransmission behind a long queue timed out on
-// the T-Mobile trace where Linux's did not). After a timeout the scoreboard
-// is kept (RFC 8985 6.3 marks lost what is not SACKed; Linux's
-// tcp_timeout_mark_lost does the same): the go-back-N skips SACKed
-// segments, which do not count against cwnd.
+// With `rackTlp` (the default with SACK), a tail loss probe (tlp.ts; PTO = 2
+// SRTT, + 200 ms with one segment in flight; armed only while loss recovery
+// is open, as Linux's tcp_schedule_loss_probe) sends a new or the last
+// segment when the ACKs stop, so that a loss at the tail of a flight does not
+// wait for the RTO. As Linux does with RACK, an ACK that newly SACKs data gives an
+// RTT sample when it acknowledges nothing new cumulatively (the oldest such
+// segment never retransmitted: sack_rtt_us), and retransmitting the first
+// unacknowledged segment in recovery restarts the retransmission timer, as
+// does an ACK that only SACKs data sent before that segment was last sent
+// (Linux's tcp_clean_rtx_queue: the data queued ahead of a retransmission is
+// still arriving, so the retransmission is not yet late; without it a
+// retransmission behind a long queue timed out on the T-Mobile trace where
+// Linux's did not). After a timeout the go-back-N skips SACKed segments,
+// which do not count against cwnd.
 //
 // Not modelled: limited transmit, timestamps, pacing, PRR without SACK,
 // ECN, the receiver's window growing (it is fixed and large), the closing
@@ -74,7 +46,7 @@ import { RtoEstimator, type RtoOptions } from './rto.ts';
 import type { SlowStartKind } from './slow-start.ts';
 import { DEFAULT_MSS, encodeSegment, FLAG_ACK, FLAG_FIN, FLAG_SYN, type Segment } from './segment.ts';
 import { SackScoreboard } from './sack-scoreboard.ts';
-import { ProportionalRateReduction } from './prr.ts';
+import { LossRecovery, type RecoveryConnection, type RecoveryState } from './loss-recovery.ts';
 import { RackScoreboard } from './rack-scoreboard.ts';
 import { probeTimeout, TailLossProbe } from './tlp.ts';
 import { DeadlineTimer } from './deadline-timer.ts';
@@ -160,11 +132,6 @@ export class TcpSender {
   private readonly initialWindow: number;
   private rwnd = Infinity;
   private lastWindow = -1;
-  private dupAcks = 0;
-  private inRecovery = false;
-  /** RFC 6582's recover, as the byte after it (the highest sequence number sent, + 1). */
-  private recoverPoint = 0;
-  private partialAckSeen = false;
   /** Send time of each data segment sent once and not yet acknowledged, by its first byte. */
   private readonly sendTimes = new Map<number, number>();
   /** End of the highest byte ever retransmitted (Karn's rule). */
@@ -175,20 +142,13 @@ export class TcpSender {
   private readonly sack: boolean;
   /** SACKed ranges above sndUna, disjoint and in order. */
   private readonly scoreboard = new SackScoreboard();
-  /** Segments (by first byte) retransmitted in the current SACK recovery. */
-  private readonly retransmittedInRecovery = new Set<number>();
-  private readonly usePrr: boolean;
-  /** PRR's state during a SACK recovery. */
-  private prr: ProportionalRateReduction | undefined = undefined;
-  /** Bytes the ACK being processed newly acknowledged or SACKed (RFC 6937 DeliveredData). */
-  private deliveredNow = 0;
   private readonly useRack: boolean;
   private readonly tlp = new TailLossProbe();
   /** RACK's per-segment record (with RACK-TLP). */
   private readonly board: RackScoreboard;
   /** The RTT of the oldest segment never retransmitted that the ACK being processed newly SACKed (Linux's sack_rtt). */
   private sackRttMs: number | undefined = undefined;
-  private readonly reorderTimer: DeadlineTimer;
+  private readonly recovery: LossRecovery;
   private readonly probeTimer: DeadlineTimer;
   /** The retransmission timer (RFC 6298), re-armed lazily on most ACKs. */
   private readonly rtoTimer: DeadlineTimer;
@@ -208,10 +168,10 @@ export class TcpSender {
     if (totalBytes !== Infinity && !Number.isInteger(totalBytes)) throw new RangeError(`totalBytes must be a whole number or Infinity, got ${totalBytes}`);
     this.cc = congestionControl(options, this.mss);
     this.sack = options.sack ?? false;
-    this.usePrr = options.prr ?? true;
     this.useRack = this.sack && (options.rackTlp ?? true);
     this.board = new RackScoreboard(this.mss);
-    this.reorderTimer = new DeadlineTimer(clock, () => this.onReorderTimer());
+    const recoveryOptions = { mss: this.mss, sack: this.sack, rack: this.useRack, prr: options.prr ?? true };
+    this.recovery = new LossRecovery(recoveryOptions, { cc: this.cc, board: this.board, scoreboard: this.scoreboard, stats: this.stats }, this.recoveryConnection(), clock);
     this.probeTimer = new DeadlineTimer(clock, () => this.onProbeTimer());
     this.rtoTimer = new DeadlineTimer(clock, () => this.onTimeout());
     this.rto = new RtoEstimator(options.rto);
@@ -240,7 +200,7 @@ export class TcpSender {
   close(): void {
     if (this.phase !== 'done') this.phase = 'closed';
     this.stopTimer();
-    this.reorderTimer.cancel();
+    this.recovery.close();
     this.probeTimer.cancel();
   }
 
@@ -254,25 +214,19 @@ export class TcpSender {
   }
 
   isInRecovery(): boolean {
-    return this.inRecovery;
+    return this.recovery.inRecovery();
+  }
+
+  /** Loss recovery's state, as Linux names it (loss-recovery.ts). */
+  recoveryState(): RecoveryState {
+    return this.recovery.state();
   }
 
   /** A segment from the receiver. */
   receive(segment: Segment): void {
     if ((segment.flags & FLAG_ACK) === 0) return;
     if (this.phase === 'syn-sent') {
-      if ((segment.flags & FLAG_SYN) === 0) return;
-      this.phase = 'established';
-      this.stopTimer();
-      if (this.synRetransmitted) this.rto.resetAfterSynTimeout();
-      else {
-        this.rto.sample(this.clock.now() - this.synSentAt);
-        this.board.rack.onRttSample(this.clock.now() - this.synSentAt);
-      }
-      this.rwnd = segment.window;
-      this.lastWindow = segment.window;
-      this.record();
-      this.sendAvailable();
+      if ((segment.flags & FLAG_SYN) !== 0) this.onSynAck(segment.window);
       return;
     }
     if (this.phase !== 'established' || (segment.flags & FLAG_SYN) !== 0) return;
@@ -283,7 +237,7 @@ export class TcpSender {
     const sackedBefore = this.scoreboard.bytesAbove(oldUna);
     if (this.sack && segment.sack !== undefined) this.addSackBlocks(segment.sack);
     const newUna = Math.max(ack, oldUna);
-    this.deliveredNow = newUna - oldUna + this.scoreboard.bytesAbove(newUna) - sackedBefore;
+    this.recovery.onDelivered(newUna - oldUna + this.scoreboard.bytesAbove(newUna) - sackedBefore);
     const duplicate = ack === this.sndUna && this.sndMax > this.sndUna && segment.length === 0 && segment.window === this.lastWindow;
     if (this.useRack && this.tlp.onAck(ack, duplicate && (segment.sack?.length ?? 0) === 0)) this.reduceAfterProbe();
     if (ack > this.sndUna) this.onNewAck(ack);
@@ -292,11 +246,26 @@ export class TcpSender {
         this.rto.sample(this.sackRttMs, { sndUna: this.sndUna, sndNxt: this.sndNxt });
         if (this.sackedSentBeforeHead()) this.restartTimerOnSack();
       }
-      if (duplicate) this.onDuplicateAck();
+      if (duplicate) this.recovery.onDuplicateAck();
     }
     this.sackRttMs = undefined;
-    this.deliveredNow = 0;
+    this.recovery.onAckDone();
     this.lastWindow = segment.window;
+  }
+
+  /** The handshake is over: an RTT sample (unless the SYN was sent again), the receiver's window, and the first data. */
+  private onSynAck(window: number): void {
+    this.phase = 'established';
+    this.stopTimer();
+    if (this.synRetransmitted) this.rto.resetAfterSynTimeout();
+    else {
+      this.rto.sample(this.clock.now() - this.synSentAt);
+      this.board.rack.onRttSample(this.clock.now() - this.synSentAt);
+    }
+    this.rwnd = window;
+    this.lastWindow = window;
+    this.record();
+    this.sendAvailable();
   }
 
   /**
@@ -310,64 +279,34 @@ export class TcpSender {
     return headSentAt !== undefined && this.clock.now() - this.sackRttMs < headSentAt;
   }
 
-  /** An ACK that only SACKs data sent before the head was last sent re-arms the RTO (and the probe), as Linux's tcp_set_xmit_timer. */
+  /**
+   * An ACK that only SACKs data sent before the head was last sent re-arms the RTO, as Linux's tcp_set_xmit_timer
+   * does outside the Open state (SACKed data: disorder, recovery or loss): no tail loss probe (tcp_schedule_loss_probe
+   * declines, and a pending one goes: Linux's one timer holds the RTO now), and tcp_rearm_rto: one RTO from now, or
+   * from the head's last send when the reordering or probe timer was pending (at least 1 us from now).
+   */
   private restartTimerOnSack(): void {
-    this.startTimer(true);
-    this.armProbe();
+    const fromHead = this.recovery.reorderTimerPending() || this.probeTimer.at() !== undefined;
+    this.probeTimer.disarm();
+    const headSentAt = this.board.lastSentAt(this.sndUna);
+    if (!fromHead || headSentAt === undefined) this.startTimer(true);
+    else this.rtoTimer.arm(Math.max(headSentAt + this.rto.rto(), this.clock.now() + 0.001));
   }
 
+  /** An ACK of new data, up to `ack`. */
   private onNewAck(ack: number): void {
     const now = this.clock.now();
     const newlyAcked = ack - this.sndUna;
-    const oldUna = this.sndUna;
-    let rttMs: number | undefined;
-    if (oldUna >= this.retransmittedEnd) {
-      const sentAt = this.sendTimes.get(Math.floor((ack - 1) / this.mss) * this.mss);
-      if (sentAt !== undefined) {
-        rttMs = now - sentAt;
-        this.rto.sample(rttMs, { sndUna: ack, sndNxt: this.sndNxt });
-        this.board.rack.onRttSample(rttMs);
-      }
-    }
-    if (rttMs === undefined && this.sackRttMs !== undefined) this.rto.sample(this.sackRttMs, { sndUna: ack, sndNxt: this.sndNxt });
-    for (let seq = oldUna - (oldUna % this.mss); seq < ack; seq += this.mss) {
-      this.sendTimes.delete(seq);
-      if (this.useRack) this.board.onCumulativeAck(seq, Math.min(seq + this.mss, ack), now);
-    }
-    this.sndUna = ack;
-    this.stats.bytesAcked = ack;
-    this.scoreboard.trim(ack);
-    if (this.sndNxt < ack) this.sndNxt = ack;
-    let restartTimer = true;
-    if (this.inRecovery) {
-      if (ack >= this.recoverPoint) {
-        this.cc.cwnd = this.prr !== undefined ? this.cc.ssthresh : Math.min(this.cc.ssthresh, Math.max(this.sndMax - ack, this.mss) + this.mss);
-        this.prr = undefined;
-        this.inRecovery = false;
-        this.dupAcks = 0;
-        this.stats.recoveries++;
-        this.retransmittedInRecovery.clear();
-      } else if (this.sack) {
-        // RFC 6675: no deflation; the ACK frees pipe, which sendAvailable() fills
-      } else {
-        this.retransmit(ack);
-        this.cc.cwnd = Math.max(this.mss, this.cc.cwnd - newlyAcked + (newlyAcked >= this.mss ? this.mss : 0));
-        restartTimer = this.sack || !this.partialAckSeen;
-        this.partialAckSeen = true;
-      }
-    } else {
-      this.dupAcks = 0;
+    const rttMs = this.sampleRtt(ack, now);
+    this.forgetAcknowledged(ack, now);
+    const { growWindow, restartTimer } = this.recovery.onNewAck(ack, newlyAcked);
+    if (growWindow) {
       const srttMs = this.rto.srtt() ?? 0;
       this.cc.onAck(newlyAcked, now, srttMs, { sndUna: ack, sndNxt: this.sndNxt, rttMs, nowMs: now, srttMs });
     }
-    if (this.useRack && this.rackDetectLosses() && !this.inRecovery) this.enterRecovery();
+    this.recovery.afterNewAck();
     if (ack >= this.totalBytes) {
-      this.phase = 'done';
-      this.stopTimer();
-      this.reorderTimer.cancel();
-      this.probeTimer.cancel();
-      this.record();
-      this.onComplete?.(this);
+      this.complete();
       return;
     }
     if (this.sndUna === this.sndMax) this.stopTimer();
@@ -377,68 +316,50 @@ export class TcpSender {
     this.armProbe();
   }
 
-  private onDuplicateAck(): void {
-    this.dupAcks++;
-    if (this.useRack) {
-      if (this.rackDetectLosses() && !this.inRecovery) this.enterRecovery();
-      else if (this.inRecovery) {
-        this.record();
-        this.sendAvailable();
+  /** Samples the RTT of an ACK of new data up to `ack`: the newly acknowledged data's (Karn's rule), which it returns for the congestion control, else the ACK's SACK RTT. */
+  private sampleRtt(ack: number, now: number): number | undefined {
+    if (this.sndUna >= this.retransmittedEnd) {
+      const sentAt = this.sendTimes.get(Math.floor((ack - 1) / this.mss) * this.mss);
+      if (sentAt !== undefined) {
+        const rttMs = now - sentAt;
+        this.rto.sample(rttMs, { sndUna: ack, sndNxt: this.sndNxt });
+        this.board.rack.onRttSample(rttMs);
+        return rttMs;
       }
-      return;
     }
-    if (this.inRecovery) {
-      if (!this.sack) this.cc.cwnd += this.mss;
-      this.record();
-      this.sendAvailable();
-      return;
-    }
-    if (this.dupAcks !== 3) return;
-    this.enterRecovery();
+    if (this.sackRttMs !== undefined) this.rto.sample(this.sackRttMs, { sndUna: ack, sndNxt: this.sndNxt });
+    return undefined;
   }
 
-  /** Fast retransmit and the start of fast recovery (DupThresh, or RACK's first loss). Not while a timeout's go-back-N is under way (RFC 6582 4). */
-  private enterRecovery(): void {
-    if (this.sndUna < this.recoverPoint) return;
-    this.cc.onCongestion(this.clock.now(), this.sndMax - this.sndUna);
-    this.recoverPoint = this.sndMax;
-    this.inRecovery = true;
-    this.partialAckSeen = false;
-    this.tlp.reset();
-    this.probeTimer.disarm();
-    if (this.sack && this.usePrr) this.prr = new ProportionalRateReduction(this.cc.ssthresh, this.sndMax - this.sndUna, this.mss);
-    this.stats.fastRetransmits++;
-    const first = this.useRack ? this.board.lowestLost() ?? this.sndUna : this.sndUna;
-    this.retransmittedInRecovery.clear();
-    this.retransmit(first);
-    this.retransmittedInRecovery.add(first);
-    this.cc.cwnd = this.sack ? this.cc.ssthresh : this.cc.ssthresh + 3 * this.mss;
+  /** SND.UNA moves to `ack`: the segments below it are delivered (RACK) and forgotten. */
+  private forgetAcknowledged(ack: number, now: number): void {
+    const oldUna = this.sndUna;
+    for (let seq = oldUna - (oldUna % this.mss); seq < ack; seq += this.mss) {
+      this.sendTimes.delete(seq);
+      if (this.useRack) this.board.onCumulativeAck(seq, Math.min(seq + this.mss, ack), now);
+    }
+    this.sndUna = ack;
+    this.stats.bytesAcked = ack;
+    this.scoreboard.trim(ack);
+    if (this.sndNxt < ack) this.sndNxt = ack;
+  }
+
+  /** Every byte is acknowledged: the connection is over. */
+  private complete(): void {
+    this.phase = 'done';
+    this.stopTimer();
+    this.recovery.close();
+    this.probeTimer.cancel();
     this.record();
-    this.sendAvailable();
+    this.onComplete?.(this);
   }
 
-  /** RACK (RFC 8985 6.2 step 5): marks the segments now deemed lost and sets the reordering timer for the next; true if any was marked. */
-  private rackDetectLosses(): boolean {
-    const now = this.clock.now();
-    const reoWnd = this.board.rack.reorderingWindow(this.inRecovery, this.board.sackedCount(), this.rto.srtt() ?? 0);
-    const { marked, nextMs } = this.board.detectLosses(this.sndUna, this.sndMax, now, reoWnd);
-    if (nextMs === Infinity) this.reorderTimer.disarm();
-    else this.reorderTimer.arm(now + nextMs);
-    return marked;
-  }
-
-  private onReorderTimer(): void {
-    if (this.phase !== 'established' || !this.rackDetectLosses()) return;
-    if (!this.inRecovery) this.enterRecovery();
-    else {
-      this.record();
-      this.sendAvailable();
-    }
-  }
-
-  /** Arms the tail loss probe (RFC 8985 7.2) if one may be sent: data in flight, outside recovery, no probe episode open, before the RTO. */
+  /**
+   * Arms the tail loss probe (RFC 8985 7.2) if one may be sent: data in flight, recovery open (as Linux's
+   * tcp_schedule_loss_probe: not in disorder, recovery or loss), no probe episode open, before the RTO.
+   */
   private armProbe(): void {
-    if (!this.useRack || this.phase !== 'established' || this.inRecovery || this.sndUna === this.sndMax || !this.tlp.canArm() || this.rto.backoffCount() > 0) {
+    if (!this.useRack || this.phase !== 'established' || this.recovery.state() !== 'open' || this.sndUna === this.sndMax || !this.tlp.canArm() || this.rto.backoffCount() > 0) {
       this.probeTimer.disarm();
       return;
     }
@@ -453,7 +374,7 @@ export class TcpSender {
 
   /** RFC 8985 7.3: a new segment if the receive window allows one, else the last segment again; then the RTO is re-armed. */
   private onProbeTimer(): void {
-    if (this.phase !== 'established' || this.inRecovery || this.sndUna === this.sndMax) return;
+    if (this.phase !== 'established' || this.recovery.inRecovery() || this.sndUna === this.sndMax) return;
     this.stats.lossProbes++;
     const hasNew = !this.paused && this.sndNxt === this.sndMax && this.sndNxt < this.totalBytes;
     const length = hasNew ? Math.min(this.mss, this.totalBytes - this.sndNxt) : 0;
@@ -472,7 +393,7 @@ export class TcpSender {
 
   /** The retransmitted probe alone repaired a loss (RFC 8985 7.4.2): the congestion control reduces, cwnd = ssthresh. */
   private reduceAfterProbe(): void {
-    if (this.inRecovery) return;
+    if (this.recovery.inRecovery()) return;
     this.cc.onCongestion(this.clock.now(), this.sndMax - this.sndUna);
     this.cc.cwnd = this.cc.ssthresh;
     this.record();
@@ -491,17 +412,10 @@ export class TcpSender {
     if (this.rto.backoffCount() === 0) this.cc.onTimeout(this.clock.now(), this.sndMax - this.sndUna);
     else this.cc.cwnd = this.mss;
     this.rto.backOff();
-    this.recoverPoint = this.sndMax;
-    this.inRecovery = false;
-    this.prr = undefined;
-    this.dupAcks = 0;
+    this.recovery.onTimeout(this.sndMax);
     this.sndNxt = this.sndUna;
-    if (!this.useRack) this.scoreboard.clear();
-    this.board.onTimeout(!this.useRack);
     this.tlp.reset();
     this.probeTimer.disarm();
-    this.reorderTimer.disarm();
-    this.retransmittedInRecovery.clear();
     this.record();
     this.sendAvailable();
   }
@@ -514,10 +428,7 @@ export class TcpSender {
       this.cc.cwnd = this.initialWindow;
       this.record();
     }
-    if (this.sack && this.inRecovery) {
-      this.sendInSackRecovery();
-      return;
-    }
+    if (this.recovery.sendInRecovery()) return;
     const sentBefore = this.sndMax;
     for (;;) {
       if (this.sndNxt >= this.totalBytes) break;
@@ -534,56 +445,6 @@ export class TcpSender {
       if (this.sndNxt > this.sndMax) this.sndMax = this.sndNxt;
     }
     if (this.sndMax > sentBefore) this.armProbe();
-  }
-
-  /** RFC 6675's transmission rule in recovery: while pipe leaves room, the lowest lost segment not yet retransmitted, else new data. */
-  private sendInSackRecovery(): void {
-    const mss = this.mss;
-    let pipe = this.pipeBytes();
-    if (this.prr !== undefined) {
-      this.cc.cwnd = this.prr.onAck(this.deliveredNow, pipe);
-      this.deliveredNow = 0;
-      this.record();
-    }
-    let hole = this.sndUna;
-    while (pipe + mss <= this.cc.cwnd) {
-      let next: number | undefined = this.useRack ? this.board.lowestLost() : undefined;
-      for (; !this.useRack && hole < this.sndMax; hole += mss) {
-        const length = Math.min(mss, this.sndMax - hole);
-        if (!this.scoreboard.isLost(hole + length, mss)) break;
-        if (!this.scoreboard.covers(hole, length) && !this.retransmittedInRecovery.has(hole)) {
-          next = hole;
-          break;
-        }
-      }
-      if (next !== undefined) {
-        this.retransmittedInRecovery.add(next);
-        const length = Math.min(mss, this.totalBytes - next);
-        this.transmit(next, length);
-        pipe += length;
-        continue;
-      }
-      if (this.sndNxt >= this.totalBytes) return;
-      const length = Math.min(mss, this.totalBytes - this.sndNxt);
-      if (this.sndNxt + length > this.sndUna + this.rwnd) return;
-      this.transmit(this.sndNxt, length);
-      this.sndNxt += length;
-      if (this.sndNxt > this.sndMax) this.sndMax = this.sndNxt;
-      pipe += length;
-    }
-  }
-
-  /** The bytes in flight: RFC 6675's pipe (neither SACKed nor lost, or retransmitted), with RACK-TLP those neither SACKed nor deemed lost. */
-  private pipeBytes(): number {
-    let pipe = 0;
-    for (let seq = this.sndUna; seq < this.sndMax; seq += this.mss) {
-      const length = Math.min(this.mss, this.sndMax - seq);
-      const inFlight = this.useRack
-        ? this.board.isInFlight(seq)
-        : !this.scoreboard.covers(seq, length) && (!this.scoreboard.isLost(seq + length, this.mss) || this.retransmittedInRecovery.has(seq));
-      if (inFlight) pipe += length;
-    }
-    return pipe;
   }
 
   private addSackBlocks(blocks: ReadonlyArray<readonly [number, number]>): void {
@@ -605,8 +466,40 @@ export class TcpSender {
     }
   }
 
-  private retransmit(seq: number): void {
-    this.transmit(seq, Math.min(this.mss, this.totalBytes - seq));
+  /** Sends the segment starting at `seq` again; its length. */
+  private retransmit(seq: number): number {
+    const length = Math.min(this.mss, this.totalBytes - seq);
+    this.transmit(seq, length);
+    return length;
+  }
+
+  /** Sends the next new segment if there is one and the receive window takes it (the congestion window is the caller's); its length, 0 if none was sent. */
+  private sendNewSegment(): number {
+    if (this.sndNxt >= this.totalBytes) return 0;
+    const length = Math.min(this.mss, this.totalBytes - this.sndNxt);
+    if (this.sndNxt + length > this.sndUna + this.rwnd) return 0;
+    this.transmit(this.sndNxt, length);
+    this.sndNxt += length;
+    if (this.sndNxt > this.sndMax) this.sndMax = this.sndNxt;
+    return length;
+  }
+
+  /** Loss recovery's view of this connection (loss-recovery.ts). */
+  private recoveryConnection(): RecoveryConnection {
+    return {
+      sndUna: () => this.sndUna,
+      sndMax: () => this.sndMax,
+      srtt: () => this.rto.srtt(),
+      isEstablished: () => this.phase === 'established',
+      retransmit: (seq) => this.retransmit(seq),
+      sendNewSegment: () => this.sendNewSegment(),
+      record: () => this.record(),
+      sendAvailable: () => this.sendAvailable(),
+      onRecoveryStart: () => {
+        this.tlp.reset();
+        this.probeTimer.disarm();
+      },
+    };
   }
 
   private transmit(seq: number, length: number): void {
@@ -616,14 +509,14 @@ export class TcpSender {
       this.stats.retransmits++;
       if (end > this.retransmittedEnd) this.retransmittedEnd = end;
       this.sendTimes.delete(seq);
-      if (this.useRack && this.inRecovery && seq === this.sndUna) this.startTimer(true);
+      if (this.useRack && this.recovery.inRecovery() && seq === this.sndUna) this.startTimer(true);
     } else {
       this.sendTimes.set(seq, now);
     }
     if (this.useRack) this.board.onSend(seq, now, seq < this.sndMax);
     this.stats.bytesSent += length;
     this.stats.segmentsSent++;
-    this.prr?.onSend(length);
+    this.recovery.onSend(length);
     this.lastSendMs = now;
     this.send(encodeSegment({ flags: end === this.totalBytes ? FLAG_FIN : 0, connection: this.connection, seq, ack: 0, window: 0, length }));
     this.startTimer(false);
@@ -649,6 +542,6 @@ export class TcpSender {
 
   private record(): void {
     if (!this.options.recordCwnd) return;
-    this.cwndLog.push({ timeMs: this.clock.now(), connection: this.connection, cwndBytes: this.cc.cwnd, ssthreshBytes: this.cc.ssthresh, recovery: this.inRecovery });
+    this.cwndLog.push({ timeMs: this.clock.now(), connection: this.connection, cwndBytes: this.cc.cwnd, ssthreshBytes: this.cc.ssthresh, recovery: this.recovery.inRecovery() });
   }
 }

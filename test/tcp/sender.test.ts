@@ -98,6 +98,32 @@ test('no fast retransmit after a timeout for duplicate ACKs below recover (RFC 6
   assert.not.ok(sender().isInRecovery());
 });
 
+test('recovery states as Linux names them: open, disorder on a duplicate ACK, recovery at the third, open after the full ACK; loss after a timeout until all sent before it is acknowledged', async () => {
+  const fast = setup();
+  const states: string[] = [];
+  const state = (time: number) => fast.sim.at(time, () => states.push(fast.sender().recoveryState()));
+  fast.synAck(10);
+  fast.reply(20, 1000);
+  for (const t of [21, 22, 23]) fast.reply(t, 1000);
+  fast.reply(30, 5000); // partial
+  fast.reply(40, 12000); // full: recover is 12000
+  for (const t of [20.5, 21.5, 22.5, 23.5, 30.5, 40.5]) state(t);
+  await fast.sim.run({ until: 45 });
+  assert.equal(states, ['open', 'disorder', 'disorder', 'recovery', 'recovery', 'open']);
+
+  const timeout = setup();
+  const afterTimeout: string[] = [];
+  const stateAfter = (time: number) => timeout.sim.at(time, () => afterTimeout.push(timeout.sender().recoveryState()));
+  timeout.synAck(10);
+  // no ACK: the timer expires at 220, with 10000 bytes sent
+  for (const t of [219, 220.5, 231.5, 250.5]) stateAfter(t);
+  timeout.reply(230, 1000);
+  timeout.reply(231, 1000); // a duplicate below recover: no fast recovery
+  timeout.reply(250, 10000);
+  await timeout.sim.run({ until: 255 });
+  assert.equal(afterTimeout, ['open', 'loss', 'loss', 'open']);
+});
+
 test('RTO: expiry one RTO after the data, doubling back-off, ssthresh held on the repeated timeout, cwnd 1 MSS, Karn: no sample from a retransmission', async () => {
   const { sim, synAck, reply, sent, snapshot, snapshots, sender } = setup();
   synAck(10); // RTT 10: SRTT 10, RTTVAR 5, RTO = 10 + max(20, 200) = 210
@@ -238,6 +264,43 @@ test('a SACK of data sent before the head was retransmitted re-arms the RTO (Lin
   await sim.run({ until: 501 });
   assert.equal(sent.filter(([t, seq, f]) => t > 10 && seq === 0 && f === 0).map(([t]) => t), [20]);
   assert.is(sender().stats.timeouts, 0);
+});
+
+test('the SACK re-arm runs one RTO from the head\'s last send when the reordering timer was pending (Linux\'s tcp_rearm_rto)', async () => {
+  const { sim, synAck, reply, sent, sender } = setup({ sack: true });
+  synAck(10); // min RTT 10; segments 0 to 9000 leave at 10
+  reply(20, 0, FLAG_ACK, [[2000, 3000]]);
+  reply(21, 0, FLAG_ACK, [[1000, 3000]]); // 1000 delivered below 3000: reordering, reo_wnd 2.5 ms
+  // the reordering timer fires at 22.5: 0 is lost, recovery resends it
+  reply(100, 0, FLAG_ACK, [[1000, 3000], [5000, 6000]]); // 5000 was sent before 0's retransmission: the RTO runs from now; 3000 and 4000 get the reordering timer
+  reply(101, 0, FLAG_ACK, [[1000, 3000], [4000, 6000]]); // again, with the reordering timer pending: the RTO runs from 0's last send, 22.5
+  let rto = 0;
+  sim.at(101.5, () => {
+    rto = sender().rto.rto(); // as the re-arm used it
+  });
+  await sim.run({ until: 600 });
+  assert.ok(rto > 0);
+  assert.equal(sent.filter(([t, seq, f]) => t > 10 && seq === 0 && f === 0).map(([t]) => t).slice(0, 2), [22.5, 22.5 + rto]);
+});
+
+test('a SACK of data sent before a timeout\'s retransmission schedules no tail loss probe (Linux: none outside the Open state)', async () => {
+  const { sim, synAck, reply, sent, sender } = setup({ sack: true });
+  synAck(10); // segments 0 to 9000 leave at 10 and are not acknowledged
+  // a probe at 30 (2 SRTT) sends 10000; the RTO, restarted then, expires at 240 and resends 0: loss
+  reply(300, 0, FLAG_ACK, [[1000, 2000]]); // 1000, sent at 10, arrives at last: an RTT sample (RTO 340), the RTO re-armed from now
+  await sim.run({ until: 600 });
+  assert.equal(sent.filter(([t, , f]) => t > 10 && f === 0).map(([t, seq]) => [t, seq]), [[30, 10_000], [240, 0]]);
+  assert.is(sender().stats.lossProbes, 1);
+});
+
+test('no tail loss probe in loss: an ACK of new data after a timeout, whose SACK resets the back-off, arms none (Linux: only in the Open state)', async () => {
+  const { sim, synAck, reply, sent, sender } = setup({ sack: true });
+  synAck(10); // segments 0 to 9000 leave at 10; a probe at 30 sends 10000; the RTO at 240 resends 0: loss until 11000 is acknowledged
+  reply(300, 1000, FLAG_ACK, [[2000, 3000]]); // 0's retransmission and a SACK of 2000 (sent at 10): an RTT sample, the back-off gone
+  await sim.run({ until: 600 });
+  assert.equal(sent.filter(([t, , f]) => t > 10 && f === 0).map(([t, seq]) => [t, seq]), [[30, 10_000], [240, 0], [300, 1000], [300, 3000]]);
+  assert.is(sender().stats.lossProbes, 1);
+  assert.is(sender().recoveryState(), 'loss');
 });
 
 test('after a timeout with RACK-TLP the go-back-N skips what was SACKed (RFC 8985 6.3), which does not count against cwnd', async () => {
