@@ -7,7 +7,9 @@
 // of issue 9 were added, and again when the receiver began to conceal losses as
 // alfalfa's does (more frames shown; its acknowledgements then report a damaged
 // state the sender does not know, so a second loss is detected once the first
-// conservative period ends); a change of the control loop's behaviour changes them. The path is only a
+// conservative period ends), and webrtc-like's once more when its GCC took
+// libwebrtc's LossBasedBweV2 (17 of its 240 frames fewer sent in the 4 s);
+// a change of the control loop's behaviour changes them. The path is only a
 // drop-tail link in each direction, so a change of the stage order elsewhere
 // cannot move them.
 import { test } from 'uvu';
@@ -66,7 +68,7 @@ const PINNED: Record<Scheme, Awaited<ReturnType<typeof run>>> = {
   'salsify-4': {"sent":136,"skipped":104,"superseded":0,"encoded":960,"datagramsSent":2799,"bytesSent":3950410,"lossesDetected":2,"keyFrames":1,"shown":135,"meanQuantizer":46.24,"decisions":"5867bd16"},
   // GCC starts at 300 kbit/s: 625 bytes a frame at 60 fps, less than 720p at quantizer 127; after the key frame the encoder buffer drops frames until it drains.
   // Its GCC is libwebrtc's goog_cc since gcc became that (gcc-draft02 gave sent 216, skipped 24, 225113 bytes).
-  'webrtc-like': {"sent":214,"skipped":26,"superseded":0,"encoded":240,"datagramsSent":242,"bytesSent":222548,"lossesDetected":1,"keyFrames":1,"shown":213,"meanQuantizer":127,"decisions":"bca5b8b9"},
+  'webrtc-like': {"sent":197,"skipped":43,"superseded":0,"encoded":240,"datagramsSent":221,"bytesSent":205267,"lossesDetected":1,"keyFrames":1,"shown":196,"meanQuantizer":127,"decisions":"74f1cfb0"},
 };
 
 for (const scheme of SCHEMES) {
