@@ -23,16 +23,26 @@
  * device's queue) then fills and the kernel's own drop counters count what
  * is lost, as they would for any slow reader.
  *
- * Sending stays on the JavaScript thread (the link model decides a departure
- * at its due time, so there is nothing to hand over early): send() queues a
- * datagram, flush() sends everything queued with one sendmmsg per run of
- * datagrams for the same socket (write() for a TUN device).
+ * Sending: send() queues a datagram, flush() sends everything queued with
+ * one sendmmsg per run of datagrams for the same socket (write() for a TUN
+ * device), on the JavaScript thread. sendAt() hands a datagram to the thread
+ * with the time it is due to leave (where the link model knows a departure
+ * at the arrival): at every wake, whatever woke it (an arrival, the timer),
+ * the thread sends every timed datagram already due, a run for one socket
+ * with one sendmmsg, and notes how late each left. Its timer is set for the
+ * earliest due time plus `sendSlackMs`: a departure due just before an
+ * arrival's wake leaves in that wake, and the timer's wake is saved; with
+ * nothing arriving, the timer sends it at most the slack late (Mahimahi
+ * itself sends at a poll once per millisecond). A datagram never leaves
+ * before its due time.
  *
- *   pump = createPump(callback, maxPendingBytes)     callback(records: Buffer, count)
+ *   pump = createPump(callback, maxPendingBytes, sendSlackMs)     callback(records: Buffer, count)
  *   addSource(pump, id, fd, kind, wantAddress)      kind 0: UDP socket, 1: TUN device; fd is dup()ed
  *   removeSource(pump, id)
  *   send(pump, id, bytes, address?, port?)           queued until flush
  *   flush(pump)                                      -> datagrams that could not be sent
+ *   sendAt(pump, id, bytes, dueMs, tag, address?, port?)   sent by the thread at dueMs (CLOCK_MONOTONIC)
+ *   drainLateness(pump)                              -> [tag, ms late, ...] of the timed sends since the last call
  *   stats(pump)                                      -> counters, and per source the kernel's drop count
  *   closePump(pump)
  *
@@ -67,6 +77,7 @@
 #define ADDRESS_TEXT 46
 #define TUN_READS_PER_WAKE 64
 #define SEND_BATCH 64
+#define DUE_BATCH 64
 
 enum { KIND_UDP = 0, KIND_TUN = 1 };
 
@@ -106,7 +117,8 @@ typedef struct {
   Timed *timed; /* a binary heap by (due, seq), under the lock */
   size_t timed_count, timed_cap;
   uint64_t timed_seq;
-  double armed; /* the due time the timer is set for (0: none) */
+  double armed; /* the time the timer is set for (0: none) */
+  double send_slack; /* ms: the timer wakes the thread this long after a departure's due time (an earlier wake sends it) */
   double *lateness; /* [tag, ms] pairs of timed sends, under the lock, until drained */
   size_t lateness_count, lateness_cap;
   uint64_t timed_sent, timed_dropped;
@@ -135,7 +147,7 @@ typedef struct {
   uint8_t *out_data;
   size_t out_len, out_data_cap;
   /* counters */
-  atomic_uint_fast64_t received, received_bytes, receive_calls, wakes, handovers, max_batch, stalls;
+  atomic_uint_fast64_t received, received_bytes, receive_calls, wakes, handovers, max_batch, stalls, timer_wakes, timed_send_calls;
   uint64_t sent, send_calls, send_drops, send_refused, send_errors;
 } Pump;
 
@@ -346,9 +358,9 @@ static Timed timed_pop(Pump *pump) {
   return top;
 }
 
-/* Sets the timer for the earliest timed send (lock held). */
+/* Sets the timer for the earliest timed send plus the slack (lock held); a timer already set for that time is left as it is. */
 static void arm_timer(Pump *pump) {
-  double due = pump->timed_count > 0 ? pump->timed[0].due : 0;
+  double due = pump->timed_count > 0 ? pump->timed[0].due + pump->send_slack : 0;
   if (due == pump->armed) return;
   pump->armed = due;
   struct itimerspec spec;
@@ -363,64 +375,121 @@ static void arm_timer(Pump *pump) {
   timerfd_settime(pump->timerfd, TFD_TIMER_ABSTIME, &spec, NULL);
 }
 
-static void send_one(Pump *pump, Timed *t) {
-  Source *source = &pump->sources[t->id];
-  ssize_t n = -1;
-  if (source->fd >= 0 && !source->closing) {
-    do {
-      if (source->kind == KIND_TUN) n = write(source->fd, t->data, t->length);
-      else if (t->has_address)
-        n = sendto(source->fd, t->data, t->length, MSG_DONTWAIT, (struct sockaddr *)&t->address,
-                   t->address.ss_family == AF_INET ? sizeof(struct sockaddr_in) : sizeof(struct sockaddr_in6));
-      else n = send(source->fd, t->data, t->length, MSG_DONTWAIT);
-    } while (n < 0 && errno == EINTR);
-  }
-  if (n >= 0) {
-    pump->timed_sent++;
-    return;
-  }
+/* A timed datagram that could not be sent (errno set): counted; a refusal by the peer's host is reported as a receive would report it. */
+static void timed_failed(Pump *pump, const Timed *t, int error) {
+  pthread_mutex_lock(&pump->lock);
   pump->timed_dropped++;
-  if (errno == ECONNREFUSED) {
-    /* The peer's host refused an earlier datagram: reported as a receive would report it. */
-    double now = now_ms(CLOCK_MONOTONIC);
-    pthread_mutex_lock(&pump->lock);
-    append(pump, t->id, now, NULL, 0, NULL, 0, ECONNREFUSED);
-    pthread_mutex_unlock(&pump->lock);
+  if (error == ECONNREFUSED) append(pump, t->id, now_ms(CLOCK_MONOTONIC), NULL, 0, NULL, 0, ECONNREFUSED);
+  pthread_mutex_unlock(&pump->lock);
+}
+
+static socklen_t address_length(const struct sockaddr_storage *a) {
+  return a->ss_family == AF_INET ? sizeof(struct sockaddr_in) : sizeof(struct sockaddr_in6);
+}
+
+/* Sends a run of timed datagrams for one UDP socket with as few sendmmsg calls as the kernel takes; returns how many left. */
+static size_t send_timed_udp(Pump *pump, int fd, Timed *run, size_t count) {
+  struct mmsghdr msgs[DUE_BATCH];
+  struct iovec iovs[DUE_BATCH];
+  for (size_t i = 0; i < count; i++) {
+    iovs[i].iov_base = run[i].data;
+    iovs[i].iov_len = run[i].length;
+    memset(&msgs[i].msg_hdr, 0, sizeof(struct msghdr));
+    msgs[i].msg_hdr.msg_iov = &iovs[i];
+    msgs[i].msg_hdr.msg_iovlen = 1;
+    if (run[i].has_address) {
+      msgs[i].msg_hdr.msg_name = &run[i].address;
+      msgs[i].msg_hdr.msg_namelen = address_length(&run[i].address);
+    }
+  }
+  size_t done = 0, sent = 0;
+  while (done < count) {
+    int n = sendmmsg(fd, msgs + done, (unsigned)(count - done), MSG_DONTWAIT);
+    atomic_fetch_add(&pump->timed_send_calls, 1);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      timed_failed(pump, &run[done], errno); /* (the first of those left failed: go on with the next) */
+      done++;
+      continue;
+    }
+    done += (size_t)n;
+    sent += (size_t)n;
+  }
+  return sent;
+}
+
+/* Sends timed datagrams taken from the heap, in due order; a run for one UDP socket goes in one sendmmsg. Returns how many left. */
+static size_t send_timed(Pump *pump, Timed *due, size_t count) {
+  size_t sent = 0, i = 0;
+  while (i < count) {
+    Source *source = &pump->sources[due[i].id];
+    size_t j = i + 1;
+    while (j < count && due[j].id == due[i].id) j++;
+    if (source->fd < 0 || source->closing) {
+      for (size_t k = i; k < j; k++) timed_failed(pump, &due[k], EBADF);
+    } else if (source->kind == KIND_UDP) {
+      sent += send_timed_udp(pump, source->fd, due + i, j - i);
+    } else {
+      for (size_t k = i; k < j; k++) {
+        ssize_t n;
+        do n = write(source->fd, due[k].data, due[k].length);
+        while (n < 0 && errno == EINTR);
+        atomic_fetch_add(&pump->timed_send_calls, 1);
+        if (n >= 0) sent++;
+        else timed_failed(pump, &due[k], errno);
+      }
+    }
+    i = j;
+  }
+  return sent;
+}
+
+/* Notes how late each of `count` timed datagrams left (lock held). */
+static void note_lateness(Pump *pump, const Timed *due, size_t count, double left) {
+  if (pump->lateness_count + 2 * count > pump->lateness_cap) {
+    size_t cap = pump->lateness_cap ? pump->lateness_cap : 1024;
+    while (cap < pump->lateness_count + 2 * count) cap *= 2;
+    double *grown = realloc(pump->lateness, cap * sizeof(double));
+    if (grown != NULL) {
+      pump->lateness = grown;
+      pump->lateness_cap = cap;
+    }
+  }
+  for (size_t i = 0; i < count && pump->lateness_count + 2 <= pump->lateness_cap; i++) {
+    double late = left - due[i].due;
+    pump->lateness[pump->lateness_count++] = due[i].tag;
+    pump->lateness[pump->lateness_count++] = late > 0 ? late : 0;
   }
 }
 
-/* In the thread: sends every timed datagram that is due, noting how late each left. */
-static void send_due(Pump *pump) {
-  uint64_t expirations;
-  if (read(pump->timerfd, &expirations, sizeof(expirations)) < 0) { /* not expired yet */ }
+/* In the thread, at every wake (an arrival's as well as the timer's): sends every timed datagram that is due, noting
+   how late each left, and sets the timer for the earliest still to go (plus the slack). */
+static void send_due(Pump *pump, int timer_fired) {
+  Timed due[DUE_BATCH];
+  if (timer_fired) {
+    uint64_t expirations;
+    if (read(pump->timerfd, &expirations, sizeof(expirations)) < 0) { /* not expired after all */ }
+  }
   for (;;) {
     pthread_mutex_lock(&pump->lock);
+    if (timer_fired) pump->armed = 0; /* (it expired: set it again even for the same time) */
+    timer_fired = 0;
     double now = now_ms(CLOCK_MONOTONIC);
-    if (pump->timed_count == 0 || pump->timed[0].due > now) {
-      pump->armed = 0;
+    size_t count = 0;
+    while (count < DUE_BATCH && pump->timed_count > 0 && pump->timed[0].due <= now) due[count++] = timed_pop(pump);
+    if (count == 0) {
       arm_timer(pump);
       pthread_mutex_unlock(&pump->lock);
       return;
     }
-    Timed t = timed_pop(pump);
     pthread_mutex_unlock(&pump->lock);
-    send_one(pump, &t);
-    double late = now_ms(CLOCK_MONOTONIC) - t.due;
-    free(t.data);
+    size_t sent = send_timed(pump, due, count);
+    double left = now_ms(CLOCK_MONOTONIC);
     pthread_mutex_lock(&pump->lock);
-    if (pump->lateness_count + 2 > pump->lateness_cap) {
-      size_t cap = pump->lateness_cap ? pump->lateness_cap * 2 : 1024;
-      double *grown = realloc(pump->lateness, cap * sizeof(double));
-      if (grown != NULL) {
-        pump->lateness = grown;
-        pump->lateness_cap = cap;
-      }
-    }
-    if (pump->lateness_count + 2 <= pump->lateness_cap) {
-      pump->lateness[pump->lateness_count++] = t.tag;
-      pump->lateness[pump->lateness_count++] = late > 0 ? late : 0;
-    }
+    pump->timed_sent += sent;
+    note_lateness(pump, due, count, left);
     pthread_mutex_unlock(&pump->lock);
+    for (size_t i = 0; i < count; i++) free(due[i].data);
   }
 }
 
@@ -454,11 +523,11 @@ static void *pump_thread(void *arg) {
     pthread_mutex_lock(&pump->lock);
     before = pump->appended;
     pthread_mutex_unlock(&pump->lock);
-    int removed = 0;
+    int removed = 0, timer_fired = 0;
     for (int i = 0; i < n; i++) {
       uint64_t key = events[i].data.u64;
       if (key == UINT64_MAX - 1) {
-        send_due(pump);
+        timer_fired = 1;
         continue;
       }
       if (key == UINT64_MAX) {
@@ -472,6 +541,10 @@ static void *pump_thread(void *arg) {
       if (source->kind == KIND_UDP) receive_udp(pump, (uint32_t)key, source, s);
       else receive_tun(pump, (uint32_t)key, source, s);
     }
+    /* Whatever woke the thread, what is due leaves now: with the slack, a wake for an arrival takes the departures
+       due just before it along, and the timer's own wake is saved. */
+    if (timer_fired) atomic_fetch_add(&pump->timer_wakes, 1);
+    send_due(pump, timer_fired);
     if (removed) close_removed(pump);
     pthread_mutex_lock(&pump->lock);
     int stopping = pump->stopping;
@@ -591,12 +664,15 @@ static Pump *get_pump(napi_env env, napi_value value) {
 }
 
 static napi_value pump_create(napi_env env, napi_callback_info info) {
-  napi_value argv[2];
+  napi_value argv[3];
   napi_valuetype type;
   int64_t max_pending;
-  if (get_args(env, info, "createPump", 2, argv)) return NULL;
+  double send_slack;
+  if (get_args(env, info, "createPump", 3, argv)) return NULL;
   if (napi_typeof(env, argv[0], &type) != napi_ok || type != napi_function) return throw_type_error(env, "callback must be a function");
   if (arg_int(env, argv[1], "maxPendingBytes", 1 << 16, (int64_t)1 << 40, &max_pending)) return NULL;
+  if (napi_get_value_double(env, argv[2], &send_slack) != napi_ok || !(send_slack >= 0) || send_slack > 1e7)
+    return throw_range_error(env, "sendSlackMs must be a number in 0..10000000");
   uv_loop_t *loop;
   if (napi_get_uv_event_loop(env, &loop) != napi_ok) return throw_error(env, "no event loop");
   Pump *pump = calloc(1, sizeof(Pump));
@@ -604,6 +680,7 @@ static napi_value pump_create(napi_env env, napi_callback_info info) {
   for (int i = 0; i < MAX_SOURCES; i++) pump->sources[i].fd = -1;
   pump->env = env;
   pump->max_pending = (size_t)max_pending;
+  pump->send_slack = send_slack;
   pthread_mutex_init(&pump->lock, NULL);
   pthread_cond_init(&pump->drained, NULL);
   pump->epfd = epoll_create1(EPOLL_CLOEXEC);
@@ -917,6 +994,7 @@ static napi_value pump_stats(napi_env env, napi_callback_info info) {
   set_named(env, result, "received", make_double(env, (double)atomic_load(&pump->received)));
   set_named(env, result, "receiveCalls", make_double(env, (double)atomic_load(&pump->receive_calls)));
   set_named(env, result, "wakes", make_double(env, (double)atomic_load(&pump->wakes)));
+  set_named(env, result, "timerWakes", make_double(env, (double)atomic_load(&pump->timer_wakes)));
   set_named(env, result, "handovers", make_double(env, (double)atomic_load(&pump->handovers)));
   set_named(env, result, "maxBatch", make_double(env, (double)atomic_load(&pump->max_batch)));
   set_named(env, result, "stalls", make_double(env, (double)atomic_load(&pump->stalls)));
@@ -928,6 +1006,7 @@ static napi_value pump_stats(napi_env env, napi_callback_info info) {
   pthread_mutex_lock(&pump->lock);
   set_named(env, result, "timedSent", make_double(env, (double)pump->timed_sent));
   set_named(env, result, "timedDropped", make_double(env, (double)pump->timed_dropped));
+  set_named(env, result, "timedSendCalls", make_double(env, (double)atomic_load(&pump->timed_send_calls)));
   set_named(env, result, "timedPending", make_double(env, (double)pump->timed_count));
   pthread_mutex_unlock(&pump->lock);
   /* The kernel's drop count (SO_RXQ_OVFL) of each UDP source that has reported one: [id, drops, ...]. */

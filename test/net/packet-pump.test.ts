@@ -152,12 +152,74 @@ native('sends queued in one turn leave together (one sendmmsg), in order, to the
   }
 });
 
+native('departures due by a wake leave in that wake, one sendmmsg for a run to one socket, in due order, and the timer waits the slack', async () => {
+  // A slack far longer than the test: the timer cannot be what sends them. Ten datagrams already due are handed
+  // over; nothing wakes the thread until a datagram arrives, and that wake sends all ten with one sendmmsg.
+  const clock = createMonotonicClock();
+  const sink = await bound();
+  const got: number[] = [];
+  sink.on('message', (b) => got.push(b[0]));
+  const target = await bound();
+  let arrived = 0;
+  const pump = new PacketPump({ originNs: clock.originNs!, onArrivals: (a) => (arrived += a.length), onError: () => {}, sendSlackMs: 60_000 });
+  pump.addUdp(0, takeOverDgramSocket(target)!, true);
+  const sender = await connected(target);
+  try {
+    const now = clock.now();
+    // Handed over out of order: they leave by due time (ties in the order handed over).
+    for (let i = 9; i >= 0; i--) pump.sendAt(0, Buffer.from([i]), now - 100 + Math.floor(i / 2), i, '127.0.0.1', sink.address().port);
+    assert.is(pump.stats().timedPending, 10);
+    sender.send(Buffer.from([99]));
+    await waitFor(() => got.length === 10 && arrived === 1, 10_000, 'ten departures and the arrival');
+    assert.equal(got, [1, 0, 3, 2, 5, 4, 7, 6, 9, 8]);
+    const stats = pump.stats();
+    assert.is(stats.timedSent, 10);
+    assert.is(stats.timedSendCalls, 1);
+    assert.is(stats.timerWakes, 0);
+    const lateness = pump.drainLateness();
+    assert.is(lateness.length, 20);
+    for (let i = 1; i < lateness.length; i += 2) assert.ok(lateness[i] >= 99, `left ${lateness[i]} ms after its due time`);
+  } finally {
+    pump.close();
+    sender.close();
+    target.close();
+    sink.close();
+  }
+});
+
+native('with nothing arriving, the timer sends a departure once its due time and the slack have passed', async () => {
+  const clock = createMonotonicClock();
+  const sink = await bound();
+  let receivedAt = NaN;
+  sink.on('message', () => (receivedAt = clock.now()));
+  const pump = new PacketPump({ originNs: clock.originNs!, onArrivals: () => {}, onError: () => {}, sendSlackMs: 20 });
+  const from = await bound();
+  pump.addUdp(0, takeOverDgramSocket(from)!, true);
+  try {
+    const due = clock.now() + 30;
+    pump.sendAt(0, Buffer.from([7]), due, 0, '127.0.0.1', sink.address().port);
+    await waitFor(() => !Number.isNaN(receivedAt), 10_000, 'the departure');
+    // (Not before its due time plus the slack: the timer is set for then, and nothing else woke the thread.)
+    assert.ok(receivedAt >= due + 20, `received at ${receivedAt}, due ${due} + 20 ms of slack`);
+    const stats = pump.stats();
+    assert.is(stats.timerWakes, 1);
+    assert.is(stats.timedSent, 1);
+    const lateness = pump.drainLateness();
+    assert.ok(lateness[1] >= 20, `${lateness[1]} ms late`);
+  } finally {
+    pump.close();
+    from.close();
+    sink.close();
+  }
+});
+
 native('arguments are checked: a closed pump, a source id out of range, a bad fd, an address that is not one', () => {
   const clock = createMonotonicClock();
   const pump = new PacketPump({ originNs: clock.originNs!, onArrivals: () => {}, onError: () => {} });
   assert.throws(() => pump.addUdp(70000, 0, false), /id must be an integer in 0\.\.65543/);
   assert.throws(() => pump.addUdp(1, 1 << 29, false), /fd 536870912/);
   assert.throws(() => pump.send(0, Buffer.from([1]), 'not-an-address', 9), /not an IPv4 or IPv6 address/);
+  assert.throws(() => new PacketPump({ originNs: clock.originNs!, onArrivals: () => {}, onError: () => {}, sendSlackMs: -1 }), /sendSlackMs must be a number in 0\.\.10000000/);
   pump.close();
   pump.close(); // idempotent
   assert.is(pump.stats().received, 0); // the counters as they were at the close
