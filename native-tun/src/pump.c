@@ -78,6 +78,7 @@
 #define TUN_READS_PER_WAKE 64
 #define SEND_BATCH 64
 #define DUE_BATCH 64
+#define WATCH_MS 10
 
 enum { KIND_UDP = 0, KIND_TUN = 1 };
 
@@ -88,6 +89,7 @@ typedef struct {
   int closing; /* removed; the thread closes fd */
   atomic_uint_fast64_t kernel_drops; /* SO_RXQ_OVFL's cumulative count */
   atomic_int drops_known;
+  uv_poll_t *poll; /* read on the event loop (a pump created with readsOnEventLoop, UDP sources); NULL: by the thread */
 } Source;
 
 typedef struct {
@@ -126,7 +128,14 @@ typedef struct {
   int epfd;
   int wakefd;
   pthread_mutex_t lock;
+  pthread_mutex_t read_lock; /* held across a receive and its append, so that two readers of one socket keep its order */
+  pthread_mutex_t send_lock; /* held across taking due departures and sending them, so that two senders keep their order */
   pthread_cond_t drained;
+  int reads_on_loop; /* UDP sources are read on the event loop while it keeps up; the thread reads them when it does not */
+  int watch_epfd;    /* those sources, for the thread to look at when the event loop has not read for WATCH_MS */
+  atomic_int loop_sources;
+  atomic_uint_fast64_t loop_reads; /* reads by the event loop (the thread's measure of whether it keeps up) */
+  void *loop_scratch; /* the event loop's receive buffers */
   uint8_t *in_buf;
   size_t in_len, in_cap;
   uint32_t in_count;
@@ -136,6 +145,7 @@ typedef struct {
   Source sources[MAX_SOURCES];
   /* JavaScript side */
   uv_async_t async;
+  uv_loop_t *loop;
   napi_env env;
   napi_ref callback;
   napi_async_context context;
@@ -148,6 +158,7 @@ typedef struct {
   size_t out_len, out_data_cap;
   /* counters */
   atomic_uint_fast64_t received, received_bytes, receive_calls, wakes, handovers, max_batch, stalls, timer_wakes, timed_send_calls;
+  atomic_uint_fast64_t received_on_loop, watch_reads;
   uint64_t sent, send_calls, send_drops, send_refused, send_errors;
 } Pump;
 
@@ -225,8 +236,9 @@ static void address_text(const struct sockaddr_storage *a, char *text, uint16_t 
   }
 }
 
-/* Reads what waits at a UDP socket (up to VLEN datagrams per call, a few calls at most). */
-static void receive_udp(Pump *pump, uint32_t id, Source *source, Scratch *s) {
+/* Reads what waits at a UDP socket (up to VLEN datagrams per call, a few calls at most); returns how many. */
+static int receive_udp(Pump *pump, uint32_t id, Source *source, Scratch *s) {
+  int total = 0;
   for (int round = 0; round < 4; round++) {
     for (int i = 0; i < VLEN; i++) {
       s->iovs[i].iov_base = s->buffers + (size_t)i * MAX_DATAGRAM;
@@ -243,16 +255,16 @@ static void receive_udp(Pump *pump, uint32_t id, Source *source, Scratch *s) {
     atomic_fetch_add(&pump->receive_calls, 1);
     if (n < 0) {
       if (errno == EINTR) continue;
-      if (errno == EAGAIN || errno == EWOULDBLOCK) return;
+      if (errno == EAGAIN || errno == EWOULDBLOCK) return total;
       /* ECONNREFUSED and the like: the socket's pending error, reported once per occurrence. */
       double t = now_ms(CLOCK_MONOTONIC);
       pthread_mutex_lock(&pump->lock);
       append(pump, id, t, NULL, 0, NULL, 0, (uint8_t)(errno < 256 ? errno : 255));
       pthread_mutex_unlock(&pump->lock);
-      if (errno != ECONNREFUSED) return;
+      if (errno != ECONNREFUSED) return total;
       continue;
     }
-    if (n == 0) return;
+    if (n == 0) return total;
     /* The offset between the real-time clock (SO_TIMESTAMPNS) and CLOCK_MONOTONIC, read now, in this thread. */
     double mono = now_ms(CLOCK_MONOTONIC);
     double offset = now_ms(CLOCK_REALTIME) - mono;
@@ -284,7 +296,47 @@ static void receive_udp(Pump *pump, uint32_t id, Source *source, Scratch *s) {
     }
     pthread_mutex_unlock(&pump->lock);
     atomic_fetch_add(&pump->received, n);
-    if (n < VLEN) return;
+    total += n;
+    if (n < VLEN) return total;
+  }
+  return total;
+}
+
+/* A UDP source read on the event loop (libuv watches its fd; the thread looks at it only when the loop falls behind). */
+typedef struct {
+  uv_poll_t poll; /* (first: the handle's address is the reader's) */
+  Pump *pump;
+  uint32_t id;
+} LoopReader;
+
+/* Reads a UDP source in order with any other reader of it. */
+static int receive_udp_locked(Pump *pump, uint32_t id, Source *source, Scratch *s) {
+  pthread_mutex_lock(&pump->read_lock);
+  int n = receive_udp(pump, id, source, s);
+  pthread_mutex_unlock(&pump->read_lock);
+  return n;
+}
+
+/* In the thread, at most every WATCH_MS: if the event loop has not read since the last look (held up by a long
+   callback, a garbage collection, CPU contention), the thread reads what waits at the sources the loop reads, so
+   that the kernel's buffers do not fill meanwhile (arrival times are the kernel's either way). */
+static void watch_loop_sources(Pump *pump, Scratch *s, uint64_t *seen_reads, double *last_watch) {
+  if (atomic_load(&pump->loop_sources) == 0) return;
+  double now = now_ms(CLOCK_MONOTONIC);
+  if (now - *last_watch < WATCH_MS) return;
+  *last_watch = now;
+  uint64_t reads = atomic_load(&pump->loop_reads);
+  if (reads != *seen_reads) {
+    *seen_reads = reads;
+    return;
+  }
+  struct epoll_event events[64];
+  int n = epoll_wait(pump->watch_epfd, events, 64, 0);
+  for (int i = 0; i < n; i++) {
+    uint64_t key = events[i].data.u64;
+    Source *source = &pump->sources[key];
+    if (source->fd < 0 || source->closing) continue;
+    if (receive_udp_locked(pump, (uint32_t)key, source, s) > 0) atomic_fetch_add(&pump->watch_reads, 1);
   }
 }
 
@@ -470,6 +522,7 @@ static void send_due(Pump *pump, int timer_fired) {
     uint64_t expirations;
     if (read(pump->timerfd, &expirations, sizeof(expirations)) < 0) { /* not expired after all */ }
   }
+  pthread_mutex_lock(&pump->send_lock);
   for (;;) {
     pthread_mutex_lock(&pump->lock);
     if (timer_fired) pump->armed = 0; /* (it expired: set it again even for the same time) */
@@ -480,6 +533,7 @@ static void send_due(Pump *pump, int timer_fired) {
     if (count == 0) {
       arm_timer(pump);
       pthread_mutex_unlock(&pump->lock);
+      pthread_mutex_unlock(&pump->send_lock);
       return;
     }
     pthread_mutex_unlock(&pump->lock);
@@ -512,9 +566,12 @@ static void *pump_thread(void *arg) {
   if (s != NULL) s->buffers = malloc((size_t)VLEN * MAX_DATAGRAM);
   if (s == NULL || s->buffers == NULL) return NULL;
   struct epoll_event events[64];
+  uint64_t seen_loop_reads = 0;
+  double last_watch = now_ms(CLOCK_MONOTONIC);
   for (;;) {
     if (wait_for_room(pump)) break;
-    int n = epoll_wait(pump->epfd, events, 64, -1);
+    /* (With sources the event loop reads, the thread also wakes every WATCH_MS to see that it keeps up.) */
+    int n = epoll_wait(pump->epfd, events, 64, atomic_load(&pump->loop_sources) > 0 ? WATCH_MS : -1);
     if (n < 0 && errno != EINTR) break;
     atomic_fetch_add(&pump->wakes, 1);
     /* (Counted on `appended`, not in_count: JavaScript may take the waiting records in the meantime, which resets
@@ -538,13 +595,14 @@ static void *pump_thread(void *arg) {
       }
       Source *source = &pump->sources[key];
       if (source->fd < 0 || source->closing) continue;
-      if (source->kind == KIND_UDP) receive_udp(pump, (uint32_t)key, source, s);
+      if (source->kind == KIND_UDP) receive_udp_locked(pump, (uint32_t)key, source, s);
       else receive_tun(pump, (uint32_t)key, source, s);
     }
     /* Whatever woke the thread, what is due leaves now: with the slack, a wake for an arrival takes the departures
        due just before it along, and the timer's own wake is saved. */
     if (timer_fired) atomic_fetch_add(&pump->timer_wakes, 1);
     send_due(pump, timer_fired);
+    watch_loop_sources(pump, s, &seen_loop_reads, &last_watch);
     if (removed) close_removed(pump);
     pthread_mutex_lock(&pump->lock);
     int stopping = pump->stopping;
@@ -564,10 +622,8 @@ static void free_records(napi_env env, void *data, void *hint) {
   free(data);
 }
 
-/* On the JavaScript thread: take what the thread gathered and hand it over as one Buffer. */
-static void on_async(uv_async_t *handle) {
-  Pump *pump = (Pump *)handle->data;
-  if (pump->closed) return;
+/* On the JavaScript thread: take what was gathered and hand it over as one Buffer. */
+static void hand_over(Pump *pump) {
   pthread_mutex_lock(&pump->lock);
   uint8_t *records = pump->in_buf;
   size_t length = pump->in_len;
@@ -605,6 +661,58 @@ static void on_async(uv_async_t *handle) {
   napi_close_handle_scope(env, scope);
 }
 
+/* The thread has gathered arrivals: hand them over; then send what JavaScript handed over already due (late). */
+static void on_async(uv_async_t *handle) {
+  Pump *pump = (Pump *)handle->data;
+  if (pump->closed) return;
+  hand_over(pump);
+  if (!pump->closed) send_due(pump, 0);
+}
+
+static Scratch *new_scratch(void) {
+  Scratch *s = calloc(1, sizeof(Scratch));
+  if (s != NULL) s->buffers = malloc((size_t)VLEN * MAX_DATAGRAM);
+  if (s != NULL && s->buffers == NULL) {
+    free(s);
+    s = NULL;
+  }
+  return s;
+}
+
+/* A source the event loop reads is readable: read it, send the departures due by now, hand the arrivals over, and
+   send what JavaScript handed over already due; all in this one wake. */
+static void on_readable(uv_poll_t *handle, int status, int events) {
+  LoopReader *reader = (LoopReader *)handle;
+  Pump *pump = reader->pump;
+  if (pump->closed) return;
+  Source *source = &pump->sources[reader->id];
+  if (pump->loop_scratch == NULL) pump->loop_scratch = new_scratch();
+  if (status < 0 || pump->loop_scratch == NULL || source->fd < 0 || source->closing) {
+    /* (Left to the thread, which looks at it while the loop does not read.) */
+    uv_poll_stop(handle);
+    return;
+  }
+  atomic_fetch_add(&pump->loop_reads, 1);
+  int n = receive_udp_locked(pump, reader->id, source, (Scratch *)pump->loop_scratch);
+  if (n > 0) atomic_fetch_add(&pump->received_on_loop, (uint64_t)n);
+  send_due(pump, 0);
+  hand_over(pump);
+  if (!pump->closed) send_due(pump, 0);
+}
+
+static void free_reader(uv_handle_t *handle) {
+  free(handle);
+}
+
+/* Stops the event loop's reading of a source (before its fd is closed); lock not held. */
+static void stop_loop_reader(Pump *pump, Source *source) {
+  if (source->poll == NULL) return;
+  epoll_ctl(pump->watch_epfd, EPOLL_CTL_DEL, source->fd, NULL);
+  uv_close((uv_handle_t *)source->poll, free_reader);
+  source->poll = NULL;
+  atomic_fetch_sub(&pump->loop_sources, 1);
+}
+
 static void release(Pump *pump) {
   for (size_t i = 0; i < pump->timed_count; i++) free(pump->timed[i].data);
   free(pump->timed);
@@ -612,7 +720,12 @@ static void release(Pump *pump) {
   free(pump->in_buf);
   free(pump->out);
   free(pump->out_data);
+  Scratch *s = (Scratch *)pump->loop_scratch;
+  if (s != NULL) free(s->buffers);
+  free(s);
   pthread_mutex_destroy(&pump->lock);
+  pthread_mutex_destroy(&pump->read_lock);
+  pthread_mutex_destroy(&pump->send_lock);
   pthread_cond_destroy(&pump->drained);
   free(pump);
 }
@@ -634,9 +747,12 @@ static void stop_pump(Pump *pump) {
   uint64_t one = 1;
   if (write(pump->wakefd, &one, sizeof(one)) < 0) { /* the thread sees `stopping` at its next wake anyway */ }
   if (pump->thread_started) pthread_join(pump->thread, NULL);
-  for (int i = 0; i < MAX_SOURCES; i++)
+  for (int i = 0; i < MAX_SOURCES; i++) {
+    stop_loop_reader(pump, &pump->sources[i]);
     if (pump->sources[i].fd >= 0) close(pump->sources[i].fd);
+  }
   close(pump->epfd);
+  close(pump->watch_epfd);
   close(pump->wakefd);
   close(pump->timerfd);
   napi_delete_reference(pump->env, pump->callback);
@@ -664,15 +780,17 @@ static Pump *get_pump(napi_env env, napi_value value) {
 }
 
 static napi_value pump_create(napi_env env, napi_callback_info info) {
-  napi_value argv[3];
+  napi_value argv[4];
   napi_valuetype type;
   int64_t max_pending;
   double send_slack;
-  if (get_args(env, info, "createPump", 3, argv)) return NULL;
+  int reads_on_loop;
+  if (get_args(env, info, "createPump", 4, argv)) return NULL;
   if (napi_typeof(env, argv[0], &type) != napi_ok || type != napi_function) return throw_type_error(env, "callback must be a function");
   if (arg_int(env, argv[1], "maxPendingBytes", 1 << 16, (int64_t)1 << 40, &max_pending)) return NULL;
   if (napi_get_value_double(env, argv[2], &send_slack) != napi_ok || !(send_slack >= 0) || send_slack > 1e7)
     return throw_range_error(env, "sendSlackMs must be a number in 0..10000000");
+  if (arg_bool(env, argv[3], "readsOnEventLoop", &reads_on_loop)) return NULL;
   uv_loop_t *loop;
   if (napi_get_uv_event_loop(env, &loop) != napi_ok) return throw_error(env, "no event loop");
   Pump *pump = calloc(1, sizeof(Pump));
@@ -681,13 +799,19 @@ static napi_value pump_create(napi_env env, napi_callback_info info) {
   pump->env = env;
   pump->max_pending = (size_t)max_pending;
   pump->send_slack = send_slack;
+  pump->reads_on_loop = reads_on_loop;
+  pump->loop = loop;
   pthread_mutex_init(&pump->lock, NULL);
+  pthread_mutex_init(&pump->read_lock, NULL);
+  pthread_mutex_init(&pump->send_lock, NULL);
   pthread_cond_init(&pump->drained, NULL);
   pump->epfd = epoll_create1(EPOLL_CLOEXEC);
   pump->wakefd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   pump->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
-  if (pump->epfd < 0 || pump->wakefd < 0 || pump->timerfd < 0) {
+  pump->watch_epfd = epoll_create1(EPOLL_CLOEXEC);
+  if (pump->epfd < 0 || pump->wakefd < 0 || pump->timerfd < 0 || pump->watch_epfd < 0) {
     int error = errno;
+    if (pump->watch_epfd >= 0) close(pump->watch_epfd);
     if (pump->epfd >= 0) close(pump->epfd);
     if (pump->wakefd >= 0) close(pump->wakefd);
     if (pump->timerfd >= 0) close(pump->timerfd);
@@ -716,6 +840,31 @@ static napi_value pump_create(napi_env env, napi_callback_info info) {
   napi_create_external(env, pump, pump_finalize, NULL, &handle);
   napi_type_tag_object(env, handle, &PUMP_TAG);
   return handle;
+}
+
+/* The event loop reads a UDP source (libuv polls its fd); the thread looks at it through watch_epfd. 0: done. */
+static int add_loop_reader(Pump *pump, uint32_t id, Source *source) {
+  LoopReader *reader = calloc(1, sizeof(LoopReader));
+  if (reader == NULL) return -1;
+  reader->pump = pump;
+  reader->id = id;
+  if (uv_poll_init(pump->loop, &reader->poll, source->fd) != 0) {
+    free(reader);
+    return -1;
+  }
+  struct epoll_event event = {.events = EPOLLIN, .data.u64 = (uint64_t)id};
+  if (epoll_ctl(pump->watch_epfd, EPOLL_CTL_ADD, source->fd, &event) < 0) {
+    uv_close((uv_handle_t *)&reader->poll, free_reader);
+    return -1;
+  }
+  uv_unref((uv_handle_t *)&reader->poll); /* (the pump alone does not keep the process alive) */
+  source->poll = &reader->poll;
+  atomic_fetch_add(&pump->loop_sources, 1);
+  uv_poll_start(&reader->poll, UV_READABLE, on_readable);
+  /* (Wake the thread, which may be waiting with no timeout, to look at the loop's sources from now on.) */
+  uint64_t one = 1;
+  if (write(pump->wakefd, &one, sizeof(one)) < 0) { /* already signalled */ }
+  return 0;
 }
 
 static napi_value pump_add_source(napi_env env, napi_callback_info info) {
@@ -750,6 +899,10 @@ static napi_value pump_add_source(napi_env env, napi_callback_info info) {
   atomic_store(&source->drops_known, 0);
   pthread_mutex_unlock(&pump->lock);
   struct epoll_event event = {.events = EPOLLIN, .data.u64 = (uint64_t)id};
+  if (kind == KIND_UDP && pump->reads_on_loop) {
+    if (add_loop_reader(pump, (uint32_t)id, source) == 0) return NULL;
+    /* (Else the thread reads it.) */
+  }
   if (epoll_ctl(pump->epfd, EPOLL_CTL_ADD, copy, &event) < 0) {
     int error = errno;
     pthread_mutex_lock(&pump->lock);
@@ -768,6 +921,7 @@ static napi_value pump_remove_source(napi_env env, napi_callback_info info) {
   Pump *pump = get_pump(env, argv[0]);
   if (pump == NULL || arg_int(env, argv[1], "id", 0, MAX_SOURCES - 1, &id)) return NULL;
   Source *source = &pump->sources[id];
+  if (source->fd >= 0 && !source->closing) stop_loop_reader(pump, source);
   pthread_mutex_lock(&pump->lock);
   if (source->fd >= 0 && !source->closing) {
     epoll_ctl(pump->epfd, EPOLL_CTL_DEL, source->fd, NULL);
@@ -995,6 +1149,8 @@ static napi_value pump_stats(napi_env env, napi_callback_info info) {
   set_named(env, result, "receiveCalls", make_double(env, (double)atomic_load(&pump->receive_calls)));
   set_named(env, result, "wakes", make_double(env, (double)atomic_load(&pump->wakes)));
   set_named(env, result, "timerWakes", make_double(env, (double)atomic_load(&pump->timer_wakes)));
+  set_named(env, result, "receivedOnLoop", make_double(env, (double)atomic_load(&pump->received_on_loop)));
+  set_named(env, result, "watchReads", make_double(env, (double)atomic_load(&pump->watch_reads)));
   set_named(env, result, "handovers", make_double(env, (double)atomic_load(&pump->handovers)));
   set_named(env, result, "maxBatch", make_double(env, (double)atomic_load(&pump->max_batch)));
   set_named(env, result, "stalls", make_double(env, (double)atomic_load(&pump->stalls)));

@@ -19,6 +19,20 @@
 // own. A datagram never leaves early; with nothing arriving it leaves at
 // most the slack late (plus the time the kernel takes to run the thread).
 //
+// Where a pump is created with readsOnEventLoop, its UDP sources are read on
+// this thread instead, while its event loop keeps up: libuv wakes the loop
+// for a readable socket, and in that one wake the pump reads it (recvmmsg,
+// the kernel's arrival stamps as ever), sends the departures due, hands the
+// arrivals to the link model and sends any of its departures already due;
+// the thread then wakes only for departures no arrival's wake took along,
+// and every WATCH_MS (10 ms) to see that the loop has read since its last
+// look. If it has not (the loop held up by a long callback, a garbage
+// collection, CPU contention), the thread reads what waits and hands it over
+// as above, so the kernel's buffers do not fill while the loop is held. One
+// wake per datagram at low rates instead of two (the thread's and the
+// loop's). TUN devices are always read by the thread: they have no kernel
+// arrival stamp, and a read time on a held-up loop would be a wrong one.
+//
 // Arrival times are given on the caller's MonotonicClock (milliseconds since
 // its origin): the thread reads CLOCK_MONOTONIC, which process.hrtime reads.
 
@@ -42,6 +56,9 @@ export interface PumpCounters {
   receiveCalls: number;
   wakes: number;
   timerWakes: number;
+  /** Of those received, by the event loop (readsOnEventLoop); reads the thread made because the loop had not read for WATCH_MS. */
+  receivedOnLoop: number;
+  watchReads: number;
   /** Batches handed to this thread, the largest one, times the thread waited for this thread to take what it had. */
   handovers: number;
   maxBatch: number;
@@ -65,7 +82,7 @@ export interface PumpCounters {
 type PumpHandle = { readonly __pump: unique symbol };
 
 interface NativePump {
-  createPump(callback: (records: Buffer, count: number) => void, maxPendingBytes: number, sendSlackMs: number): PumpHandle;
+  createPump(callback: (records: Buffer, count: number) => void, maxPendingBytes: number, sendSlackMs: number, readsOnEventLoop: boolean): PumpHandle;
   addSource(pump: PumpHandle, id: number, fd: number, kind: 0 | 1, wantAddress: boolean): void;
   removeSource(pump: PumpHandle, id: number): void;
   send(pump: PumpHandle, id: number, bytes: Uint8Array, address?: string, port?: number): void;
@@ -99,6 +116,8 @@ export interface PumpOptions {
   maxPendingBytes?: number;
   /** How late (ms) the thread's timer lets a departure handed over with sendAt be, when no arrival wakes it sooner (default DEFAULT_SEND_SLACK_MS). */
   sendSlackMs?: number;
+  /** Read UDP sources on the event loop while it keeps up, the thread standing in when it does not (see the top of this file; default false: the thread reads them). */
+  readsOnEventLoop?: boolean;
 }
 
 /** Why the native packet path cannot be used here, or undefined when it can. */
@@ -128,7 +147,7 @@ export class PacketPump {
     if (unavailable !== undefined) throw new Error(unavailable);
     this.addon = nativeTun() as unknown as NativePump;
     this.originMs = Number(options.originNs) / 1e6;
-    this.handle = this.addon.createPump((records, count) => this.deliver(records, count), options.maxPendingBytes ?? DEFAULT_MAX_PENDING, options.sendSlackMs ?? DEFAULT_SEND_SLACK_MS);
+    this.handle = this.addon.createPump((records, count) => this.deliver(records, count), options.maxPendingBytes ?? DEFAULT_MAX_PENDING, options.sendSlackMs ?? DEFAULT_SEND_SLACK_MS, options.readsOnEventLoop ?? false);
   }
 
   /** Receives from a UDP socket's fd (duplicated: the caller keeps and closes its own). */
