@@ -307,6 +307,7 @@ typedef struct {
   uv_poll_t poll; /* (first: the handle's address is the reader's) */
   Pump *pump;
   uint32_t id;
+  int errors_in_row; /* libuv's error reports (a socket error pending) with nothing read since */
 } LoopReader;
 
 /* Reads a UDP source in order with any other reader of it. */
@@ -622,6 +623,9 @@ static void free_records(napi_env env, void *data, void *hint) {
   free(data);
 }
 
+static void hand_to_thread(Pump *pump, uint32_t id, Source *source);
+static void stop_loop_reader(Pump *pump, Source *source);
+
 /* On the JavaScript thread: take what was gathered and hand it over as one Buffer. */
 static void hand_over(Pump *pump) {
   pthread_mutex_lock(&pump->lock);
@@ -686,15 +690,24 @@ static void on_readable(uv_poll_t *handle, int status, int events) {
   Pump *pump = reader->pump;
   if (pump->closed) return;
   Source *source = &pump->sources[reader->id];
+  if (source->fd < 0 || source->closing) return;
   if (pump->loop_scratch == NULL) pump->loop_scratch = new_scratch();
-  if (status < 0 || pump->loop_scratch == NULL || source->fd < 0 || source->closing) {
-    /* (Left to the thread, which looks at it while the loop does not read.) */
-    uv_poll_stop(handle);
+  if (pump->loop_scratch == NULL || (status < 0 && ++reader->errors_in_row > 16)) {
+    hand_to_thread(pump, reader->id, source);
     return;
   }
   atomic_fetch_add(&pump->loop_reads, 1);
+  /* (A pending socket error, such as the peer's "port unreachable" at a connected socket, comes as an error status,
+     and libuv stops the handle: the read reports and clears the error, and the handle is started again.) */
+  pthread_mutex_lock(&pump->lock);
+  uint64_t before = pump->appended;
+  pthread_mutex_unlock(&pump->lock);
   int n = receive_udp_locked(pump, reader->id, source, (Scratch *)pump->loop_scratch);
   if (n > 0) atomic_fetch_add(&pump->received_on_loop, (uint64_t)n);
+  pthread_mutex_lock(&pump->lock);
+  if (pump->appended != before) reader->errors_in_row = 0; /* (a datagram, or the error reported: not stuck) */
+  pthread_mutex_unlock(&pump->lock);
+  if (status < 0) uv_poll_start(handle, UV_READABLE, on_readable);
   send_due(pump, 0);
   hand_over(pump);
   if (!pump->closed) send_due(pump, 0);
@@ -702,6 +715,13 @@ static void on_readable(uv_poll_t *handle, int status, int events) {
 
 static void free_reader(uv_handle_t *handle) {
   free(handle);
+}
+
+/* Hands a source the event loop cannot read (errors reported over and over, no memory) to the thread, which reads it as any other. */
+static void hand_to_thread(Pump *pump, uint32_t id, Source *source) {
+  stop_loop_reader(pump, source);
+  struct epoll_event event = {.events = EPOLLIN, .data.u64 = (uint64_t)id};
+  epoll_ctl(pump->epfd, EPOLL_CTL_ADD, source->fd, &event);
 }
 
 /* Stops the event loop's reading of a source (before its fd is closed); lock not held. */

@@ -285,6 +285,38 @@ native('read on the event loop: while the loop is held, the thread reads what wa
   }
 });
 
+native('read on the event loop: a connected socket refused by its peer (a socket error) is reported and still read on the loop', async () => {
+  const clock = createMonotonicClock();
+  const errors: string[] = [];
+  let arrived = 0;
+  const pump = new PacketPump({ originNs: clock.originNs!, onArrivals: (a) => (arrived += a.length), onError: (_s, code) => errors.push(code), readsOnEventLoop: true });
+  const gone = await bound();
+  const peerPort = gone.address().port;
+  gone.close(); // nobody listens there for now
+  const socket = await bound();
+  await new Promise<void>((resolve) => socket.connect(peerPort, '127.0.0.1', () => resolve()));
+  pump.addUdp(1, takeOverDgramSocket(socket)!, false);
+  let peer: Socket | undefined;
+  try {
+    // (libuv reports a pending socket error and stops watching the fd: the pump reads the error and watches again.)
+    pump.send(1, Buffer.from([1]));
+    await waitFor(() => errors.includes('ECONNREFUSED') || pump.stats().sendRefused > 0, 10_000, 'the refusal');
+    pump.send(1, Buffer.from([2]));
+    await waitFor(() => errors.includes('ECONNREFUSED'), 10_000, 'ECONNREFUSED reported by a read');
+    peer = createSocket('udp4');
+    await new Promise<void>((resolve) => peer!.bind(peerPort, '127.0.0.1', () => resolve()));
+    for (let i = 0; i < 10; i++) {
+      peer.send(Buffer.from([i]), socket.address().port, '127.0.0.1');
+      await waitFor(() => arrived === i + 1, 10_000, `datagram ${i} from the peer`);
+    }
+    assert.ok(pump.stats().receivedOnLoop >= 1, `${pump.stats().receivedOnLoop} of 10 read on the loop`);
+  } finally {
+    pump.close();
+    socket.close();
+    peer?.close();
+  }
+});
+
 native('arguments are checked: a closed pump, a source id out of range, a bad fd, an address that is not one', () => {
   const clock = createMonotonicClock();
   const pump = new PacketPump({ originNs: clock.originNs!, onArrivals: () => {}, onError: () => {} });
