@@ -139,7 +139,9 @@ typedef struct {
   uint8_t *in_buf;
   size_t in_len, in_cap;
   uint32_t in_count;
-  uint64_t appended; /* records ever appended (never reset: the thread's measure of what one wake added) */
+  uint64_t appended; /* records ever appended (never reset) */
+  uint64_t appended_by_thread; /* of those, by the thread (its measure of what one wake added; the loop reads too) */
+  int defer_arm; /* (event loop only) sendAt leaves the timer to the send_due that follows the handover */
   size_t max_pending;
   int stopping;
   Source sources[MAX_SOURCES];
@@ -197,6 +199,7 @@ static void append(Pump *pump, uint32_t id, double arrival, const uint8_t *data,
   pump->in_len += size;
   pump->in_count++;
   pump->appended++;
+  if (pump->thread_started && pthread_equal(pthread_self(), pump->thread)) pump->appended_by_thread++;
 }
 
 /* Blocks while JavaScript has more than max_pending bytes to take; returns nonzero when stopping. */
@@ -517,7 +520,7 @@ static void note_lateness(Pump *pump, const Timed *due, size_t count, double lef
 
 /* In the thread, at every wake (an arrival's as well as the timer's): sends every timed datagram that is due, noting
    how late each left, and sets the timer for the earliest still to go (plus the slack). */
-static void send_due(Pump *pump, int timer_fired) {
+static void send_due(Pump *pump, int timer_fired, int arm) {
   Timed due[DUE_BATCH];
   if (timer_fired) {
     uint64_t expirations;
@@ -532,7 +535,7 @@ static void send_due(Pump *pump, int timer_fired) {
     size_t count = 0;
     while (count < DUE_BATCH && pump->timed_count > 0 && pump->timed[0].due <= now) due[count++] = timed_pop(pump);
     if (count == 0) {
-      arm_timer(pump);
+      if (arm) arm_timer(pump);
       pthread_mutex_unlock(&pump->lock);
       pthread_mutex_unlock(&pump->send_lock);
       return;
@@ -579,7 +582,7 @@ static void *pump_thread(void *arg) {
        in_count, and a difference of in_count would then miss what this wake added: a lost wake-up.) */
     uint64_t before;
     pthread_mutex_lock(&pump->lock);
-    before = pump->appended;
+    before = pump->appended_by_thread;
     pthread_mutex_unlock(&pump->lock);
     int removed = 0, timer_fired = 0;
     for (int i = 0; i < n; i++) {
@@ -602,12 +605,12 @@ static void *pump_thread(void *arg) {
     /* Whatever woke the thread, what is due leaves now: with the slack, a wake for an arrival takes the departures
        due just before it along, and the timer's own wake is saved. */
     if (timer_fired) atomic_fetch_add(&pump->timer_wakes, 1);
-    send_due(pump, timer_fired);
+    send_due(pump, timer_fired, 1);
     watch_loop_sources(pump, s, &seen_loop_reads, &last_watch);
     if (removed) close_removed(pump);
     pthread_mutex_lock(&pump->lock);
     int stopping = pump->stopping;
-    uint64_t added = pump->appended - before;
+    uint64_t added = pump->appended_by_thread - before;
     pthread_mutex_unlock(&pump->lock);
     if (stopping) break;
     if (added > 0) uv_async_send(&pump->async);
@@ -665,12 +668,25 @@ static void hand_over(Pump *pump) {
   napi_close_handle_scope(env, scope);
 }
 
+/* After a handover on the event loop: sends what JavaScript handed over already due (late), sets the timer once for
+   what it handed over (sendAt left it: one timerfd_settime, not one per datagram), and makes sure a refusal reported
+   by a send meanwhile is handed over too. */
+static void after_hand_over(Pump *pump) {
+  send_due(pump, 0, 1);
+  pthread_mutex_lock(&pump->lock);
+  int waiting = pump->in_count > 0;
+  pthread_mutex_unlock(&pump->lock);
+  if (waiting) uv_async_send(&pump->async);
+}
+
 /* The thread has gathered arrivals: hand them over; then send what JavaScript handed over already due (late). */
 static void on_async(uv_async_t *handle) {
   Pump *pump = (Pump *)handle->data;
   if (pump->closed) return;
+  pump->defer_arm = 1;
   hand_over(pump);
-  if (!pump->closed) send_due(pump, 0);
+  pump->defer_arm = 0;
+  if (!pump->closed) after_hand_over(pump);
 }
 
 static Scratch *new_scratch(void) {
@@ -708,9 +724,11 @@ static void on_readable(uv_poll_t *handle, int status, int events) {
   if (pump->appended != before) reader->errors_in_row = 0; /* (a datagram, or the error reported: not stuck) */
   pthread_mutex_unlock(&pump->lock);
   if (status < 0) uv_poll_start(handle, UV_READABLE, on_readable);
-  send_due(pump, 0);
+  send_due(pump, 0, 0);
+  pump->defer_arm = 1;
   hand_over(pump);
-  if (!pump->closed) send_due(pump, 0);
+  pump->defer_arm = 0;
+  if (!pump->closed) after_hand_over(pump);
 }
 
 static void free_reader(uv_handle_t *handle) {
@@ -1128,7 +1146,7 @@ static napi_value pump_send_at(napi_env env, napi_callback_info info) {
   pthread_mutex_lock(&pump->lock);
   t.seq = pump->timed_seq++;
   int failed = timed_push(pump, &t);
-  if (!failed) arm_timer(pump);
+  if (!failed && !pump->defer_arm) arm_timer(pump);
   pthread_mutex_unlock(&pump->lock);
   if (failed) {
     free(t.data);
