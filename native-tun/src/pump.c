@@ -17,7 +17,8 @@
  * Between the thread and JavaScript: one growing buffer of records, filled by
  * the thread and taken whole by the JavaScript thread (a pointer swap under a
  * mutex held for a few instructions) when a libuv async handle wakes it. The
- * buffer becomes a Buffer without a copy; each datagram is a view of it.
+ * buffer is copied into an ArrayBuffer and kept for the next batch; each
+ * datagram is a view of the copy.
  * When more than `maxPendingBytes` wait for JavaScript, the thread stops
  * reading until they are taken: the kernel's socket buffer (or the TUN
  * device's queue) then fills and the kernel's own drop counters count what
@@ -150,6 +151,9 @@ typedef struct {
   uv_loop_t *loop;
   napi_env env;
   napi_ref callback;
+  napi_ref resource; /* the async resource of every callback (one object, not one per batch) */
+  uint8_t *spare_buf; /* (event loop only) the inbound buffer taken last time, to be swapped in next time */
+  size_t spare_cap;
   napi_async_context context;
   int closed;         /* stopped: the thread joined, the fds closed */
   int handle_closed;  /* libuv has closed the async handle */
@@ -622,44 +626,44 @@ static void *pump_thread(void *arg) {
 
 static const napi_type_tag PUMP_TAG = {0x6c696e6b7368656cULL, 0x70756d7072656376ULL};
 
-static void free_records(napi_env env, void *data, void *hint) {
-  free(data);
-}
 
 static void hand_to_thread(Pump *pump, uint32_t id, Source *source);
 static void stop_loop_reader(Pump *pump, Source *source);
 
 /* On the JavaScript thread: take what was gathered and hand it over as one Buffer. */
 static void hand_over(Pump *pump) {
+  /* The buffer the thread fills is swapped for the one taken last time (kept, not freed: no allocation per batch). */
   pthread_mutex_lock(&pump->lock);
   uint8_t *records = pump->in_buf;
-  size_t length = pump->in_len;
+  size_t length = pump->in_len, cap = pump->in_cap;
   uint32_t count = pump->in_count;
-  pump->in_buf = NULL;
-  pump->in_len = pump->in_cap = 0;
+  pump->in_buf = pump->spare_buf;
+  pump->in_cap = pump->spare_cap;
+  pump->in_len = 0;
   pump->in_count = 0;
   pthread_cond_signal(&pump->drained);
   pthread_mutex_unlock(&pump->lock);
-  if (count == 0) {
-    free(records);
-    return;
-  }
+  pump->spare_buf = records;
+  pump->spare_cap = cap;
+  if (count == 0) return;
   atomic_fetch_add(&pump->handovers, 1);
   if (count > atomic_load(&pump->max_batch)) atomic_store(&pump->max_batch, count);
   napi_env env = pump->env;
   napi_handle_scope scope;
   napi_open_handle_scope(env, &scope);
-  napi_value buffer, callback, resource, result, argv[2];
-  if (napi_create_external_buffer(env, length, records, free_records, NULL, &buffer) != napi_ok) {
-    /* (Some runtimes refuse external buffers: copy instead.) */
-    void *copy;
-    napi_create_buffer_copy(env, length, records, &copy, &buffer);
-    free(records);
+  /* A copy in a plain ArrayBuffer: no finalizer to run and no Buffer prototype to set per batch, which cost more
+     than copying a batch (JavaScript views it as a Buffer; the views it keeps stay valid). */
+  napi_value arraybuffer, callback, resource, result, argv[2];
+  void *data;
+  if (napi_create_arraybuffer(env, length, &data, &arraybuffer) != napi_ok) {
+    napi_close_handle_scope(env, scope);
+    return; /* (out of memory: the batch is lost, as by a full buffer) */
   }
-  argv[0] = buffer;
+  memcpy(data, records, length);
+  argv[0] = arraybuffer;
   argv[1] = make_int(env, count);
   napi_get_reference_value(env, pump->callback, &callback);
-  napi_create_object(env, &resource);
+  napi_get_reference_value(env, pump->resource, &resource);
   if (napi_make_callback(env, pump->context, resource, callback, 2, argv, &result) == napi_pending_exception) {
     napi_value exception;
     napi_get_and_clear_last_exception(env, &exception);
@@ -756,6 +760,7 @@ static void release(Pump *pump) {
   free(pump->timed);
   free(pump->lateness);
   free(pump->in_buf);
+  free(pump->spare_buf);
   free(pump->out);
   free(pump->out_data);
   Scratch *s = (Scratch *)pump->loop_scratch;
@@ -794,6 +799,7 @@ static void stop_pump(Pump *pump) {
   close(pump->wakefd);
   close(pump->timerfd);
   napi_delete_reference(pump->env, pump->callback);
+  napi_delete_reference(pump->env, pump->resource);
   napi_async_destroy(pump->env, pump->context);
   uv_close((uv_handle_t *)&pump->async, on_async_closed);
 }
@@ -868,6 +874,9 @@ static napi_value pump_create(napi_env env, napi_callback_info info) {
   napi_create_string_utf8(env, "LinkshellPump", NAPI_AUTO_LENGTH, &name);
   napi_async_init(env, NULL, name, &pump->context);
   napi_create_reference(env, argv[0], 1, &pump->callback);
+  napi_value resource;
+  napi_create_object(env, &resource);
+  napi_create_reference(env, resource, 1, &pump->resource);
   if (pthread_create(&pump->thread, NULL, pump_thread, pump) != 0) {
     int error = errno;
     pump->finalized = 1; /* no JavaScript object will hold it */

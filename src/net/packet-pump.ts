@@ -82,7 +82,7 @@ export interface PumpCounters {
 type PumpHandle = { readonly __pump: unique symbol };
 
 interface NativePump {
-  createPump(callback: (records: Buffer, count: number) => void, maxPendingBytes: number, sendSlackMs: number, readsOnEventLoop: boolean): PumpHandle;
+  createPump(callback: (records: ArrayBuffer, count: number) => void, maxPendingBytes: number, sendSlackMs: number, readsOnEventLoop: boolean): PumpHandle;
   addSource(pump: PumpHandle, id: number, fd: number, kind: 0 | 1, wantAddress: boolean): void;
   removeSource(pump: PumpHandle, id: number): void;
   send(pump: PumpHandle, id: number, bytes: Uint8Array, address?: string, port?: number): void;
@@ -222,9 +222,10 @@ export class PacketPump {
     this.addon.closePump(this.handle);
   }
 
-  private deliver(records: Buffer, count: number): void {
+  private deliver(batch: ArrayBuffer, count: number): void {
     if (this.closed) return;
-    const view = new DataView(records.buffer, records.byteOffset, records.byteLength);
+    const records = Buffer.from(batch);
+    const view = new DataView(batch);
     const arrivals: PumpArrival[] = [];
     let offset = 0;
     for (let i = 0; i < count; i++) {
