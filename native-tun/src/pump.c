@@ -24,6 +24,18 @@
  * device's queue) then fills and the kernel's own drop counters count what
  * is lost, as they would for any slow reader.
  *
+ * Read on the event loop (a pump created with readsOnEventLoop; UDP sources
+ * only): libuv polls each source's fd, and the wake for a readable socket
+ * reads it (the same receive, the same stamps), sends the timed datagrams
+ * due, hands the batch to JavaScript at once and sends what it handed over
+ * already due: one wake per datagram where the thread's read and the loop's
+ * handover were two. The thread still reads them every WATCH_MS, what it
+ * finds waiting (through a second epoll set it only polls), so that a loop
+ * held up or too slow does not let the kernel's buffers fill. A lock held
+ * across each receive and its append keeps one socket's datagrams in order
+ * whichever thread reads them; another, across taking due datagrams and
+ * sending them, keeps departures in order whichever thread sends them.
+ *
  * Sending: send() queues a datagram, flush() sends everything queued with
  * one sendmmsg per run of datagrams for the same socket (write() for a TUN
  * device), on the JavaScript thread. sendAt() hands a datagram to the thread
@@ -37,7 +49,7 @@
  * itself sends at a poll once per millisecond). A datagram never leaves
  * before its due time.
  *
- *   pump = createPump(callback, maxPendingBytes, sendSlackMs)     callback(records: Buffer, count)
+ *   pump = createPump(callback, maxPendingBytes, sendSlackMs, readsOnEventLoop)     callback(records: ArrayBuffer, count)
  *   addSource(pump, id, fd, kind, wantAddress)      kind 0: UDP socket, 1: TUN device; fd is dup()ed
  *   removeSource(pump, id)
  *   send(pump, id, bytes, address?, port?)           queued until flush
@@ -133,9 +145,8 @@ typedef struct {
   pthread_mutex_t send_lock; /* held across taking due departures and sending them, so that two senders keep their order */
   pthread_cond_t drained;
   int reads_on_loop; /* UDP sources are read on the event loop while it keeps up; the thread reads them when it does not */
-  int watch_epfd;    /* those sources, for the thread to look at when the event loop has not read for WATCH_MS */
+  int watch_epfd;    /* those sources, for the thread to look at every WATCH_MS */
   atomic_int loop_sources;
-  atomic_uint_fast64_t loop_reads; /* reads by the event loop (the thread's measure of whether it keeps up) */
   void *loop_scratch; /* the event loop's receive buffers */
   uint8_t *in_buf;
   size_t in_len, in_cap;
@@ -309,7 +320,7 @@ static int receive_udp(Pump *pump, uint32_t id, Source *source, Scratch *s) {
   return total;
 }
 
-/* A UDP source read on the event loop (libuv watches its fd; the thread looks at it only when the loop falls behind). */
+/* A UDP source read on the event loop (libuv watches its fd; the thread looks at it every WATCH_MS). */
 typedef struct {
   uv_poll_t poll; /* (first: the handle's address is the reader's) */
   Pump *pump;
@@ -325,19 +336,14 @@ static int receive_udp_locked(Pump *pump, uint32_t id, Source *source, Scratch *
   return n;
 }
 
-/* In the thread, at most every WATCH_MS: if the event loop has not read since the last look (held up by a long
-   callback, a garbage collection, CPU contention), the thread reads what waits at the sources the loop reads, so
-   that the kernel's buffers do not fill meanwhile (arrival times are the kernel's either way). */
-static void watch_loop_sources(Pump *pump, Scratch *s, uint64_t *seen_reads, double *last_watch) {
+/* In the thread, every WATCH_MS: reads what waits at the sources the event loop reads, so that their kernel buffers
+   do not fill while the loop is held up (a long callback, a garbage collection, CPU contention) or reads too slowly
+   (arrival times are the kernel's either way). A loop that keeps up leaves nothing waiting at most looks. */
+static void watch_loop_sources(Pump *pump, Scratch *s, double *last_watch) {
   if (atomic_load(&pump->loop_sources) == 0) return;
   double now = now_ms(CLOCK_MONOTONIC);
   if (now - *last_watch < WATCH_MS) return;
   *last_watch = now;
-  uint64_t reads = atomic_load(&pump->loop_reads);
-  if (reads != *seen_reads) {
-    *seen_reads = reads;
-    return;
-  }
   struct epoll_event events[64];
   int n = epoll_wait(pump->watch_epfd, events, 64, 0);
   for (int i = 0; i < n; i++) {
@@ -574,7 +580,6 @@ static void *pump_thread(void *arg) {
   if (s != NULL) s->buffers = malloc((size_t)VLEN * MAX_DATAGRAM);
   if (s == NULL || s->buffers == NULL) return NULL;
   struct epoll_event events[64];
-  uint64_t seen_loop_reads = 0;
   double last_watch = now_ms(CLOCK_MONOTONIC);
   for (;;) {
     if (wait_for_room(pump)) break;
@@ -610,7 +615,7 @@ static void *pump_thread(void *arg) {
        due just before it along, and the timer's own wake is saved. */
     if (timer_fired) atomic_fetch_add(&pump->timer_wakes, 1);
     send_due(pump, timer_fired, 1);
-    watch_loop_sources(pump, s, &seen_loop_reads, &last_watch);
+    watch_loop_sources(pump, s, &last_watch);
     if (removed) close_removed(pump);
     pthread_mutex_lock(&pump->lock);
     int stopping = pump->stopping;
@@ -716,7 +721,6 @@ static void on_readable(uv_poll_t *handle, int status, int events) {
     hand_to_thread(pump, reader->id, source);
     return;
   }
-  atomic_fetch_add(&pump->loop_reads, 1);
   /* (A pending socket error, such as the peer's "port unreachable" at a connected socket, comes as an error status,
      and libuv stops the handle: the read reports and clears the error, and the handle is started again.) */
   pthread_mutex_lock(&pump->lock);

@@ -25,12 +25,12 @@
 // the kernel's arrival stamps as ever), sends the departures due, hands the
 // arrivals to the link model and sends any of its departures already due;
 // the thread then wakes only for departures no arrival's wake took along,
-// and every WATCH_MS (10 ms) to see that the loop has read since its last
-// look. If it has not (the loop held up by a long callback, a garbage
-// collection, CPU contention), the thread reads what waits and hands it over
-// as above, so the kernel's buffers do not fill while the loop is held. One
-// wake per datagram at low rates instead of two (the thread's and the
-// loop's). TUN devices are always read by the thread: they have no kernel
+// and every WATCH_MS (10 ms) to read what waits at those sockets (nothing,
+// mostly, while the loop keeps up), so that their kernel buffers do not
+// fill while the loop is held up (a long callback, a garbage collection,
+// CPU contention) or reads too slowly; what it reads is handed over as
+// above. One wake per datagram at low rates instead of two (the thread's
+// and the loop's). TUN devices are always read by the thread: they have no kernel
 // arrival stamp, and a read time on a held-up loop would be a wrong one.
 //
 // Arrival times are given on the caller's MonotonicClock (milliseconds since
@@ -56,7 +56,7 @@ export interface PumpCounters {
   receiveCalls: number;
   wakes: number;
   timerWakes: number;
-  /** Of those received, by the event loop (readsOnEventLoop); reads the thread made because the loop had not read for WATCH_MS. */
+  /** Of those received, by the event loop (readsOnEventLoop); reads the thread made at its WATCH_MS looks at the loop's sources that found datagrams waiting. */
   receivedOnLoop: number;
   watchReads: number;
   /** Batches handed to this thread, the largest one, times the thread waited for this thread to take what it had. */
