@@ -441,7 +441,7 @@ static void arm_timer(Pump *pump) {
   timerfd_settime(pump->timerfd, TFD_TIMER_ABSTIME, &spec, NULL);
 }
 
-/* A timed datagram that could not be sent (errno set): counted; a refusal by the peer's host is reported as a receive would report it. */
+/* A timed datagram that could not be sent (`error`, an errno): counted; a refusal by the peer's host is reported as a receive would report it. */
 static void timed_failed(Pump *pump, const Timed *t, int error) {
   pthread_mutex_lock(&pump->lock);
   pump->timed_dropped++;
@@ -528,8 +528,9 @@ static void note_lateness(Pump *pump, const Timed *due, size_t count, double lef
   }
 }
 
-/* In the thread, at every wake (an arrival's as well as the timer's): sends every timed datagram that is due, noting
-   how late each left, and sets the timer for the earliest still to go (plus the slack). */
+/* At every wake of the thread (an arrival's as well as the timer's) and of the event loop for a source it reads: sends
+   every timed datagram that is due, noting how late each left, and (with `arm`) sets the timer for the earliest still
+   to go, plus the slack. */
 static void send_due(Pump *pump, int timer_fired, int arm) {
   Timed due[DUE_BATCH];
   if (timer_fired) {
@@ -583,12 +584,13 @@ static void *pump_thread(void *arg) {
   double last_watch = now_ms(CLOCK_MONOTONIC);
   for (;;) {
     if (wait_for_room(pump)) break;
-    /* (With sources the event loop reads, the thread also wakes every WATCH_MS to see that it keeps up.) */
+    /* (With sources the event loop reads, the thread also wakes every WATCH_MS to read what waits at them.) */
     int n = epoll_wait(pump->epfd, events, 64, atomic_load(&pump->loop_sources) > 0 ? WATCH_MS : -1);
     if (n < 0 && errno != EINTR) break;
     atomic_fetch_add(&pump->wakes, 1);
-    /* (Counted on `appended`, not in_count: JavaScript may take the waiting records in the meantime, which resets
-       in_count, and a difference of in_count would then miss what this wake added: a lost wake-up.) */
+    /* (Counted on appended_by_thread, not in_count: JavaScript may take the waiting records in the meantime, which
+       resets in_count, and a difference of in_count would then miss what this wake added: a lost wake-up. Only the
+       thread's own appends: the event loop's reads are handed over by the loop itself.) */
     uint64_t before;
     pthread_mutex_lock(&pump->lock);
     before = pump->appended_by_thread;
@@ -631,11 +633,10 @@ static void *pump_thread(void *arg) {
 
 static const napi_type_tag PUMP_TAG = {0x6c696e6b7368656cULL, 0x70756d7072656376ULL};
 
-
 static void hand_to_thread(Pump *pump, uint32_t id, Source *source);
 static void stop_loop_reader(Pump *pump, Source *source);
 
-/* On the JavaScript thread: take what was gathered and hand it over as one Buffer. */
+/* On the JavaScript thread: take what was gathered and hand it over as one ArrayBuffer. */
 static void hand_over(Pump *pump) {
   /* The buffer the thread fills is swapped for the one taken last time (kept, not freed: no allocation per batch). */
   pthread_mutex_lock(&pump->lock);
