@@ -21,11 +21,12 @@
 //
 // Where the native packet path is built (Linux; src/net/packet-pump.ts), the
 // listen socket and the outside sockets are read through it (on the event
-// loop while the loop keeps up, by its thread when it does not), with every
-// datagram stamped with the kernel's arrival time, and datagrams leave
-// through it in batches (sendmmsg); Node's sockets then only bind, connect
-// and hold the ports. Elsewhere Node's event loop reads them and a datagram's arrival
-// time is when it was read.
+// loop, and what waits by its thread every 10 ms, so a held-up loop does not
+// let the kernel's buffers fill), with every datagram stamped with the
+// kernel's arrival time, and datagrams leave through it in batches
+// (sendmmsg); Node's sockets then only bind, connect and hold the ports.
+// Elsewhere Node's event loop reads them and a datagram's arrival time is
+// when it was read.
 //
 // When the table of sources is full, a new source takes the place of the
 // one idle longest, if that one has been idle (no datagram either way) for
@@ -180,7 +181,7 @@ export class Relay {
     if (fd === undefined) return;
     this.pump = new PacketPump({
       originNs,
-      // (One wake per datagram where the loop keeps up; the thread reads when it does not: see packet-pump.ts.)
+      // (One wake per datagram where the loop keeps up; the thread reads what waits every 10 ms: see packet-pump.ts.)
       readsOnEventLoop: true,
       onArrivals: (arrivals) => this.fromPump(arrivals),
       onError: (source, code) => {

@@ -30,8 +30,8 @@
 // fill while the loop is held up (a long callback, a garbage collection,
 // CPU contention) or reads too slowly; what it reads is handed over as
 // above. One wake per datagram at low rates instead of two (the thread's
-// and the loop's). TUN devices are always read by the thread: they have no kernel
-// arrival stamp, and a read time on a held-up loop would be a wrong one.
+// and the loop's). TUN devices are always read by the thread: they have no
+// kernel arrival stamp, and a read time on a held-up loop would be wrong.
 //
 // Arrival times are given on the caller's MonotonicClock (milliseconds since
 // its origin): the thread reads CLOCK_MONOTONIC, which process.hrtime reads.
@@ -116,7 +116,7 @@ export interface PumpOptions {
   maxPendingBytes?: number;
   /** How late (ms) the thread's timer lets a departure handed over with sendAt be, when no arrival wakes it sooner (default DEFAULT_SEND_SLACK_MS). */
   sendSlackMs?: number;
-  /** Read UDP sources on the event loop while it keeps up, the thread standing in when it does not (see the top of this file; default false: the thread reads them). */
+  /** Read UDP sources on the event loop, the thread reading what waits at them every 10 ms (see the top of this file; default false: the thread reads them). */
   readsOnEventLoop?: boolean;
 }
 
