@@ -17,22 +17,45 @@
  * Between the thread and JavaScript: one growing buffer of records, filled by
  * the thread and taken whole by the JavaScript thread (a pointer swap under a
  * mutex held for a few instructions) when a libuv async handle wakes it. The
- * buffer becomes a Buffer without a copy; each datagram is a view of it.
+ * buffer is copied into an ArrayBuffer and kept for the next batch; each
+ * datagram is a view of the copy.
  * When more than `maxPendingBytes` wait for JavaScript, the thread stops
  * reading until they are taken: the kernel's socket buffer (or the TUN
  * device's queue) then fills and the kernel's own drop counters count what
  * is lost, as they would for any slow reader.
  *
- * Sending stays on the JavaScript thread (the link model decides a departure
- * at its due time, so there is nothing to hand over early): send() queues a
- * datagram, flush() sends everything queued with one sendmmsg per run of
- * datagrams for the same socket (write() for a TUN device).
+ * Read on the event loop (a pump created with readsOnEventLoop; UDP sources
+ * only): libuv polls each source's fd, and the wake for a readable socket
+ * reads it (the same receive, the same stamps), sends the timed datagrams
+ * due, hands the batch to JavaScript at once and sends what it handed over
+ * already due: one wake per datagram where the thread's read and the loop's
+ * handover were two. The thread still reads them every WATCH_MS, what it
+ * finds waiting (through a second epoll set it only polls), so that a loop
+ * held up or too slow does not let the kernel's buffers fill. A lock held
+ * across each receive and its append keeps one socket's datagrams in order
+ * whichever thread reads them; another, across taking due datagrams and
+ * sending them, keeps departures in order whichever thread sends them.
  *
- *   pump = createPump(callback, maxPendingBytes)     callback(records: Buffer, count)
+ * Sending: send() queues a datagram, flush() sends everything queued with
+ * one sendmmsg per run of datagrams for the same socket (write() for a TUN
+ * device), on the JavaScript thread. sendAt() hands a datagram to the thread
+ * with the time it is due to leave (where the link model knows a departure
+ * at the arrival): at every wake, whatever woke it (an arrival, the timer),
+ * the thread sends every timed datagram already due, a run for one socket
+ * with one sendmmsg, and notes how late each left. Its timer is set for the
+ * earliest due time plus `sendSlackMs`: a departure due just before an
+ * arrival's wake leaves in that wake, and the timer's wake is saved; with
+ * nothing arriving, the timer sends it at most the slack late (Mahimahi
+ * itself sends at a poll once per millisecond). A datagram never leaves
+ * before its due time.
+ *
+ *   pump = createPump(callback, maxPendingBytes, sendSlackMs, readsOnEventLoop)     callback(records: ArrayBuffer, count)
  *   addSource(pump, id, fd, kind, wantAddress)      kind 0: UDP socket, 1: TUN device; fd is dup()ed
  *   removeSource(pump, id)
  *   send(pump, id, bytes, address?, port?)           queued until flush
  *   flush(pump)                                      -> datagrams that could not be sent
+ *   sendAt(pump, id, bytes, dueMs, tag, address?, port?)   sent by the thread at dueMs (CLOCK_MONOTONIC)
+ *   drainLateness(pump)                              -> [tag, ms late, ...] of the timed sends since the last call
  *   stats(pump)                                      -> counters, and per source the kernel's drop count
  *   closePump(pump)
  *
@@ -67,6 +90,8 @@
 #define ADDRESS_TEXT 46
 #define TUN_READS_PER_WAKE 64
 #define SEND_BATCH 64
+#define DUE_BATCH 64
+#define WATCH_MS 10
 
 enum { KIND_UDP = 0, KIND_TUN = 1 };
 
@@ -77,6 +102,7 @@ typedef struct {
   int closing; /* removed; the thread closes fd */
   atomic_uint_fast64_t kernel_drops; /* SO_RXQ_OVFL's cumulative count */
   atomic_int drops_known;
+  uv_poll_t *poll; /* read on the event loop (a pump created with readsOnEventLoop, UDP sources); NULL: by the thread */
 } Source;
 
 typedef struct {
@@ -106,7 +132,8 @@ typedef struct {
   Timed *timed; /* a binary heap by (due, seq), under the lock */
   size_t timed_count, timed_cap;
   uint64_t timed_seq;
-  double armed; /* the due time the timer is set for (0: none) */
+  double armed; /* the time the timer is set for (0: none) */
+  double send_slack; /* ms: the timer wakes the thread this long after a departure's due time (an earlier wake sends it) */
   double *lateness; /* [tag, ms] pairs of timed sends, under the lock, until drained */
   size_t lateness_count, lateness_cap;
   uint64_t timed_sent, timed_dropped;
@@ -114,18 +141,30 @@ typedef struct {
   int epfd;
   int wakefd;
   pthread_mutex_t lock;
+  pthread_mutex_t read_lock; /* held across a receive and its append, so that two readers of one socket keep its order */
+  pthread_mutex_t send_lock; /* held across taking due departures and sending them, so that two senders keep their order */
   pthread_cond_t drained;
+  int reads_on_loop; /* UDP sources are read on the event loop while it keeps up; the thread reads them when it does not */
+  int watch_epfd;    /* those sources, for the thread to look at every WATCH_MS */
+  atomic_int loop_sources;
+  void *loop_scratch; /* the event loop's receive buffers */
   uint8_t *in_buf;
   size_t in_len, in_cap;
   uint32_t in_count;
-  uint64_t appended; /* records ever appended (never reset: the thread's measure of what one wake added) */
+  uint64_t appended; /* records ever appended (never reset) */
+  uint64_t appended_by_thread; /* of those, by the thread (its measure of what one wake added; the loop reads too) */
+  int defer_arm; /* (event loop only) sendAt leaves the timer to the send_due that follows the handover */
   size_t max_pending;
   int stopping;
   Source sources[MAX_SOURCES];
   /* JavaScript side */
   uv_async_t async;
+  uv_loop_t *loop;
   napi_env env;
   napi_ref callback;
+  napi_ref resource; /* the async resource of every callback (one object, not one per batch) */
+  uint8_t *spare_buf; /* (event loop only) the inbound buffer taken last time, to be swapped in next time */
+  size_t spare_cap;
   napi_async_context context;
   int closed;         /* stopped: the thread joined, the fds closed */
   int handle_closed;  /* libuv has closed the async handle */
@@ -135,7 +174,8 @@ typedef struct {
   uint8_t *out_data;
   size_t out_len, out_data_cap;
   /* counters */
-  atomic_uint_fast64_t received, received_bytes, receive_calls, wakes, handovers, max_batch, stalls;
+  atomic_uint_fast64_t received, received_bytes, receive_calls, wakes, handovers, max_batch, stalls, timer_wakes, timed_send_calls;
+  atomic_uint_fast64_t received_on_loop, watch_reads;
   uint64_t sent, send_calls, send_drops, send_refused, send_errors;
 } Pump;
 
@@ -174,6 +214,7 @@ static void append(Pump *pump, uint32_t id, double arrival, const uint8_t *data,
   pump->in_len += size;
   pump->in_count++;
   pump->appended++;
+  if (pump->thread_started && pthread_equal(pthread_self(), pump->thread)) pump->appended_by_thread++;
 }
 
 /* Blocks while JavaScript has more than max_pending bytes to take; returns nonzero when stopping. */
@@ -213,8 +254,9 @@ static void address_text(const struct sockaddr_storage *a, char *text, uint16_t 
   }
 }
 
-/* Reads what waits at a UDP socket (up to VLEN datagrams per call, a few calls at most). */
-static void receive_udp(Pump *pump, uint32_t id, Source *source, Scratch *s) {
+/* Reads what waits at a UDP socket (up to VLEN datagrams per call, a few calls at most); returns how many. */
+static int receive_udp(Pump *pump, uint32_t id, Source *source, Scratch *s) {
+  int total = 0;
   for (int round = 0; round < 4; round++) {
     for (int i = 0; i < VLEN; i++) {
       s->iovs[i].iov_base = s->buffers + (size_t)i * MAX_DATAGRAM;
@@ -231,16 +273,16 @@ static void receive_udp(Pump *pump, uint32_t id, Source *source, Scratch *s) {
     atomic_fetch_add(&pump->receive_calls, 1);
     if (n < 0) {
       if (errno == EINTR) continue;
-      if (errno == EAGAIN || errno == EWOULDBLOCK) return;
+      if (errno == EAGAIN || errno == EWOULDBLOCK) return total;
       /* ECONNREFUSED and the like: the socket's pending error, reported once per occurrence. */
       double t = now_ms(CLOCK_MONOTONIC);
       pthread_mutex_lock(&pump->lock);
       append(pump, id, t, NULL, 0, NULL, 0, (uint8_t)(errno < 256 ? errno : 255));
       pthread_mutex_unlock(&pump->lock);
-      if (errno != ECONNREFUSED) return;
+      if (errno != ECONNREFUSED) return total;
       continue;
     }
-    if (n == 0) return;
+    if (n == 0) return total;
     /* The offset between the real-time clock (SO_TIMESTAMPNS) and CLOCK_MONOTONIC, read now, in this thread. */
     double mono = now_ms(CLOCK_MONOTONIC);
     double offset = now_ms(CLOCK_REALTIME) - mono;
@@ -272,7 +314,43 @@ static void receive_udp(Pump *pump, uint32_t id, Source *source, Scratch *s) {
     }
     pthread_mutex_unlock(&pump->lock);
     atomic_fetch_add(&pump->received, n);
-    if (n < VLEN) return;
+    total += n;
+    if (n < VLEN) return total;
+  }
+  return total;
+}
+
+/* A UDP source read on the event loop (libuv watches its fd; the thread looks at it every WATCH_MS). */
+typedef struct {
+  uv_poll_t poll; /* (first: the handle's address is the reader's) */
+  Pump *pump;
+  uint32_t id;
+  int errors_in_row; /* libuv's error reports (a socket error pending) with nothing read since */
+} LoopReader;
+
+/* Reads a UDP source in order with any other reader of it. */
+static int receive_udp_locked(Pump *pump, uint32_t id, Source *source, Scratch *s) {
+  pthread_mutex_lock(&pump->read_lock);
+  int n = receive_udp(pump, id, source, s);
+  pthread_mutex_unlock(&pump->read_lock);
+  return n;
+}
+
+/* In the thread, every WATCH_MS: reads what waits at the sources the event loop reads, so that their kernel buffers
+   do not fill while the loop is held up (a long callback, a garbage collection, CPU contention) or reads too slowly
+   (arrival times are the kernel's either way). A loop that keeps up leaves nothing waiting at most looks. */
+static void watch_loop_sources(Pump *pump, Scratch *s, double *last_watch) {
+  if (atomic_load(&pump->loop_sources) == 0) return;
+  double now = now_ms(CLOCK_MONOTONIC);
+  if (now - *last_watch < WATCH_MS) return;
+  *last_watch = now;
+  struct epoll_event events[64];
+  int n = epoll_wait(pump->watch_epfd, events, 64, 0);
+  for (int i = 0; i < n; i++) {
+    uint64_t key = events[i].data.u64;
+    Source *source = &pump->sources[key];
+    if (source->fd < 0 || source->closing) continue;
+    if (receive_udp_locked(pump, (uint32_t)key, source, s) > 0) atomic_fetch_add(&pump->watch_reads, 1);
   }
 }
 
@@ -346,9 +424,9 @@ static Timed timed_pop(Pump *pump) {
   return top;
 }
 
-/* Sets the timer for the earliest timed send (lock held). */
+/* Sets the timer for the earliest timed send plus the slack (lock held); a timer already set for that time is left as it is. */
 static void arm_timer(Pump *pump) {
-  double due = pump->timed_count > 0 ? pump->timed[0].due : 0;
+  double due = pump->timed_count > 0 ? pump->timed[0].due + pump->send_slack : 0;
   if (due == pump->armed) return;
   pump->armed = due;
   struct itimerspec spec;
@@ -363,64 +441,124 @@ static void arm_timer(Pump *pump) {
   timerfd_settime(pump->timerfd, TFD_TIMER_ABSTIME, &spec, NULL);
 }
 
-static void send_one(Pump *pump, Timed *t) {
-  Source *source = &pump->sources[t->id];
-  ssize_t n = -1;
-  if (source->fd >= 0 && !source->closing) {
-    do {
-      if (source->kind == KIND_TUN) n = write(source->fd, t->data, t->length);
-      else if (t->has_address)
-        n = sendto(source->fd, t->data, t->length, MSG_DONTWAIT, (struct sockaddr *)&t->address,
-                   t->address.ss_family == AF_INET ? sizeof(struct sockaddr_in) : sizeof(struct sockaddr_in6));
-      else n = send(source->fd, t->data, t->length, MSG_DONTWAIT);
-    } while (n < 0 && errno == EINTR);
-  }
-  if (n >= 0) {
-    pump->timed_sent++;
-    return;
-  }
+/* A timed datagram that could not be sent (`error`, an errno): counted; a refusal by the peer's host is reported as a receive would report it. */
+static void timed_failed(Pump *pump, const Timed *t, int error) {
+  pthread_mutex_lock(&pump->lock);
   pump->timed_dropped++;
-  if (errno == ECONNREFUSED) {
-    /* The peer's host refused an earlier datagram: reported as a receive would report it. */
-    double now = now_ms(CLOCK_MONOTONIC);
-    pthread_mutex_lock(&pump->lock);
-    append(pump, t->id, now, NULL, 0, NULL, 0, ECONNREFUSED);
-    pthread_mutex_unlock(&pump->lock);
+  if (error == ECONNREFUSED) append(pump, t->id, now_ms(CLOCK_MONOTONIC), NULL, 0, NULL, 0, ECONNREFUSED);
+  pthread_mutex_unlock(&pump->lock);
+}
+
+static socklen_t address_length(const struct sockaddr_storage *a) {
+  return a->ss_family == AF_INET ? sizeof(struct sockaddr_in) : sizeof(struct sockaddr_in6);
+}
+
+/* Sends a run of timed datagrams for one UDP socket with as few sendmmsg calls as the kernel takes; returns how many left. */
+static size_t send_timed_udp(Pump *pump, int fd, Timed *run, size_t count) {
+  struct mmsghdr msgs[DUE_BATCH];
+  struct iovec iovs[DUE_BATCH];
+  for (size_t i = 0; i < count; i++) {
+    iovs[i].iov_base = run[i].data;
+    iovs[i].iov_len = run[i].length;
+    memset(&msgs[i].msg_hdr, 0, sizeof(struct msghdr));
+    msgs[i].msg_hdr.msg_iov = &iovs[i];
+    msgs[i].msg_hdr.msg_iovlen = 1;
+    if (run[i].has_address) {
+      msgs[i].msg_hdr.msg_name = &run[i].address;
+      msgs[i].msg_hdr.msg_namelen = address_length(&run[i].address);
+    }
+  }
+  size_t done = 0, sent = 0;
+  while (done < count) {
+    int n = sendmmsg(fd, msgs + done, (unsigned)(count - done), MSG_DONTWAIT);
+    atomic_fetch_add(&pump->timed_send_calls, 1);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      timed_failed(pump, &run[done], errno); /* (the first of those left failed: go on with the next) */
+      done++;
+      continue;
+    }
+    done += (size_t)n;
+    sent += (size_t)n;
+  }
+  return sent;
+}
+
+/* Sends timed datagrams taken from the heap, in due order; a run for one UDP socket goes in one sendmmsg. Returns how many left. */
+static size_t send_timed(Pump *pump, Timed *due, size_t count) {
+  size_t sent = 0, i = 0;
+  while (i < count) {
+    Source *source = &pump->sources[due[i].id];
+    size_t j = i + 1;
+    while (j < count && due[j].id == due[i].id) j++;
+    if (source->fd < 0 || source->closing) {
+      for (size_t k = i; k < j; k++) timed_failed(pump, &due[k], EBADF);
+    } else if (source->kind == KIND_UDP) {
+      sent += send_timed_udp(pump, source->fd, due + i, j - i);
+    } else {
+      for (size_t k = i; k < j; k++) {
+        ssize_t n;
+        do n = write(source->fd, due[k].data, due[k].length);
+        while (n < 0 && errno == EINTR);
+        atomic_fetch_add(&pump->timed_send_calls, 1);
+        if (n >= 0) sent++;
+        else timed_failed(pump, &due[k], errno);
+      }
+    }
+    i = j;
+  }
+  return sent;
+}
+
+/* Notes how late each of `count` timed datagrams left (lock held). */
+static void note_lateness(Pump *pump, const Timed *due, size_t count, double left) {
+  if (pump->lateness_count + 2 * count > pump->lateness_cap) {
+    size_t cap = pump->lateness_cap ? pump->lateness_cap : 1024;
+    while (cap < pump->lateness_count + 2 * count) cap *= 2;
+    double *grown = realloc(pump->lateness, cap * sizeof(double));
+    if (grown != NULL) {
+      pump->lateness = grown;
+      pump->lateness_cap = cap;
+    }
+  }
+  for (size_t i = 0; i < count && pump->lateness_count + 2 <= pump->lateness_cap; i++) {
+    double late = left - due[i].due;
+    pump->lateness[pump->lateness_count++] = due[i].tag;
+    pump->lateness[pump->lateness_count++] = late > 0 ? late : 0;
   }
 }
 
-/* In the thread: sends every timed datagram that is due, noting how late each left. */
-static void send_due(Pump *pump) {
-  uint64_t expirations;
-  if (read(pump->timerfd, &expirations, sizeof(expirations)) < 0) { /* not expired yet */ }
+/* At every wake of the thread (an arrival's as well as the timer's) and of the event loop for a source it reads: sends
+   every timed datagram that is due, noting how late each left, and (with `arm`) sets the timer for the earliest still
+   to go, plus the slack. */
+static void send_due(Pump *pump, int timer_fired, int arm) {
+  Timed due[DUE_BATCH];
+  if (timer_fired) {
+    uint64_t expirations;
+    if (read(pump->timerfd, &expirations, sizeof(expirations)) < 0) { /* not expired after all */ }
+  }
+  pthread_mutex_lock(&pump->send_lock);
   for (;;) {
     pthread_mutex_lock(&pump->lock);
+    if (timer_fired) pump->armed = 0; /* (it expired: set it again even for the same time) */
+    timer_fired = 0;
     double now = now_ms(CLOCK_MONOTONIC);
-    if (pump->timed_count == 0 || pump->timed[0].due > now) {
-      pump->armed = 0;
-      arm_timer(pump);
+    size_t count = 0;
+    while (count < DUE_BATCH && pump->timed_count > 0 && pump->timed[0].due <= now) due[count++] = timed_pop(pump);
+    if (count == 0) {
+      if (arm) arm_timer(pump);
       pthread_mutex_unlock(&pump->lock);
+      pthread_mutex_unlock(&pump->send_lock);
       return;
     }
-    Timed t = timed_pop(pump);
     pthread_mutex_unlock(&pump->lock);
-    send_one(pump, &t);
-    double late = now_ms(CLOCK_MONOTONIC) - t.due;
-    free(t.data);
+    size_t sent = send_timed(pump, due, count);
+    double left = now_ms(CLOCK_MONOTONIC);
     pthread_mutex_lock(&pump->lock);
-    if (pump->lateness_count + 2 > pump->lateness_cap) {
-      size_t cap = pump->lateness_cap ? pump->lateness_cap * 2 : 1024;
-      double *grown = realloc(pump->lateness, cap * sizeof(double));
-      if (grown != NULL) {
-        pump->lateness = grown;
-        pump->lateness_cap = cap;
-      }
-    }
-    if (pump->lateness_count + 2 <= pump->lateness_cap) {
-      pump->lateness[pump->lateness_count++] = t.tag;
-      pump->lateness[pump->lateness_count++] = late > 0 ? late : 0;
-    }
+    pump->timed_sent += sent;
+    note_lateness(pump, due, count, left);
     pthread_mutex_unlock(&pump->lock);
+    for (size_t i = 0; i < count; i++) free(due[i].data);
   }
 }
 
@@ -443,22 +581,25 @@ static void *pump_thread(void *arg) {
   if (s != NULL) s->buffers = malloc((size_t)VLEN * MAX_DATAGRAM);
   if (s == NULL || s->buffers == NULL) return NULL;
   struct epoll_event events[64];
+  double last_watch = now_ms(CLOCK_MONOTONIC);
   for (;;) {
     if (wait_for_room(pump)) break;
-    int n = epoll_wait(pump->epfd, events, 64, -1);
+    /* (With sources the event loop reads, the thread also wakes every WATCH_MS to read what waits at them.) */
+    int n = epoll_wait(pump->epfd, events, 64, atomic_load(&pump->loop_sources) > 0 ? WATCH_MS : -1);
     if (n < 0 && errno != EINTR) break;
     atomic_fetch_add(&pump->wakes, 1);
-    /* (Counted on `appended`, not in_count: JavaScript may take the waiting records in the meantime, which resets
-       in_count, and a difference of in_count would then miss what this wake added: a lost wake-up.) */
+    /* (Counted on appended_by_thread, not in_count: JavaScript may take the waiting records in the meantime, which
+       resets in_count, and a difference of in_count would then miss what this wake added: a lost wake-up. Only the
+       thread's own appends: the event loop's reads are handed over by the loop itself.) */
     uint64_t before;
     pthread_mutex_lock(&pump->lock);
-    before = pump->appended;
+    before = pump->appended_by_thread;
     pthread_mutex_unlock(&pump->lock);
-    int removed = 0;
+    int removed = 0, timer_fired = 0;
     for (int i = 0; i < n; i++) {
       uint64_t key = events[i].data.u64;
       if (key == UINT64_MAX - 1) {
-        send_due(pump);
+        timer_fired = 1;
         continue;
       }
       if (key == UINT64_MAX) {
@@ -469,13 +610,18 @@ static void *pump_thread(void *arg) {
       }
       Source *source = &pump->sources[key];
       if (source->fd < 0 || source->closing) continue;
-      if (source->kind == KIND_UDP) receive_udp(pump, (uint32_t)key, source, s);
+      if (source->kind == KIND_UDP) receive_udp_locked(pump, (uint32_t)key, source, s);
       else receive_tun(pump, (uint32_t)key, source, s);
     }
+    /* Whatever woke the thread, what is due leaves now: with the slack, a wake for an arrival takes the departures
+       due just before it along, and the timer's own wake is saved. */
+    if (timer_fired) atomic_fetch_add(&pump->timer_wakes, 1);
+    send_due(pump, timer_fired, 1);
+    watch_loop_sources(pump, s, &last_watch);
     if (removed) close_removed(pump);
     pthread_mutex_lock(&pump->lock);
     int stopping = pump->stopping;
-    uint64_t added = pump->appended - before;
+    uint64_t added = pump->appended_by_thread - before;
     pthread_mutex_unlock(&pump->lock);
     if (stopping) break;
     if (added > 0) uv_async_send(&pump->async);
@@ -487,43 +633,43 @@ static void *pump_thread(void *arg) {
 
 static const napi_type_tag PUMP_TAG = {0x6c696e6b7368656cULL, 0x70756d7072656376ULL};
 
-static void free_records(napi_env env, void *data, void *hint) {
-  free(data);
-}
+static void hand_to_thread(Pump *pump, uint32_t id, Source *source);
+static void stop_loop_reader(Pump *pump, Source *source);
 
-/* On the JavaScript thread: take what the thread gathered and hand it over as one Buffer. */
-static void on_async(uv_async_t *handle) {
-  Pump *pump = (Pump *)handle->data;
-  if (pump->closed) return;
+/* On the JavaScript thread: take what was gathered and hand it over as one ArrayBuffer. */
+static void hand_over(Pump *pump) {
+  /* The buffer the thread fills is swapped for the one taken last time (kept, not freed: no allocation per batch). */
   pthread_mutex_lock(&pump->lock);
   uint8_t *records = pump->in_buf;
-  size_t length = pump->in_len;
+  size_t length = pump->in_len, cap = pump->in_cap;
   uint32_t count = pump->in_count;
-  pump->in_buf = NULL;
-  pump->in_len = pump->in_cap = 0;
+  pump->in_buf = pump->spare_buf;
+  pump->in_cap = pump->spare_cap;
+  pump->in_len = 0;
   pump->in_count = 0;
   pthread_cond_signal(&pump->drained);
   pthread_mutex_unlock(&pump->lock);
-  if (count == 0) {
-    free(records);
-    return;
-  }
+  pump->spare_buf = records;
+  pump->spare_cap = cap;
+  if (count == 0) return;
   atomic_fetch_add(&pump->handovers, 1);
   if (count > atomic_load(&pump->max_batch)) atomic_store(&pump->max_batch, count);
   napi_env env = pump->env;
   napi_handle_scope scope;
   napi_open_handle_scope(env, &scope);
-  napi_value buffer, callback, resource, result, argv[2];
-  if (napi_create_external_buffer(env, length, records, free_records, NULL, &buffer) != napi_ok) {
-    /* (Some runtimes refuse external buffers: copy instead.) */
-    void *copy;
-    napi_create_buffer_copy(env, length, records, &copy, &buffer);
-    free(records);
+  /* A copy in a plain ArrayBuffer: no finalizer to run and no Buffer prototype to set per batch, which cost more
+     than copying a batch (JavaScript views it as a Buffer; the views it keeps stay valid). */
+  napi_value arraybuffer, callback, resource, result, argv[2];
+  void *data;
+  if (napi_create_arraybuffer(env, length, &data, &arraybuffer) != napi_ok) {
+    napi_close_handle_scope(env, scope);
+    return; /* (out of memory: the batch is lost, as by a full buffer) */
   }
-  argv[0] = buffer;
+  memcpy(data, records, length);
+  argv[0] = arraybuffer;
   argv[1] = make_int(env, count);
   napi_get_reference_value(env, pump->callback, &callback);
-  napi_create_object(env, &resource);
+  napi_get_reference_value(env, pump->resource, &resource);
   if (napi_make_callback(env, pump->context, resource, callback, 2, argv, &result) == napi_pending_exception) {
     napi_value exception;
     napi_get_and_clear_last_exception(env, &exception);
@@ -532,14 +678,102 @@ static void on_async(uv_async_t *handle) {
   napi_close_handle_scope(env, scope);
 }
 
+/* After a handover on the event loop: sends what JavaScript handed over already due (late), sets the timer once for
+   what it handed over (sendAt left it: one timerfd_settime, not one per datagram), and makes sure a refusal reported
+   by a send meanwhile is handed over too. */
+static void after_hand_over(Pump *pump) {
+  send_due(pump, 0, 1);
+  pthread_mutex_lock(&pump->lock);
+  int waiting = pump->in_count > 0;
+  pthread_mutex_unlock(&pump->lock);
+  if (waiting) uv_async_send(&pump->async);
+}
+
+/* The thread has gathered arrivals: hand them over; then send what JavaScript handed over already due (late). */
+static void on_async(uv_async_t *handle) {
+  Pump *pump = (Pump *)handle->data;
+  if (pump->closed) return;
+  pump->defer_arm = 1;
+  hand_over(pump);
+  pump->defer_arm = 0;
+  if (!pump->closed) after_hand_over(pump);
+}
+
+static Scratch *new_scratch(void) {
+  Scratch *s = calloc(1, sizeof(Scratch));
+  if (s != NULL) s->buffers = malloc((size_t)VLEN * MAX_DATAGRAM);
+  if (s != NULL && s->buffers == NULL) {
+    free(s);
+    s = NULL;
+  }
+  return s;
+}
+
+/* A source the event loop reads is readable: read it, send the departures due by now, hand the arrivals over, and
+   send what JavaScript handed over already due; all in this one wake. */
+static void on_readable(uv_poll_t *handle, int status, int events) {
+  LoopReader *reader = (LoopReader *)handle;
+  Pump *pump = reader->pump;
+  if (pump->closed) return;
+  Source *source = &pump->sources[reader->id];
+  if (source->fd < 0 || source->closing) return;
+  if (pump->loop_scratch == NULL) pump->loop_scratch = new_scratch();
+  if (pump->loop_scratch == NULL || (status < 0 && ++reader->errors_in_row > 16)) {
+    hand_to_thread(pump, reader->id, source);
+    return;
+  }
+  /* (A pending socket error, such as the peer's "port unreachable" at a connected socket, comes as an error status,
+     and libuv stops the handle: the read reports and clears the error, and the handle is started again.) */
+  pthread_mutex_lock(&pump->lock);
+  uint64_t before = pump->appended;
+  pthread_mutex_unlock(&pump->lock);
+  int n = receive_udp_locked(pump, reader->id, source, (Scratch *)pump->loop_scratch);
+  if (n > 0) atomic_fetch_add(&pump->received_on_loop, (uint64_t)n);
+  pthread_mutex_lock(&pump->lock);
+  if (pump->appended != before) reader->errors_in_row = 0; /* (a datagram, or the error reported: not stuck) */
+  pthread_mutex_unlock(&pump->lock);
+  if (status < 0) uv_poll_start(handle, UV_READABLE, on_readable);
+  send_due(pump, 0, 0);
+  pump->defer_arm = 1;
+  hand_over(pump);
+  pump->defer_arm = 0;
+  if (!pump->closed) after_hand_over(pump);
+}
+
+static void free_reader(uv_handle_t *handle) {
+  free(handle);
+}
+
+/* Hands a source the event loop cannot read (errors reported over and over, no memory) to the thread, which reads it as any other. */
+static void hand_to_thread(Pump *pump, uint32_t id, Source *source) {
+  stop_loop_reader(pump, source);
+  struct epoll_event event = {.events = EPOLLIN, .data.u64 = (uint64_t)id};
+  epoll_ctl(pump->epfd, EPOLL_CTL_ADD, source->fd, &event);
+}
+
+/* Stops the event loop's reading of a source (before its fd is closed); lock not held. */
+static void stop_loop_reader(Pump *pump, Source *source) {
+  if (source->poll == NULL) return;
+  epoll_ctl(pump->watch_epfd, EPOLL_CTL_DEL, source->fd, NULL);
+  uv_close((uv_handle_t *)source->poll, free_reader);
+  source->poll = NULL;
+  atomic_fetch_sub(&pump->loop_sources, 1);
+}
+
 static void release(Pump *pump) {
   for (size_t i = 0; i < pump->timed_count; i++) free(pump->timed[i].data);
   free(pump->timed);
   free(pump->lateness);
   free(pump->in_buf);
+  free(pump->spare_buf);
   free(pump->out);
   free(pump->out_data);
+  Scratch *s = (Scratch *)pump->loop_scratch;
+  if (s != NULL) free(s->buffers);
+  free(s);
   pthread_mutex_destroy(&pump->lock);
+  pthread_mutex_destroy(&pump->read_lock);
+  pthread_mutex_destroy(&pump->send_lock);
   pthread_cond_destroy(&pump->drained);
   free(pump);
 }
@@ -561,12 +795,16 @@ static void stop_pump(Pump *pump) {
   uint64_t one = 1;
   if (write(pump->wakefd, &one, sizeof(one)) < 0) { /* the thread sees `stopping` at its next wake anyway */ }
   if (pump->thread_started) pthread_join(pump->thread, NULL);
-  for (int i = 0; i < MAX_SOURCES; i++)
+  for (int i = 0; i < MAX_SOURCES; i++) {
+    stop_loop_reader(pump, &pump->sources[i]);
     if (pump->sources[i].fd >= 0) close(pump->sources[i].fd);
+  }
   close(pump->epfd);
+  close(pump->watch_epfd);
   close(pump->wakefd);
   close(pump->timerfd);
   napi_delete_reference(pump->env, pump->callback);
+  napi_delete_reference(pump->env, pump->resource);
   napi_async_destroy(pump->env, pump->context);
   uv_close((uv_handle_t *)&pump->async, on_async_closed);
 }
@@ -591,12 +829,17 @@ static Pump *get_pump(napi_env env, napi_value value) {
 }
 
 static napi_value pump_create(napi_env env, napi_callback_info info) {
-  napi_value argv[2];
+  napi_value argv[4];
   napi_valuetype type;
   int64_t max_pending;
-  if (get_args(env, info, "createPump", 2, argv)) return NULL;
+  double send_slack;
+  int reads_on_loop;
+  if (get_args(env, info, "createPump", 4, argv)) return NULL;
   if (napi_typeof(env, argv[0], &type) != napi_ok || type != napi_function) return throw_type_error(env, "callback must be a function");
   if (arg_int(env, argv[1], "maxPendingBytes", 1 << 16, (int64_t)1 << 40, &max_pending)) return NULL;
+  if (napi_get_value_double(env, argv[2], &send_slack) != napi_ok || !(send_slack >= 0) || send_slack > 1e7)
+    return throw_range_error(env, "sendSlackMs must be a number in 0..10000000");
+  if (arg_bool(env, argv[3], "readsOnEventLoop", &reads_on_loop)) return NULL;
   uv_loop_t *loop;
   if (napi_get_uv_event_loop(env, &loop) != napi_ok) return throw_error(env, "no event loop");
   Pump *pump = calloc(1, sizeof(Pump));
@@ -604,13 +847,20 @@ static napi_value pump_create(napi_env env, napi_callback_info info) {
   for (int i = 0; i < MAX_SOURCES; i++) pump->sources[i].fd = -1;
   pump->env = env;
   pump->max_pending = (size_t)max_pending;
+  pump->send_slack = send_slack;
+  pump->reads_on_loop = reads_on_loop;
+  pump->loop = loop;
   pthread_mutex_init(&pump->lock, NULL);
+  pthread_mutex_init(&pump->read_lock, NULL);
+  pthread_mutex_init(&pump->send_lock, NULL);
   pthread_cond_init(&pump->drained, NULL);
   pump->epfd = epoll_create1(EPOLL_CLOEXEC);
   pump->wakefd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   pump->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
-  if (pump->epfd < 0 || pump->wakefd < 0 || pump->timerfd < 0) {
+  pump->watch_epfd = epoll_create1(EPOLL_CLOEXEC);
+  if (pump->epfd < 0 || pump->wakefd < 0 || pump->timerfd < 0 || pump->watch_epfd < 0) {
     int error = errno;
+    if (pump->watch_epfd >= 0) close(pump->watch_epfd);
     if (pump->epfd >= 0) close(pump->epfd);
     if (pump->wakefd >= 0) close(pump->wakefd);
     if (pump->timerfd >= 0) close(pump->timerfd);
@@ -629,6 +879,9 @@ static napi_value pump_create(napi_env env, napi_callback_info info) {
   napi_create_string_utf8(env, "LinkshellPump", NAPI_AUTO_LENGTH, &name);
   napi_async_init(env, NULL, name, &pump->context);
   napi_create_reference(env, argv[0], 1, &pump->callback);
+  napi_value resource;
+  napi_create_object(env, &resource);
+  napi_create_reference(env, resource, 1, &pump->resource);
   if (pthread_create(&pump->thread, NULL, pump_thread, pump) != 0) {
     int error = errno;
     pump->finalized = 1; /* no JavaScript object will hold it */
@@ -639,6 +892,31 @@ static napi_value pump_create(napi_env env, napi_callback_info info) {
   napi_create_external(env, pump, pump_finalize, NULL, &handle);
   napi_type_tag_object(env, handle, &PUMP_TAG);
   return handle;
+}
+
+/* The event loop reads a UDP source (libuv polls its fd); the thread looks at it through watch_epfd. 0: done. */
+static int add_loop_reader(Pump *pump, uint32_t id, Source *source) {
+  LoopReader *reader = calloc(1, sizeof(LoopReader));
+  if (reader == NULL) return -1;
+  reader->pump = pump;
+  reader->id = id;
+  if (uv_poll_init(pump->loop, &reader->poll, source->fd) != 0) {
+    free(reader);
+    return -1;
+  }
+  struct epoll_event event = {.events = EPOLLIN, .data.u64 = (uint64_t)id};
+  if (epoll_ctl(pump->watch_epfd, EPOLL_CTL_ADD, source->fd, &event) < 0) {
+    uv_close((uv_handle_t *)&reader->poll, free_reader);
+    return -1;
+  }
+  uv_unref((uv_handle_t *)&reader->poll); /* (the pump alone does not keep the process alive) */
+  source->poll = &reader->poll;
+  atomic_fetch_add(&pump->loop_sources, 1);
+  uv_poll_start(&reader->poll, UV_READABLE, on_readable);
+  /* (Wake the thread, which may be waiting with no timeout, to look at the loop's sources from now on.) */
+  uint64_t one = 1;
+  if (write(pump->wakefd, &one, sizeof(one)) < 0) { /* already signalled */ }
+  return 0;
 }
 
 static napi_value pump_add_source(napi_env env, napi_callback_info info) {
@@ -673,6 +951,10 @@ static napi_value pump_add_source(napi_env env, napi_callback_info info) {
   atomic_store(&source->drops_known, 0);
   pthread_mutex_unlock(&pump->lock);
   struct epoll_event event = {.events = EPOLLIN, .data.u64 = (uint64_t)id};
+  if (kind == KIND_UDP && pump->reads_on_loop) {
+    if (add_loop_reader(pump, (uint32_t)id, source) == 0) return NULL;
+    /* (Else the thread reads it.) */
+  }
   if (epoll_ctl(pump->epfd, EPOLL_CTL_ADD, copy, &event) < 0) {
     int error = errno;
     pthread_mutex_lock(&pump->lock);
@@ -691,6 +973,7 @@ static napi_value pump_remove_source(napi_env env, napi_callback_info info) {
   Pump *pump = get_pump(env, argv[0]);
   if (pump == NULL || arg_int(env, argv[1], "id", 0, MAX_SOURCES - 1, &id)) return NULL;
   Source *source = &pump->sources[id];
+  if (source->fd >= 0 && !source->closing) stop_loop_reader(pump, source);
   pthread_mutex_lock(&pump->lock);
   if (source->fd >= 0 && !source->closing) {
     epoll_ctl(pump->epfd, EPOLL_CTL_DEL, source->fd, NULL);
@@ -877,7 +1160,7 @@ static napi_value pump_send_at(napi_env env, napi_callback_info info) {
   pthread_mutex_lock(&pump->lock);
   t.seq = pump->timed_seq++;
   int failed = timed_push(pump, &t);
-  if (!failed) arm_timer(pump);
+  if (!failed && !pump->defer_arm) arm_timer(pump);
   pthread_mutex_unlock(&pump->lock);
   if (failed) {
     free(t.data);
@@ -917,6 +1200,9 @@ static napi_value pump_stats(napi_env env, napi_callback_info info) {
   set_named(env, result, "received", make_double(env, (double)atomic_load(&pump->received)));
   set_named(env, result, "receiveCalls", make_double(env, (double)atomic_load(&pump->receive_calls)));
   set_named(env, result, "wakes", make_double(env, (double)atomic_load(&pump->wakes)));
+  set_named(env, result, "timerWakes", make_double(env, (double)atomic_load(&pump->timer_wakes)));
+  set_named(env, result, "receivedOnLoop", make_double(env, (double)atomic_load(&pump->received_on_loop)));
+  set_named(env, result, "watchReads", make_double(env, (double)atomic_load(&pump->watch_reads)));
   set_named(env, result, "handovers", make_double(env, (double)atomic_load(&pump->handovers)));
   set_named(env, result, "maxBatch", make_double(env, (double)atomic_load(&pump->max_batch)));
   set_named(env, result, "stalls", make_double(env, (double)atomic_load(&pump->stalls)));
@@ -928,6 +1214,7 @@ static napi_value pump_stats(napi_env env, napi_callback_info info) {
   pthread_mutex_lock(&pump->lock);
   set_named(env, result, "timedSent", make_double(env, (double)pump->timed_sent));
   set_named(env, result, "timedDropped", make_double(env, (double)pump->timed_dropped));
+  set_named(env, result, "timedSendCalls", make_double(env, (double)atomic_load(&pump->timed_send_calls)));
   set_named(env, result, "timedPending", make_double(env, (double)pump->timed_count));
   pthread_mutex_unlock(&pump->lock);
   /* The kernel's drop count (SO_RXQ_OVFL) of each UDP source that has reported one: [id, drops, ...]. */

@@ -20,11 +20,13 @@
 // read from its per-socket counters (src/net/socket-drops.ts).
 //
 // Where the native packet path is built (Linux; src/net/packet-pump.ts), the
-// listen socket and the outside sockets are read by its thread, which stamps
-// every datagram with the kernel's arrival time, and datagrams leave through
-// it in batches (sendmmsg); Node's sockets then only bind, connect and hold
-// the ports. Elsewhere Node's event loop reads them and a datagram's arrival
-// time is when it was read.
+// listen socket and the outside sockets are read through it (on the event
+// loop, and what waits by its thread every 10 ms, so a held-up loop does not
+// let the kernel's buffers fill), with every datagram stamped with the
+// kernel's arrival time, and datagrams leave through it in batches
+// (sendmmsg); Node's sockets then only bind, connect and hold the ports.
+// Elsewhere Node's event loop reads them and a datagram's arrival time is
+// when it was read.
 //
 // When the table of sources is full, a new source takes the place of the
 // one idle longest, if that one has been idle (no datagram either way) for
@@ -179,6 +181,8 @@ export class Relay {
     if (fd === undefined) return;
     this.pump = new PacketPump({
       originNs,
+      // (One wake per datagram where the loop keeps up; the thread reads what waits every 10 ms: see packet-pump.ts.)
+      readsOnEventLoop: true,
       onArrivals: (arrivals) => this.fromPump(arrivals),
       onError: (source, code) => {
         const flow = this.flowsByPumpId.get(source);

@@ -11,9 +11,28 @@
 // the event loop leaves together (sendmmsg per socket) at the end of the
 // turn, in the order queued, or earlier, when sendAt() is called after
 // them. sendAt() hands a datagram to the thread with
-// the time it is to leave (a timerfd wakes the thread then): its departure
-// no longer waits for this thread, and the thread notes how late each left
-// (drainLateness()).
+// the time it is to leave: its departure no longer waits for this thread,
+// and the thread notes how late each left (drainLateness()). At every wake
+// (an arrival's or its timer's) the thread sends every such datagram due by
+// then, one sendmmsg per run for one socket; its timer is set `sendSlackMs`
+// after the earliest due time, so that a departure due shortly before the
+// next arrival leaves in that arrival's wake instead of in a wake of its
+// own. A datagram never leaves early; with nothing arriving it leaves at
+// most the slack late (plus the time the kernel takes to run the thread).
+//
+// Where a pump is created with readsOnEventLoop, its UDP sources are read on
+// this thread instead, while its event loop keeps up: libuv wakes the loop
+// for a readable socket, and in that one wake the pump reads it (recvmmsg,
+// the kernel's arrival stamps as ever), sends the departures due, hands the
+// arrivals to the link model and sends any of its departures already due;
+// the thread then wakes only for departures no arrival's wake took along,
+// and every WATCH_MS (10 ms) to read what waits at those sockets (nothing,
+// mostly, while the loop keeps up), so that their kernel buffers do not
+// fill while the loop is held up (a long callback, a garbage collection,
+// CPU contention) or reads too slowly; what it reads is handed over as
+// above. One wake per datagram at low rates instead of two (the thread's
+// and the loop's). TUN devices are always read by the thread: they have no
+// kernel arrival stamp, and a read time on a held-up loop would be wrong.
 //
 // Arrival times are given on the caller's MonotonicClock (milliseconds since
 // its origin): the thread reads CLOCK_MONOTONIC, which process.hrtime reads.
@@ -33,10 +52,14 @@ export interface PumpArrival {
 }
 
 export interface PumpCounters {
-  /** Datagrams received by the thread, receive calls (recvmmsg/read) it made, times epoll woke it. */
+  /** Datagrams received by the thread, receive calls (recvmmsg/read) it made, times epoll woke it, of which for its timer. */
   received: number;
   receiveCalls: number;
   wakes: number;
+  timerWakes: number;
+  /** Of those received, by the event loop (readsOnEventLoop); reads the thread made at its WATCH_MS looks at the loop's sources that found datagrams waiting. */
+  receivedOnLoop: number;
+  watchReads: number;
   /** Batches handed to this thread, the largest one, times the thread waited for this thread to take what it had. */
   handovers: number;
   maxBatch: number;
@@ -47,6 +70,8 @@ export interface PumpCounters {
   timedSent: number;
   timedDropped: number;
   timedPending: number;
+  /** Send calls (sendmmsg, write) the thread made for them. */
+  timedSendCalls: number;
   /** Datagrams not sent: a full socket buffer or device queue, "port unreachable", other errors. */
   sendDrops: number;
   sendRefused: number;
@@ -58,7 +83,7 @@ export interface PumpCounters {
 type PumpHandle = { readonly __pump: unique symbol };
 
 interface NativePump {
-  createPump(callback: (records: Buffer, count: number) => void, maxPendingBytes: number): PumpHandle;
+  createPump(callback: (records: ArrayBuffer, count: number) => void, maxPendingBytes: number, sendSlackMs: number, readsOnEventLoop: boolean): PumpHandle;
   addSource(pump: PumpHandle, id: number, fd: number, kind: 0 | 1, wantAddress: boolean): void;
   removeSource(pump: PumpHandle, id: number): void;
   send(pump: PumpHandle, id: number, bytes: Uint8Array, address?: string, port?: number): void;
@@ -74,6 +99,12 @@ interface NativePump {
 export const MAX_PUMP_SOURCES = 65544;
 const RECORD_HEADER = 72;
 const DEFAULT_MAX_PENDING = 64 << 20;
+/**
+ * How late the thread's timer lets a departure be before it wakes for it
+ * alone (ms): see the top of this file. A millisecond, as Mahimahi, which
+ * sends at a poll once per millisecond.
+ */
+export const DEFAULT_SEND_SLACK_MS = 1;
 
 export interface PumpOptions {
   /** process.hrtime.bigint() at the clock's origin: arrival times count from it. */
@@ -84,6 +115,10 @@ export interface PumpOptions {
   onError: (source: number, code: string) => void;
   /** Bytes waiting for this thread before the receive thread stops reading (default 64 MiB). */
   maxPendingBytes?: number;
+  /** How late (ms) the thread's timer lets a departure handed over with sendAt be, when no arrival wakes it sooner (default DEFAULT_SEND_SLACK_MS). */
+  sendSlackMs?: number;
+  /** Read UDP sources on the event loop, the thread reading what waits at them every 10 ms (see the top of this file; default false: the thread reads them). */
+  readsOnEventLoop?: boolean;
 }
 
 /** Why the native packet path cannot be used here, or undefined when it can. */
@@ -113,7 +148,7 @@ export class PacketPump {
     if (unavailable !== undefined) throw new Error(unavailable);
     this.addon = nativeTun() as unknown as NativePump;
     this.originMs = Number(options.originNs) / 1e6;
-    this.handle = this.addon.createPump((records, count) => this.deliver(records, count), options.maxPendingBytes ?? DEFAULT_MAX_PENDING);
+    this.handle = this.addon.createPump((records, count) => this.deliver(records, count), options.maxPendingBytes ?? DEFAULT_MAX_PENDING, options.sendSlackMs ?? DEFAULT_SEND_SLACK_MS, options.readsOnEventLoop ?? false);
   }
 
   /** Receives from a UDP socket's fd (duplicated: the caller keeps and closes its own). */
@@ -190,9 +225,10 @@ export class PacketPump {
     this.addon.closePump(this.handle);
   }
 
-  private deliver(records: Buffer, count: number): void {
+  private deliver(batch: ArrayBuffer, count: number): void {
     if (this.closed) return;
-    const view = new DataView(records.buffer, records.byteOffset, records.byteLength);
+    const records = Buffer.from(batch);
+    const view = new DataView(batch);
     const arrivals: PumpArrival[] = [];
     let offset = 0;
     for (let i = 0; i < count; i++) {

@@ -253,6 +253,10 @@ export class WallClockScheduler {
     if (this.closed) return;
     const due = this.wakeDue();
     if (due === Infinity) {
+      // Nothing pending: a Node timer due within the lazy bound is left to fire and find nothing, rather than
+      // cleared now and set again for the next callback (linkshell schedules a lazy callback at every arrival,
+      // after the one before has run: one clearTimeout and one setTimeout per datagram otherwise).
+      if (this.timeout !== undefined && this.immediate === undefined && this.timeoutDue - this.clock.now() <= this.lazyBoundMs) return;
       this.disarm();
       return;
     }

@@ -177,12 +177,179 @@ native('sends queued in one turn leave together (one sendmmsg), in order, to the
   }
 });
 
+native('departures due by a wake leave in that wake, one sendmmsg for a run to one socket, in due order, and the timer waits the slack', async () => {
+  // A slack far longer than the test: the timer cannot be what sends them. Ten datagrams already due are handed
+  // over; nothing wakes the thread until a datagram arrives, and that wake sends all ten with one sendmmsg.
+  const clock = createMonotonicClock();
+  const sink = await bound();
+  const got: number[] = [];
+  sink.on('message', (b) => got.push(b[0]));
+  const target = await bound();
+  let arrived = 0;
+  const pump = new PacketPump({ originNs: clock.originNs!, onArrivals: (a) => (arrived += a.length), onError: () => {}, sendSlackMs: 60_000 });
+  pump.addUdp(0, takeOverDgramSocket(target)!, true);
+  const sender = await connected(target);
+  try {
+    const now = clock.now();
+    // Handed over out of order: they leave by due time (ties in the order handed over).
+    for (let i = 9; i >= 0; i--) pump.sendAt(0, Buffer.from([i]), now - 100 + Math.floor(i / 2), i, '127.0.0.1', sink.address().port);
+    assert.is(pump.stats().timedPending, 10);
+    sender.send(Buffer.from([99]));
+    // (The thread counts its sends once they are done: the sink may have them a moment before.)
+    await waitFor(() => got.length === 10 && arrived === 1 && pump.stats().timedSent === 10, 10_000, 'ten departures and the arrival');
+    assert.equal(got, [1, 0, 3, 2, 5, 4, 7, 6, 9, 8]);
+    const stats = pump.stats();
+    assert.is(stats.timedSent, 10);
+    assert.is(stats.timedSendCalls, 1);
+    assert.is(stats.timerWakes, 0);
+    const lateness = pump.drainLateness();
+    assert.is(lateness.length, 20);
+    for (let i = 1; i < lateness.length; i += 2) assert.ok(lateness[i] >= 95, `left ${lateness[i]} ms after its due time`);
+  } finally {
+    pump.close();
+    sender.close();
+    target.close();
+    sink.close();
+  }
+});
+
+native('with nothing arriving, the timer sends a departure once its due time and the slack have passed', async () => {
+  const clock = createMonotonicClock();
+  const sink = await bound();
+  let receivedAt = NaN;
+  sink.on('message', () => (receivedAt = clock.now()));
+  const pump = new PacketPump({ originNs: clock.originNs!, onArrivals: () => {}, onError: () => {}, sendSlackMs: 20 });
+  const from = await bound();
+  pump.addUdp(0, takeOverDgramSocket(from)!, true);
+  try {
+    const due = clock.now() + 30;
+    pump.sendAt(0, Buffer.from([7]), due, 0, '127.0.0.1', sink.address().port);
+    await waitFor(() => !Number.isNaN(receivedAt) && pump.stats().timedSent === 1, 10_000, 'the departure');
+    // (Not before its due time plus the slack: the timer is set for then, and nothing else woke the thread.)
+    assert.ok(receivedAt >= due + 20, `received at ${receivedAt}, due ${due} + 20 ms of slack`);
+    const stats = pump.stats();
+    assert.is(stats.timerWakes, 1);
+    assert.is(stats.timedSent, 1);
+    const lateness = pump.drainLateness();
+    assert.ok(lateness[1] >= 20, `${lateness[1]} ms late`);
+  } finally {
+    pump.close();
+    from.close();
+    sink.close();
+  }
+});
+
+native('read on the event loop: one wake reads the datagram, sends the departures due by then (one sendmmsg) and hands the arrival over', async () => {
+  const clock = createMonotonicClock();
+  const sink = await bound();
+  const got: number[] = [];
+  sink.on('message', (b) => got.push(b[0]));
+  const target = await bound();
+  const arrivals: PumpArrival[] = [];
+  const pump = new PacketPump({ originNs: clock.originNs!, onArrivals: (a) => arrivals.push(...a), onError: () => {}, sendSlackMs: 60_000, readsOnEventLoop: true });
+  pump.addUdp(0, takeOverDgramSocket(target)!, true);
+  const sender = await connected(target);
+  try {
+    const now = clock.now();
+    for (let i = 0; i < 5; i++) pump.sendAt(0, Buffer.from([i]), now - 50, i, '127.0.0.1', sink.address().port);
+    const before = clock.now();
+    sender.send(Buffer.from([99]));
+    await waitFor(() => got.length === 5 && arrivals.length === 1 && pump.stats().timedSent === 5, 10_000, 'five departures and the arrival');
+    assert.equal(got, [0, 1, 2, 3, 4]);
+    assert.ok(arrivals[0].atMs >= before - 1, `stamped ${arrivals[0].atMs}, sent at ${before}`);
+    let stats = pump.stats();
+    // (Read by the loop, or, if the thread looked just while it waited, by the thread: either way in one wake.)
+    assert.is(stats.receivedOnLoop + stats.watchReads, 1);
+    assert.is(stats.timedSendCalls, 1);
+    assert.is(stats.timerWakes, 0);
+    // With the loop free, it is the loop that reads (the thread only what it finds waiting at its look every 10 ms).
+    for (let i = 0; i < 20; i++) {
+      sender.send(Buffer.from([i]));
+      await waitFor(() => arrivals.length === 2 + i, 10_000, `datagram ${i}`);
+    }
+    stats = pump.stats();
+    assert.ok(stats.receivedOnLoop >= 1, `${stats.receivedOnLoop} of 21 read on the loop`);
+    assert.is(stats.received, 21);
+  } finally {
+    pump.close();
+    sender.close();
+    target.close();
+    sink.close();
+  }
+});
+
+native('read on the event loop: while the loop is held, the thread reads what waits, in order, with the kernel\'s stamps', async () => {
+  const clock = createMonotonicClock();
+  const batches: PumpArrival[][] = [];
+  const target = await bound();
+  const pump = new PacketPump({ originNs: clock.originNs!, onArrivals: (a) => batches.push(a), onError: () => {}, readsOnEventLoop: true });
+  pump.addUdp(0, takeOverDgramSocket(target)!, true);
+  const sender = await connected(target);
+  try {
+    const before = clock.now();
+    for (let i = 0; i < 40; i++) {
+      sender.send(Buffer.from([i]));
+      if (i === 19) holdEventLoop(30); // the second half arrives 30 ms after the first
+    }
+    // Held until the thread has read all 40 (the loop cannot: it is held); bounded, not timed.
+    const deadline = Date.now() + 10_000;
+    while (pump.stats().received < 40 && Date.now() < deadline) holdEventLoop(1);
+    const read = clock.now();
+    const stats = pump.stats();
+    assert.is(stats.received, 40);
+    assert.is(stats.receivedOnLoop, 0);
+    assert.ok(stats.watchReads >= 1);
+    await waitFor(() => batches.flat().length === 40, 10_000, '40 datagrams');
+    const arrivals = batches.flat();
+    assert.equal(arrivals.map((a) => a.bytes[0]), Array.from({ length: 40 }, (_, i) => i));
+    assert.ok(arrivals[20].atMs - arrivals[19].atMs >= 29, `gap ${arrivals[20].atMs - arrivals[19].atMs} ms`);
+    for (const a of arrivals) assert.ok(a.atMs >= before - 1 && a.atMs <= read, `arrival ${a.atMs} not in [${before}, ${read}]`);
+  } finally {
+    pump.close();
+    sender.close();
+    target.close();
+  }
+});
+
+native('read on the event loop: a connected socket refused by its peer (a socket error) is reported and still read on the loop', async () => {
+  const clock = createMonotonicClock();
+  const errors: string[] = [];
+  let arrived = 0;
+  const pump = new PacketPump({ originNs: clock.originNs!, onArrivals: (a) => (arrived += a.length), onError: (_s, code) => errors.push(code), readsOnEventLoop: true });
+  const gone = await bound();
+  const peerPort = gone.address().port;
+  gone.close(); // nobody listens there for now
+  const socket = await bound();
+  await new Promise<void>((resolve) => socket.connect(peerPort, '127.0.0.1', () => resolve()));
+  pump.addUdp(1, takeOverDgramSocket(socket)!, false);
+  let peer: Socket | undefined;
+  try {
+    // (libuv reports a pending socket error and stops watching the fd: the pump reads the error and watches again.)
+    pump.send(1, Buffer.from([1]));
+    await waitFor(() => errors.includes('ECONNREFUSED') || pump.stats().sendRefused > 0, 10_000, 'the refusal');
+    pump.send(1, Buffer.from([2]));
+    await waitFor(() => errors.includes('ECONNREFUSED'), 10_000, 'ECONNREFUSED reported by a read');
+    peer = createSocket('udp4');
+    await new Promise<void>((resolve) => peer!.bind(peerPort, '127.0.0.1', () => resolve()));
+    for (let i = 0; i < 10; i++) {
+      peer.send(Buffer.from([i]), socket.address().port, '127.0.0.1');
+      await waitFor(() => arrived === i + 1, 10_000, `datagram ${i} from the peer`);
+    }
+    assert.ok(pump.stats().receivedOnLoop >= 1, `${pump.stats().receivedOnLoop} of 10 read on the loop`);
+  } finally {
+    pump.close();
+    socket.close();
+    peer?.close();
+  }
+});
+
 native('arguments are checked: a closed pump, a source id out of range, a bad fd, an address that is not one', () => {
   const clock = createMonotonicClock();
   const pump = new PacketPump({ originNs: clock.originNs!, onArrivals: () => {}, onError: () => {} });
   assert.throws(() => pump.addUdp(70000, 0, false), /id must be an integer in 0\.\.65543/);
   assert.throws(() => pump.addUdp(1, 1 << 29, false), /fd 536870912/);
   assert.throws(() => pump.send(0, Buffer.from([1]), 'not-an-address', 9), /not an IPv4 or IPv6 address/);
+  assert.throws(() => new PacketPump({ originNs: clock.originNs!, onArrivals: () => {}, onError: () => {}, sendSlackMs: -1 }), /sendSlackMs must be a number in 0\.\.10000000/);
   pump.close();
   pump.close(); // idempotent
   assert.is(pump.stats().received, 0); // the counters as they were at the close

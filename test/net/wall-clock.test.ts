@@ -74,6 +74,33 @@ test('lazy callbacks run in due-time and scheduling order with eager ones whenev
   s.close();
 });
 
+test('a Node timer due within the lazy bound is kept when nothing is pending, not cleared and set again for the next callback', () => {
+  const clock = manualClock();
+  const s = new WallClockScheduler({ clock, lazyBoundMs: 50 });
+  const realSet = globalThis.setTimeout;
+  const realClear = globalThis.clearTimeout;
+  let sets = 0;
+  let clears = 0;
+  globalThis.setTimeout = ((...args: Parameters<typeof setTimeout>) => (sets++, realSet(...args))) as typeof setTimeout;
+  globalThis.clearTimeout = ((...args: Parameters<typeof clearTimeout>) => (clears++, realClear(...args))) as typeof clearTimeout;
+  try {
+    const ran: number[] = [];
+    // As linkshell's arrivals: each schedules a lazy callback a millisecond on, after the previous one ran.
+    for (let t = 0; t < 10; t++) {
+      clock.set(t);
+      s.runDue();
+      s.at(t + 1, () => ran.push(t + 1), true);
+    }
+    assert.equal(ran, [1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    assert.is(sets, 1);
+    assert.is(clears, 0);
+  } finally {
+    globalThis.setTimeout = realSet;
+    globalThis.clearTimeout = realClear;
+    s.close();
+  }
+});
+
 test('a lazy callback does not wake the loop at its due time: it runs with the next eager one, or alone its bound later', async () => {
   const s = new WallClockScheduler({ lazyBoundMs: 1000 });
   const t0 = s.now();
