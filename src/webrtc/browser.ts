@@ -173,6 +173,19 @@ async function launch(puppeteer: Puppeteer, kind: BrowserKind, options: BrowserO
   return puppeteer.launch({ ...common, pipe: true, args: chromiumArgs(profileDir, options.cameraFile) });
 }
 
+/** Waits for `promise`, or `ms` at most; the timer is cleared either way (a timer left running would hold the process up). */
+async function withinMs(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  try {
+    await Promise.race([promise, bound]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export async function launchBrowser(options: BrowserOptions): Promise<BenchBrowser> {
   const kind = options.kind ?? 'chromium';
   const puppeteer = await loadPuppeteer();
@@ -197,14 +210,9 @@ export async function launchBrowser(options: BrowserOptions): Promise<BenchBrows
     close() {
       closing ??= (async () => {
         const exited = process_ && process_.exitCode === null && process_.signalCode === null ? new Promise<void>((resolve) => process_.once('exit', () => resolve())) : Promise.resolve();
-        let timer: NodeJS.Timeout | undefined;
-        const timeout = new Promise<void>((resolve) => {
-          timer = setTimeout(resolve, 5000);
-        });
-        await Promise.race([browser.close().catch(() => {}), timeout]);
+        await withinMs(browser.close().catch(() => {}), 5000);
         if (process_ && process_.exitCode === null && process_.signalCode === null) process_.kill('SIGKILL');
-        await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
-        clearTimeout(timer);
+        await withinMs(exited, 5000);
         rmSync(profileDir, { recursive: true, force: true });
       })();
       return closing;
