@@ -51,6 +51,15 @@ test('synthetic scene: deterministic by seed, size and frame index, in any order
   for (let i = 1; i < sequential.length; i++) assert.not.ok(same(sequential[i], sequential[i - 1]), `frame ${i} changes`);
 });
 
+test('synthetic scene: scenes alike share what they draw from, and one made again after others is the same scene', () => {
+  // (A sweep of simulator runs in one process makes the same scene many times; it is built once while it is among the last few.)
+  const first = new SyntheticScene({ width: 96, height: 54, fps: 30, seed: 11 }).render(7).data;
+  for (let seed = 12; seed < 20; seed++) new SyntheticScene({ width: 96, height: 54, fps: 30, seed }).render(7);
+  assert.ok(same(new SyntheticScene({ width: 96, height: 54, fps: 30, seed: 11 }).render(7).data, first), 'rebuilt: the same frames');
+  assert.ok(same(new SyntheticScene({ width: 96, height: 54, fps: 30, seed: 11 }).render(7).data, first), 'shared: the same frames');
+  assert.not.ok(same(new SyntheticScene({ width: 96, height: 54, fps: 30, seed: 11, noise: 3 }).render(7).data, first), 'another noise, another scene');
+});
+
 test('synthetic scene: a fixed fingerprint for seed 1 (the bytes must not drift between versions unnoticed)', async () => {
   const scene = new SyntheticScene({ width: 64, height: 36, fps: 60, seed: 1 });
   const { createHash } = await import('node:crypto');

@@ -302,38 +302,13 @@ export class SyntheticScene implements VideoSource {
     if (typeof seed !== 'string' && !Number.isFinite(seed)) throw new RangeError(`synthetic scene: seed must be a string or a finite number, got ${seed}`);
     this.seed = String(seed);
     this.description = `synthetic ${this.width}x${this.height} at ${this.fps} fps, seed ${this.seed}`;
-    const rng = createRng(`synthetic-scene/${this.seed}`);
-    const scale = Math.min(this.width, this.height);
-    this.margin = [Math.ceil(this.width * 0.04) + 2, Math.ceil(this.height * 0.03) + 2];
-    const bw = this.width + 2 * this.margin[0];
-    const bh = this.height + 2 * this.margin[1];
-    this.background = { ...makeBackground(rng.fork('background'), bw, bh, scale), width: bw, height: bh };
-    const sizes: [number, number][] = [
-      [0.5, 0.05],
-      [0.38, 0.15],
-      [0.28, 0.3],
-      [0.2, 0.5],
-      [0.14, 0.6],
-      [0.09, 0.8],
-      [0.05, 1],
-    ];
-    const shapeRng = rng.fork('shapes');
-    this.shapes = sizes.map(([size, speed]) => makeShape(shapeRng, this.width, this.height, scale, size, speed));
-    const noiseRng = rng.fork('noise');
-    const table = (sd: number) => {
-      const values = new Int8Array((1 << NOISE_TABLE_BITS) + this.width);
-      for (let i = 0; i < values.length; i++) values[i] = Math.max(-127, Math.min(127, Math.round(sd * gaussian(noiseRng))));
-      return values;
-    };
-    this.lumaNoise = table(noise);
-    this.chromaNoise = table(noise / 2);
-    const g = rng.fork('global');
-    this.global = {
-      panPeriod: [19 + 10 * g.next(), 23 + 12 * g.next()],
-      panPhase: [TAU * g.next(), TAU * g.next()],
-      lightPhase: TAU * g.next(),
-      tintPhase: [TAU * g.next(), TAU * g.next()],
-    };
+    const assets = sceneAssets(this.width, this.height, noise, this.seed);
+    this.margin = assets.margin;
+    this.background = assets.background;
+    this.shapes = assets.shapes;
+    this.lumaNoise = assets.lumaNoise;
+    this.chromaNoise = assets.chromaNoise;
+    this.global = assets.global;
   }
 
   /** Frame `index` as a fresh picture (synchronously). */
@@ -465,6 +440,69 @@ export class SyntheticScene implements VideoSource {
   async close(): Promise<void> {
     this.closed = true;
   }
+}
+
+/** What a scene draws from, made from its seed alone and only read afterwards: shared by scenes of the same size, noise and seed. */
+interface SceneAssets {
+  readonly margin: [number, number];
+  readonly background: { luma: Uint8Array; u: Uint8Array; v: Uint8Array; width: number; height: number };
+  readonly shapes: Shape[];
+  readonly lumaNoise: Int8Array;
+  readonly chromaNoise: Int8Array;
+  readonly global: { panPeriod: [number, number]; panPhase: [number, number]; lightPhase: number; tintPhase: [number, number] };
+}
+
+/** The assets of the scenes made last (a run of the simulator makes one scene; a sweep of runs in one process, many alike). */
+const ASSETS = new Map<string, SceneAssets>();
+const ASSETS_KEPT = 4;
+
+function sceneAssets(width: number, height: number, noise: number, seed: string): SceneAssets {
+  const key = JSON.stringify([width, height, noise, seed]);
+  let assets = ASSETS.get(key);
+  if (assets === undefined) {
+    assets = makeSceneAssets(width, height, noise, seed);
+    if (ASSETS.size >= ASSETS_KEPT) ASSETS.delete(ASSETS.keys().next().value!);
+  } else {
+    ASSETS.delete(key);
+  }
+  ASSETS.set(key, assets);
+  return assets;
+}
+
+function makeSceneAssets(width: number, height: number, noise: number, seed: string): SceneAssets {
+  const rng = createRng(`synthetic-scene/${seed}`);
+  const scale = Math.min(width, height);
+  const margin: [number, number] = [Math.ceil(width * 0.04) + 2, Math.ceil(height * 0.03) + 2];
+  const bw = width + 2 * margin[0];
+  const bh = height + 2 * margin[1];
+  const background = { ...makeBackground(rng.fork('background'), bw, bh, scale), width: bw, height: bh };
+  const sizes: [number, number][] = [
+    [0.5, 0.05],
+    [0.38, 0.15],
+    [0.28, 0.3],
+    [0.2, 0.5],
+    [0.14, 0.6],
+    [0.09, 0.8],
+    [0.05, 1],
+  ];
+  const shapeRng = rng.fork('shapes');
+  const shapes = sizes.map(([size, speed]) => makeShape(shapeRng, width, height, scale, size, speed));
+  const noiseRng = rng.fork('noise');
+  const table = (sd: number) => {
+    const values = new Int8Array((1 << NOISE_TABLE_BITS) + width);
+    for (let i = 0; i < values.length; i++) values[i] = Math.max(-127, Math.min(127, Math.round(sd * gaussian(noiseRng))));
+    return values;
+  };
+  const lumaNoise = table(noise);
+  const chromaNoise = table(noise / 2);
+  const g = rng.fork('global');
+  const global: SceneAssets['global'] = {
+    panPeriod: [19 + 10 * g.next(), 23 + 12 * g.next()],
+    panPhase: [TAU * g.next(), TAU * g.next()],
+    lightPhase: TAU * g.next(),
+    tintPhase: [TAU * g.next(), TAU * g.next()],
+  };
+  return { margin, background, shapes, lumaNoise, chromaNoise, global };
 }
 
 export function createSyntheticScene(options: SyntheticSceneOptions = {}): SyntheticScene {
