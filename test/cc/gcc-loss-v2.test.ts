@@ -153,13 +153,18 @@ test('all lost, not in ALR: back off to exactly the acknowledged rate; in ALR th
   assert.ok(r > 100_000 && r < 600_000, `${r}`);
 });
 
-test('loss-limited rise: capped at BwRampupUpperBoundFactor x the acknowledged rate, and never falls with it when there is no loss (test.cc:754)', () => {
+/** An estimator at 600 kbit/s (acknowledged 300) after a report of all packets lost: kDecreasing, and its estimate then. */
+function decreasingAfterLoss(): { e: LossBasedBweV2; first: number } {
   const e = new LossBasedBweV2(UNSET, shortObservation({ lossThresholdOfHighBandwidthPreference: 0.99, rampupUpperBoundFactor: 1.2, instantUpperBoundBandwidthBalance: 10_000_000 }));
   e.setBandwidthEstimate(600_000);
   e.setAcknowledgedBitrate(300_000);
   e.update(allLost(0), 5_000_000, false);
   assert.is(e.lossBasedResult().state, 'decreasing');
-  const first = e.lossBasedResult().bandwidthEstimate;
+  return { e, first: e.lossBasedResult().bandwidthEstimate };
+}
+
+test('loss-limited rise: capped at BwRampupUpperBoundFactor x the acknowledged rate, and never falls with it when there is no loss (test.cc:754)', () => {
+  const { e, first } = decreasingAfterLoss();
   assert.ok(first < 600_000);
   const acked = Math.round(first * 0.9);
   e.setAcknowledgedBitrate(acked);
@@ -174,12 +179,7 @@ test('loss-limited rise: capped at BwRampupUpperBoundFactor x the acknowledged r
 });
 
 test('out of kDecreasing the estimate rises by at least 1 bit/s even when the acknowledged rate holds it (test.cc:814, v2.cc:323)', () => {
-  const e = new LossBasedBweV2(UNSET, shortObservation({ lossThresholdOfHighBandwidthPreference: 0.99, rampupUpperBoundFactor: 1.2, instantUpperBoundBandwidthBalance: 10_000_000 }));
-  e.setBandwidthEstimate(600_000);
-  e.setAcknowledgedBitrate(300_000);
-  e.update(allLost(0), 5_000_000, false);
-  assert.is(e.lossBasedResult().state, 'decreasing');
-  const first = e.lossBasedResult().bandwidthEstimate;
+  const { e, first } = decreasingAfterLoss();
   e.setAcknowledgedBitrate(Math.round(first / 2));
   let n = 1;
   while (n < 5 && e.lossBasedResult().state !== 'increasing') e.update(allReceived(n++ * 250), 5_000_000, false);

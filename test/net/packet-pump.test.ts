@@ -25,6 +25,14 @@ async function bound(): Promise<Socket> {
   return socket;
 }
 
+/** A bound socket that notes the first byte of every datagram it receives, in order. */
+async function collectingSink(): Promise<{ sink: Socket; got: number[] }> {
+  const sink = await bound();
+  const got: number[] = [];
+  sink.on('message', (b) => got.push(b[0]));
+  return { sink, got };
+}
+
 async function connected(to: Socket): Promise<Socket> {
   const socket = await bound();
   await new Promise<void>((resolve) => socket.connect(to.address().port, '127.0.0.1', () => resolve()));
@@ -98,9 +106,7 @@ native('a datagram queued with send() leaves before one handed over later with s
   // (A link delivers a datagram whose departure was not known at its arrival with send(), and may hand the next one,
   // due at once when this thread is late, to the thread with sendAt() in the same turn: the peer must get them in order.)
   const clock = createMonotonicClock();
-  const sink = await bound();
-  const got: number[] = [];
-  sink.on('message', (b) => got.push(b[0]));
+  const { sink, got } = await collectingSink();
   const from = await bound();
   const pump = new PacketPump({ originNs: clock.originNs!, onArrivals: () => {}, onError: () => {} });
   pump.addUdp(0, takeOverDgramSocket(from)!, true);
@@ -146,9 +152,7 @@ native('datagrams waiting at the socket are read in one recvmmsg call, in order'
 
 native('sends queued in one turn leave together (one sendmmsg), in order, to the address given; a refused peer is reported as ECONNREFUSED', async () => {
   const clock = createMonotonicClock();
-  const sink = await bound();
-  const got: number[] = [];
-  sink.on('message', (b) => got.push(b[0]));
+  const { sink, got } = await collectingSink();
   const from = await bound();
   const errors: string[] = [];
   const pump = new PacketPump({ originNs: clock.originNs!, onArrivals: () => {}, onError: (_s, code) => errors.push(code) });
@@ -181,9 +185,7 @@ native('departures due by a wake leave in that wake, one sendmmsg for a run to o
   // A slack far longer than the test: the timer cannot be what sends them. Ten datagrams already due are handed
   // over; nothing wakes the thread until a datagram arrives, and that wake sends all ten with one sendmmsg.
   const clock = createMonotonicClock();
-  const sink = await bound();
-  const got: number[] = [];
-  sink.on('message', (b) => got.push(b[0]));
+  const { sink, got } = await collectingSink();
   const target = await bound();
   let arrived = 0;
   const pump = new PacketPump({ originNs: clock.originNs!, onArrivals: (a) => (arrived += a.length), onError: () => {}, sendSlackMs: 60_000 });
@@ -241,9 +243,7 @@ native('with nothing arriving, the timer sends a departure once its due time and
 
 native('read on the event loop: one wake reads the datagram, sends the departures due by then (one sendmmsg) and hands the arrival over', async () => {
   const clock = createMonotonicClock();
-  const sink = await bound();
-  const got: number[] = [];
-  sink.on('message', (b) => got.push(b[0]));
+  const { sink, got } = await collectingSink();
   const target = await bound();
   const arrivals: PumpArrival[] = [];
   const pump = new PacketPump({ originNs: clock.originNs!, onArrivals: (a) => arrivals.push(...a), onError: () => {}, sendSlackMs: 60_000, readsOnEventLoop: true });
