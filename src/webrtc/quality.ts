@@ -21,6 +21,7 @@ import type { WebrtcCodec } from './call.ts';
 import { ffmpegDecode } from './ffmpeg-decode.ts';
 import { lumaHash } from './luma-hash.ts';
 import { resizePicture } from './scale.ts';
+import { threadPoolSize } from '../common/thread-pool.ts';
 
 export interface EncodedFrame {
   /** RTP timestamp (90 kHz), unwrapped past 2^32 relative to the first frame received. */
@@ -124,8 +125,6 @@ export async function shownSsim(source: Picture, shown: Picture, strip: number):
   return (await ssimAsync(cropTop(source, strip), cropTop(full, strip))).y;
 }
 
-/** Shown frames whose SSIM may be computing at once (each holds two pictures). */
-const SSIM_IN_FLIGHT = 4;
 
 export interface DecodedFrameInfo {
   readonly rtp: number;
@@ -179,8 +178,9 @@ export async function measureQuality(options: {
   const strip = barcodeStripHeight(options.sourceWidth, options.sourceHeight);
   const first = ordered[0] ?? { rtp: 0 };
   const frames: DecodedFrameInfo[] = [];
-  // A shown frame's SSIM is computed on Node's thread pool while the next frames decode: at most SSIM_IN_FLIGHT at once.
+  // A shown frame's SSIM is computed on Node's thread pool while the next frames decode: at most one per pool thread at once.
   const inFlight: Promise<void>[] = [];
+  const inFlightBound = threadPoolSize(); // (each holds two pictures)
   /** One decoded picture of the frame (all its layers) with RTP timestamp `f.rtp`. */
   const measure = async (f: { rtp: number; rawRtp: number; key: boolean; bytes: number }, picture: Picture) => {
     const info: DecodedFrameInfo = { ...f, width: picture.width, height: picture.height, fileFrame: decodeBarcode(picture) };
@@ -193,7 +193,7 @@ export async function measureQuality(options: {
       })();
       done.catch(() => {}); // (awaited below, where a failure is thrown)
       inFlight.push(done);
-      if (inFlight.length >= SSIM_IN_FLIGHT) await inFlight.shift();
+      if (inFlight.length >= inFlightBound) await inFlight.shift();
     }
     frames.push(info);
   };
