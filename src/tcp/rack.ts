@@ -8,7 +8,10 @@
 //   sooner than min_RTT after its retransmission is ignored (the ACK is for
 //   the original);
 // - reordering (step 3): a segment never retransmitted delivered below
-//   RACK.fack, the highest end delivered, is reordering;
+//   RACK.fack, the highest end delivered by the ACKs before this one, is
+//   reordering (as Linux's tcp_clean_rtx_queue and tcp_sacktag_one compare
+//   with prior_fack: an ACK that cumulatively acknowledges a segment and
+//   SACKs one above a hole, the first ACK after a loss, is no reordering);
 // - RACK.reo_wnd (step 4, without DSACK-driven growth): 0 while no
 //   reordering has been seen and the sender is in recovery or has at least
 //   3 segments SACKed (DupThresh), else min(min_RTT / 4, SRTT);
@@ -36,6 +39,8 @@ export class Rack {
   private endSeq = 0;
   private rttMs: number | undefined = undefined;
   private fack = 0;
+  /** RACK.fack before the ACK being processed. */
+  private priorFack = 0;
   private minRttMs = Infinity;
   private reorderingSeen = false;
 
@@ -44,10 +49,15 @@ export class Rack {
     if (rttMs < this.minRttMs) this.minRttMs = rttMs;
   }
 
+  /** An ACK arrives: the segments it delivers are compared with RACK.fack as it stood before it. */
+  beginAck(): void {
+    this.priorFack = this.fack;
+  }
+
   /** A segment this ACK newly delivered (cumulatively or by SACK). */
   onDelivered(segment: RackSegment, nowMs: number): void {
     const rtt = nowMs - segment.xmitMs;
-    if (!segment.retransmitted && segment.end < this.fack) this.reorderingSeen = true;
+    if (!segment.retransmitted && segment.end < this.priorFack) this.reorderingSeen = true;
     if (segment.end > this.fack) this.fack = segment.end;
     if (segment.retransmitted && rtt < this.minRttMs) return;
     if (segment.xmitMs > this.xmitTs || (segment.xmitMs === this.xmitTs && segment.end > this.endSeq)) {
