@@ -50,6 +50,22 @@ test('RACK: an ACK that acknowledges a segment cumulatively and SACKs one above 
   assert.ok(rack.state().reorderingSeen);
 });
 
+test('RACK: segments sent in the same millisecond are ordered by transmission, not by sequence number', () => {
+  const rack = new Rack();
+  rack.onRttSample(40);
+  // at 100 ms: new data [4000, 5000) (transmission 7), then a retransmission of [0, 1000) (transmission 8)
+  const newData = { end: 5000, xmitMs: 100, retransmitted: false, order: 7 };
+  const retransmission = { end: 1000, xmitMs: 100, retransmitted: true, order: 8 };
+  rack.beginAck();
+  rack.onDelivered(newData, 150);
+  // the new data's SACK says nothing of the retransmission, sent after it: not lost, whatever the time
+  assert.is(rack.remaining(retransmission, 1000, 0), Infinity);
+  // what was sent before it in that millisecond is (RACK.rtt 50 after its send)
+  assert.is(rack.remaining({ end: 9000, xmitMs: 100, retransmitted: false, order: 6 }, 150, 0), 0);
+  // without an order, RFC 8985's tie-break by sequence number
+  assert.is(rack.remaining({ end: 1000, xmitMs: 100, retransmitted: true }, 150, 0), 0);
+});
+
 test('RACK: a retransmission acknowledged sooner than min_RTT after it was sent is taken for the original and ignored', () => {
   const rack = new Rack();
   rack.onRttSample(40);
