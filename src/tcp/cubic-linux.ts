@@ -123,7 +123,7 @@ export class LinuxCubicGrowth {
     return linuxCubicSsthresh(cwnd);
   }
 
-  /** A timeout (CA_Loss: bictcp_reset): everything but the count towards the next segment starts over. */
+  /** A timeout (CA_Loss: bictcp_reset; tcp_enter_loss also clears snd_cwnd_cnt): everything starts over. */
   onTimeout(): void {
     this.cnt = 0;
     this.lastMaxCwnd = 0;

@@ -9,9 +9,10 @@
 //   the original);
 // - reordering (step 3): a segment never retransmitted delivered below
 //   RACK.fack, the highest end delivered by the ACKs before this one, is
-//   reordering (as Linux's tcp_clean_rtx_queue and tcp_sacktag_one compare
-//   with prior_fack: an ACK that cumulatively acknowledges a segment and
-//   SACKs one above a hole, the first ACK after a loss, is no reordering);
+//   reordering (Linux's tcp_clean_rtx_queue compares with prior_fack, the
+//   highest SACKed sequence before the ACK: an ACK that cumulatively
+//   acknowledges a segment and SACKs one above a hole, the first ACK after a
+//   loss, is no reordering);
 // - RACK.reo_wnd (step 4, without DSACK-driven growth): 0 while no
 //   reordering has been seen and the sender is in recovery or has at least
 //   3 segments SACKed (DupThresh), else min(min_RTT / 4, SRTT);
