@@ -19,17 +19,25 @@
 // which would keep ssthresh above what the path holds). After a timeout (4.8) ssthresh is
 // set the same way, cwnd = 1 MSS, and the next congestion-avoidance stage
 // starts with K = 0 and W_max = cwnd at its start. Slow start is
-// slow-start.ts's; when HyStart or HyStart++ ends slow
-// start without a loss, W_max is undefined and (4.10) cwnd_prior = cwnd, K = 0
-// and W_max = cwnd at the start of congestion avoidance. The default slow
-// start is Linux's HyStart ('hystart-linux'), which Linux's CUBIC runs;
-// 'hystart++' is RFC 9406's. With Linux's HyStart
-// ('hystart-linux') the model also grows as Linux's bictcp_update does while
-// no loss has been seen since the start or the last timeout (last_max_cwnd
-// == 0): by at least 1 segment per 20 acknowledged, 5 % a round trip, which
-// RFC 9438 does not have (its K = 0 curve adds 0.4 t^3 segments: 11 in 3 s).
+// slow-start.ts's; when HyStart or HyStart++ ends slow start without a
+// loss, W_max is undefined and (4.10) cwnd_prior = cwnd, K = 0 and W_max =
+// cwnd at the start of congestion avoidance. The default slow start is
+// Linux's HyStart ('hystart-linux'), which Linux's CUBIC runs; 'hystart++' is
+// RFC 9406's.
+//
+// With Linux's HyStart (the default) the model is Linux's CUBIC throughout:
+// congestion avoidance and the reduction follow tcp_cubic.c's arithmetic
+// (cubic-linux.ts) instead of the real-valued formulas above: the curve read
+// at t + delay_min (the smallest RTT) instead of t + SRTT, whole segments
+// (cnt, snd_cwnd_cnt), times in jiffies and 1/1024 s, the Reno-friendly
+// estimate without the switch to alpha = 1, ssthresh and W_max of cwnd, and
+// before the first loss (W_max 0) at least one segment per 20 acknowledged.
+// After a timeout, ssthresh is taken as the RFC path takes it, of min(cwnd,
+// FlightSize) (Linux keeps ssthresh when the timeout falls in fast recovery).
+// With 'hystart++' or 'standard' the formulas are RFC 9438's.
 import { initialWindowBytes, type CongestionControl, type CongestionControlOptions } from './congestion-control.ts';
 import { SlowStart, type SlowStartAck, type SlowStartKind } from './slow-start.ts';
+import { LinuxCubicGrowth, linuxCubicSsthresh, LINUX_START_GROWTH_ACKS } from './cubic-linux.ts';
 
 /** Linux's CUBIC leaves slow start with its HyStart (tcp_cubic.c). */
 export const DEFAULT_CUBIC_SLOW_START: SlowStartKind = 'hystart-linux';
@@ -37,8 +45,7 @@ export const DEFAULT_CUBIC_SLOW_START: SlowStartKind = 'hystart-linux';
 export const CUBIC_C = 0.4;
 export const CUBIC_BETA = 0.7;
 export const CUBIC_ALPHA = (3 * (1 - CUBIC_BETA)) / (1 + CUBIC_BETA);
-/** Linux (bictcp_update): before the first loss, cwnd grows by at least one segment per 20 acknowledged (5 % a round trip). */
-export const LINUX_START_GROWTH_ACKS = 20;
+export { LINUX_START_GROWTH_ACKS };
 
 /** W_cubic(t) of RFC 9438 (Figure 1): segments, t and K in seconds. */
 export function cubicWindow(tSeconds: number, wMaxSegments: number, kSeconds: number, c = CUBIC_C): number {
@@ -74,15 +81,14 @@ export class Cubic implements CongestionControl {
   private wEst = 0;
   private cwndPrior = 0;
   private afterTimeout = false;
-  /** No congestion event since the start or the last timeout (Linux: last_max_cwnd == 0). */
-  private noLossYet = true;
-  private readonly linuxStartGrowth: boolean;
+  /** Linux's arithmetic (cubic-linux.ts), with Linux's HyStart; undefined: RFC 9438's. */
+  readonly linux: LinuxCubicGrowth | undefined;
   readonly slowStart: SlowStart;
 
   constructor(options: CongestionControlOptions) {
     this.mss = options.mss;
     const slowStart = options.slowStart ?? DEFAULT_CUBIC_SLOW_START;
-    this.linuxStartGrowth = slowStart === 'hystart-linux';
+    this.linux = slowStart === 'hystart-linux' ? new LinuxCubicGrowth() : undefined;
     this.cwnd = initialWindowBytes(options);
     this.slowStart = new SlowStart({ ...options, slowStart });
   }
@@ -92,6 +98,7 @@ export class Cubic implements CongestionControl {
   }
 
   onAck(ackedBytes: number, nowMs: number, srttMs: number, ack?: SlowStartAck): void {
+    if (ack?.rttMs !== undefined) this.linux?.onRttSample(ack.rttMs, nowMs);
     if (this.cwnd < this.ssthresh) {
       const step = this.slowStart.onAck(ackedBytes, this.cwnd, ack);
       this.cwnd += step.increase;
@@ -99,6 +106,11 @@ export class Cubic implements CongestionControl {
         this.ssthresh = this.cwnd;
         this.cwndPrior = this.cwnd / this.mss;
       }
+      return;
+    }
+    if (this.linux !== undefined) {
+      const acked = Math.max(1, Math.round(ackedBytes / this.mss));
+      this.cwnd = this.linux.onAck(Math.floor(this.cwnd / this.mss), acked, nowMs) * this.mss;
       return;
     }
     const mss = this.mss;
@@ -115,7 +127,6 @@ export class Cubic implements CongestionControl {
       this.wEst = cwnd;
     }
     const segments = ackedBytes / mss;
-    const floor = this.linuxStartGrowth && this.noLossYet ? cwnd + segments / LINUX_START_GROWTH_ACKS : 0;
     const t = (nowMs - this.epochStartMs) / 1000;
     const rtt = srttMs / 1000;
     const alpha = this.wEst >= this.cwndPrior ? 1 : CUBIC_ALPHA;
@@ -126,19 +137,21 @@ export class Cubic implements CongestionControl {
       const target = Math.min(1.5 * cwnd, Math.max(cwnd, cubicWindow(t + rtt, this.wMax, this.k)));
       cwnd += ((target - cwnd) / cwnd) * segments;
     }
-    this.cwnd = Math.max(cwnd, floor) * mss;
+    this.cwnd = cwnd * mss;
   }
 
   onCongestion(_nowMs: number, flightBytes: number): void {
     this.slowStart.onCongestion();
-    this.noLossYet = false;
-    this.reduce(flightBytes);
+    if (this.linux !== undefined) this.ssthresh = this.linux.onCongestion(Math.floor(this.cwnd / this.mss)) * this.mss;
+    else this.reduce(flightBytes);
   }
 
   onTimeout(_nowMs: number, flightBytes: number): void {
     this.slowStart.onTimeout();
-    this.noLossYet = true;
-    this.reduce(flightBytes);
+    if (this.linux !== undefined) {
+      this.ssthresh = linuxCubicSsthresh(Math.floor(Math.min(this.cwnd, flightBytes) / this.mss)) * this.mss;
+      this.linux.onTimeout();
+    } else this.reduce(flightBytes);
     this.cwnd = this.mss;
     this.afterTimeout = true;
   }

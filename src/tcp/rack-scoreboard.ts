@@ -8,6 +8,9 @@ import { Rack } from './rack.ts';
 export class RackScoreboard {
   readonly rack = new Rack();
   private readonly xmitTimes = new Map<number, number>();
+  /** The count of transmissions when each segment was last sent: orders segments sent in the same millisecond. */
+  private readonly xmitOrders = new Map<number, number>();
+  private transmissions = 0;
   private readonly retransmitted = new Set<number>();
   private readonly sacked = new Set<number>();
   private readonly lost = new Set<number>();
@@ -17,6 +20,7 @@ export class RackScoreboard {
   /** A segment (re)sent now. */
   onSend(seq: number, nowMs: number, retransmission: boolean): void {
     this.xmitTimes.set(seq, nowMs);
+    this.xmitOrders.set(seq, ++this.transmissions);
     if (retransmission) {
       this.retransmitted.add(seq);
       this.lost.delete(seq);
@@ -41,6 +45,7 @@ export class RackScoreboard {
   onCumulativeAck(seq: number, end: number, nowMs: number): void {
     if (!this.sacked.has(seq)) this.delivered(seq, end, nowMs);
     this.xmitTimes.delete(seq);
+    this.xmitOrders.delete(seq);
     this.retransmitted.delete(seq);
     this.sacked.delete(seq);
     this.lost.delete(seq);
@@ -84,7 +89,7 @@ export class RackScoreboard {
       if (this.sacked.has(seq) || this.lost.has(seq)) continue;
       const xmitMs = this.xmitTimes.get(seq);
       if (xmitMs === undefined) continue;
-      const remaining = this.rack.remaining({ end: Math.min(seq + this.mss, sndMax), xmitMs, retransmitted: this.retransmitted.has(seq) }, nowMs, reoWndMs);
+      const remaining = this.rack.remaining({ end: Math.min(seq + this.mss, sndMax), xmitMs, retransmitted: this.retransmitted.has(seq), order: this.xmitOrders.get(seq) }, nowMs, reoWndMs);
       if (remaining <= 0) {
         this.lost.add(seq);
         marked = true;
@@ -95,6 +100,6 @@ export class RackScoreboard {
 
   private delivered(seq: number, end: number, nowMs: number): void {
     const xmitMs = this.xmitTimes.get(seq);
-    if (xmitMs !== undefined) this.rack.onDelivered({ end, xmitMs, retransmitted: this.retransmitted.has(seq) }, nowMs);
+    if (xmitMs !== undefined) this.rack.onDelivered({ end, xmitMs, retransmitted: this.retransmitted.has(seq), order: this.xmitOrders.get(seq) }, nowMs);
   }
 }

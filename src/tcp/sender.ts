@@ -233,6 +233,7 @@ export class TcpSender {
     const ack = segment.ack;
     if (ack > this.sndMax) return; // acknowledges data never sent: not ours
     this.rwnd = segment.window;
+    this.board.rack.beginAck();
     const oldUna = this.sndUna;
     const sackedBefore = this.scoreboard.bytesAbove(oldUna);
     if (this.sack && segment.sack !== undefined) this.addSackBlocks(segment.sack);

@@ -150,7 +150,7 @@ export class TcpFlowEnds {
       timeouts += s.timeouts;
       lossProbes += s.lossProbes;
       if (sender.isComplete()) completed++;
-      cwnd.push(...sender.cwndLog);
+      for (const sample of sender.cwndLog) cwnd.push(sample);
       transfers.push({ connection: sender.connection, bytes: this.sizes.get(sender.connection)!, startMs: this.startTimes.get(sender.connection)!, endMs: this.endTimes.get(sender.connection) });
     }
     let bytesDelivered = 0;

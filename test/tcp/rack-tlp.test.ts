@@ -24,10 +24,46 @@ test('RACK: reo_wnd is 0 in recovery or with 3 segments SACKed, until reordering
   assert.is(rack.reorderingWindow(true, 0, 45), 0);
   assert.is(rack.reorderingWindow(false, 3, 45), 0);
   assert.is(rack.reorderingWindow(false, 2, 5), 5); // capped at SRTT
+  rack.beginAck();
   rack.onDelivered({ end: 3000, xmitMs: 2, retransmitted: false }, 50);
+  rack.beginAck();
   rack.onDelivered({ end: 2000, xmitMs: 1, retransmitted: false }, 51); // below RACK.fack, never retransmitted: reordering
   assert.ok(rack.state().reorderingSeen);
   assert.is(rack.reorderingWindow(true, 5, 45), 10);
+});
+
+test('RACK: an ACK that acknowledges a segment cumulatively and SACKs one above a hole is no reordering (fack before the ACK)', () => {
+  const rack = new Rack();
+  rack.onRttSample(40);
+  rack.beginAck();
+  rack.onDelivered({ end: 1000, xmitMs: 0, retransmitted: false }, 40); // segment 0 in order
+  // one ACK: cumulative up to 2000 (segment 1) and a SACK of [3000, 4000) above the lost segment 2; the sender
+  // hands RACK the SACKed segment first
+  rack.beginAck();
+  rack.onDelivered({ end: 4000, xmitMs: 3, retransmitted: false }, 43);
+  rack.onDelivered({ end: 2000, xmitMs: 1, retransmitted: false }, 43);
+  assert.not.ok(rack.state().reorderingSeen);
+  assert.is(rack.reorderingWindow(false, 3, 45), 0); // DupThresh SACKed: segment 2 is lost at once
+  // a later ACK that delivers segment 2 (never retransmitted) below fack 4000: that is reordering
+  rack.beginAck();
+  rack.onDelivered({ end: 3000, xmitMs: 2, retransmitted: false }, 44);
+  assert.ok(rack.state().reorderingSeen);
+});
+
+test('RACK: segments sent in the same millisecond are ordered by transmission, not by sequence number', () => {
+  const rack = new Rack();
+  rack.onRttSample(40);
+  // at 100 ms: new data [4000, 5000) (transmission 7), then a retransmission of [0, 1000) (transmission 8)
+  const newData = { end: 5000, xmitMs: 100, retransmitted: false, order: 7 };
+  const retransmission = { end: 1000, xmitMs: 100, retransmitted: true, order: 8 };
+  rack.beginAck();
+  rack.onDelivered(newData, 150);
+  // the new data's SACK says nothing of the retransmission, sent after it: not lost, whatever the time
+  assert.is(rack.remaining(retransmission, 1000, 0), Infinity);
+  // what was sent before it in that millisecond is (RACK.rtt 50 after its send)
+  assert.is(rack.remaining({ end: 9000, xmitMs: 100, retransmitted: false, order: 6 }, 150, 0), 0);
+  // without an order, RFC 8985's tie-break by sequence number
+  assert.is(rack.remaining({ end: 1000, xmitMs: 100, retransmitted: true }, 150, 0), 0);
 });
 
 test('RACK: a retransmission acknowledged sooner than min_RTT after it was sent is taken for the original and ignored', () => {
