@@ -6,6 +6,11 @@
 //   node --import tsx bench/salsify-pipeline-calibration.ts [MEASURE_S] [CANDIDATES]
 //       MEASURE_S   seconds measured from 62 s (default 120; the paper's window is 640)
 //       CANDIDATES  encode times to try, ms, comma-separated (default 26,28,30,32,33,34,36,38)
+//   node --import tsx bench/salsify-pipeline-calibration.ts --split [MEASURE_S]
+//       where our frames' delay goes with the calibrated timing (PAPER_ENCODE_MS_720P),
+//       on on-off and wifi, split as bench/salsify-reference-runs.ts splits the paper's
+//       wifi runs: capture -> first datagram at the link (after the 20 ms), -> last
+//       datagram delivered, -> shown
 //
 // The target figures are the frame delays of the frames each run showed (the
 // per-frame analysis of excamera/salsify-results, benchmarks/12mbps/
@@ -24,8 +29,10 @@ const PAPER = {
   'salsify-2': { frameP5: 113.1, frameMedian: 147.3, gap: 50.0, signal: [181.88, 113.16, 263.27] },
 } as const;
 
-const measureS = Number(process.argv[2] ?? 120);
-const candidates = (process.argv[3] ?? '26,28,30,32,33,34,36,38').split(',').map(Number);
+const splitMode = process.argv[2] === '--split';
+const args = splitMode ? process.argv.slice(3) : process.argv.slice(2);
+const measureS = Number(args[0] ?? 120);
+const candidates = (args[1] ?? '26,28,30,32,33,34,36,38').split(',').map(Number);
 if (!(measureS > 0) || candidates.some((c) => !(c > 0))) throw new Error('usage: salsify-pipeline-calibration.ts [MEASURE_S] [CANDIDATES]');
 
 const quantile = (v: number[], q: number) => [...v].sort((a, b) => a - b)[Math.floor(q * (v.length - 1))]!;
@@ -36,6 +43,22 @@ function frameFigures(frames: readonly FrameRecord[], fromMs: number, toMs: numb
   const times = shown.map((f) => f.shownMs!);
   const gaps = times.slice(1).map((t, i) => t - times[i]!);
   return { frameP5: quantile(own, 0.05), frameMedian: quantile(own, 0.5), gap: quantile(gaps, 0.5) };
+}
+
+if (splitMode) {
+  const p5Median = (v: number[]) => `${quantile(v, 0.05).toFixed(0)} / ${quantile(v, 0.5).toFixed(0)}`;
+  for (const preset of ['on-off', 'wifi'] as const) {
+    for (const scheme of ['salsify-1', 'salsify-2'] as const) {
+      const run = await runSalsifySim({ preset, scheme, encodeTiming: 'paper', measureForS: measureS });
+      const delayMs = run.config.delayMs;
+      const shown = run.frames.filter((f) => f.fate === 'shown' && f.lastArrivalMs !== undefined && f.captureMs >= 62_000 && f.captureMs < (62 + measureS) * 1000);
+      const sender = shown.map((f) => f.sendMs! + delayMs - f.captureMs);
+      const link = shown.map((f) => f.lastArrivalMs! - f.sendMs! - delayMs);
+      const receiver = shown.map((f) => f.shownMs! - f.lastArrivalMs!);
+      console.log(`${preset} ${scheme}: capture -> first datagram at the link ${p5Median(sender)}, -> last datagram delivered ${p5Median(link)}, -> shown ${p5Median(receiver)} (p5 / median ms, ${shown.length} frames)`);
+    }
+  }
+  process.exit(0);
 }
 
 console.log(`on-off, model codec, paper timing and pipeline, window [62, ${62 + measureS}) s; now: ${PAPER_ENCODE_MS_720P} ms per 720p encoding`);
