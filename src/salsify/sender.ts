@@ -9,7 +9,8 @@
 // fragmentation and acks. All timing goes through the EndpointContext;
 // encodes through ctx.work with their modelled duration.
 //
-// Frame clock ('next-frame', the reference's): an encode starts when the
+// Frame clock ('next-frame', the default: the reference's loop with a camera
+// that hands over the frame it completes next): an encode starts when the
 // previous one has finished and takes the next camera frame, waiting for it
 // (the first one at start; when a source of `frames` frames has no next one,
 // the newest one left). 'newest-frame' (an option): it takes the newest
@@ -93,7 +94,7 @@ export interface SenderOptions {
   /** Source frames to capture (default: until stop()). */
   readonly frames?: number;
   readonly budgetMs?: number;
-  /** Which camera frame an encode takes (default 'next-frame', the reference's). */
+  /** Which camera frame an encode takes (default 'next-frame'; 'single-buffer': the camera of the paper's runs). */
   readonly frameClock?: FrameClock;
   /** The quantizer before the first frame (default 64). */
   readonly initialQuantizer?: number;
