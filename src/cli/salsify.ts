@@ -248,7 +248,8 @@ export async function runSim(argv: string[]): Promise<number> {
   if (window) await say(`measured over the source frames captured in [${window.fromMs / 1000}, ${window.toMs / 1000}) s\n`);
   await say(
     `downlink ${describe(first.downlink)}, uplink ${describe(first.uplink)}, queue ${first.queue} [${first.queueArgs}], ` +
-      `delay ${first.delayMs} ms, video ${first.video}, codec ${first.codec}, ${first.durationS} s, encode timing ${first.encodeTiming ?? 'libvpx'}${first.displayRefreshHz === undefined ? '' : `, display refresh ${first.displayRefreshHz} Hz`}, seed ${first.seed}\n`,
+      `delay ${first.delayMs} ms, video ${first.video}, codec ${first.codec}, ${first.durationS} s, encode timing ${first.encodeTiming ?? 'libvpx'}` +
+      `${first.frameClock === undefined ? '' : `, frame clock ${first.frameClock}`}${first.displayRefreshHz === undefined ? '' : `, display refresh ${first.displayRefreshHz} Hz`}, seed ${first.seed}\n`,
   );
   await say(formatResultsTable(rows.map((r) => ({ ...r, label: schemeRowLabel(r.label), marks: summaryMarks(r.summary) })), { wide: args.wide }) + '\n');
   return 0;
