@@ -23,9 +23,9 @@
 // row) and T <= 2I (Salsify-2, two at once): 25.03 < T <= 33.4 ms. Within
 // that range the delays of the frames shown fix T: their 5th percentile and
 // median (paper, minus the bench's 66.733 ms: 173 / 207 ms for Salsify-1,
-// 113 / 147 for Salsify-2) are approached best at the lower end (26 ms: 180
-// / 211 and 122 / 150 here; 30 ms: 187 / 218 and 127 / 152;
-// bench/salsify-pipeline-calibration.ts). So one 720p encoding takes
+// 113 / 147 for Salsify-2) are approached best at the lower end (over
+// [62, 702) s, 26 ms: 174 / 210 and 119 / 149 here; 30 ms: 183 / 218 and
+// 123 / 153; bench/salsify-pipeline-calibration.ts). So one 720p encoding takes
 // PAPER_ENCODE_MS_720P = 26 ms here, whatever its quantizer (the paper gives
 // no dependence), scaled by the pixel count, and a key frame 1.5 times that,
 // as in the libvpx model. (Before the camera was modelled, the next-frame
