@@ -56,12 +56,12 @@ signal delay, SSIM, frames shown/skipped, bytes sent and link utilisation.`,
     ['--drain MS', 'simulated time after the last capture, 0 to 3600000\n(default 2000)'],
     ['--measure-from S', 'the summary covers the source frames captured from S\nseconds on (default 0; 500ms, 1min also work)'],
     ['--measure-for S', '... for S seconds (default: to the last capture); a\nwindow that ends sooner ends the capture one drain\nafter it, and the run one drain later'],
-    ['--encode-timing T', `modelled encode time: ${ENCODE_TIMINGS.join(' or ')} (default libvpx,\nmeasured here; paper: the paper's slower encoder,\nabout 38 ms per 720p encoding)`],
-    ['--display-refresh HZ', "show each frame on the display's next refresh after\nits decode, HZ > 0 and at most 1000 (the paper's\nbench: 59.94; default: shown when decoded)"],
+    ['--encode-timing T', `modelled encode time: ${ENCODE_TIMINGS.join(' or ')} (default libvpx,\nmeasured here; paper: the paper's slower encoder,\n26 ms per 720p encoding, with its camera and\ndisplay: see --frame-clock, --display-refresh)`],
+    ['--display-refresh HZ', "show each frame on the display's next refresh after\nits decode, HZ > 0 and at most 1000 (the paper's\nbench: 59.94, the default with --encode-timing paper;\notherwise shown when decoded)"],
     ['--budget MS', "the transport's delay budget, > 0 and at most 60000\n(default 100)"],
     ['--no-grace', 'no grace period in the inter-arrival estimate'],
     ['--no-conceal', 'the receiver abandons an incomplete frame and drops a\nframe whose source state it lacks, instead of decoding\nthem with concealment as alfalfa\'s receiver did'],
-    ['--frame-clock NAME', "next-frame (the default, the reference's: an encode\ntakes the next camera frame, waiting for it) or\nnewest-frame (the newest frame already captured)"],
+    ['--frame-clock NAME', "next-frame (the default: an encode takes the next\ncamera frame, waiting for it), newest-frame (the\nnewest frame already captured) or single-buffer (the\npaper's camera, the default with --encode-timing\npaper: an encode starts when a camera frame\ncompletes and takes the one before it, one encode\ncycle old)"],
     ['--seed N', 'seed of every random draw: an integer from 0 to\n2^53-1 (default 1)'],
     ['--json OUT.json', 'write {label, config, counters, bytesSent, link, endMs,\nsummary} (an array of them when several schemes run);\n-: to standard output (the table then goes to standard\nerror)'],
     ['--log-dir DIR', 'write DIR/SCHEME.frames.csv (one line per source frame:\nits fate, send, arrival and display times, size,\nquantizer, SSIM), DIR/SCHEME.json, and DIR/summary.csv\n(one line per scheme)'],
@@ -139,7 +139,7 @@ export function parseSimArgs(argv: string[]): { configs: Partial<SalsifySimConfi
     budgetMs: optional(values.budget, (t) => durationMsValue('budget', t, { unit: 'ms', minExclusive: true, maxMs: LIMITS.maxDelayMs })) ?? DEFAULT_SIM_CONFIG.budgetMs,
     grace: !values['no-grace'],
     conceal: values['no-conceal'] ? false : undefined,
-    frameClock: nameValue('frame-clock', values['frame-clock'] ?? 'next-frame', FRAME_CLOCKS),
+    frameClock: optional(values['frame-clock'], (t) => nameValue('frame-clock', t, FRAME_CLOCKS)),
     seed: seedValue('seed', values.seed ?? '1'),
     measureFromS: optional(values['measure-from'], (t) => seconds('measure-from', t)),
     measureForS: optional(values['measure-for'], (t) => durationMsValue('measure-for', t, { unit: 's', minExclusive: true, maxMs: 1000 * LIMITS.maxRunS }) / 1000),
@@ -248,7 +248,8 @@ export async function runSim(argv: string[]): Promise<number> {
   if (window) await say(`measured over the source frames captured in [${window.fromMs / 1000}, ${window.toMs / 1000}) s\n`);
   await say(
     `downlink ${describe(first.downlink)}, uplink ${describe(first.uplink)}, queue ${first.queue} [${first.queueArgs}], ` +
-      `delay ${first.delayMs} ms, video ${first.video}, codec ${first.codec}, ${first.durationS} s, encode timing ${first.encodeTiming ?? 'libvpx'}${first.displayRefreshHz === undefined ? '' : `, display refresh ${first.displayRefreshHz} Hz`}, seed ${first.seed}\n`,
+      `delay ${first.delayMs} ms, video ${first.video}, codec ${first.codec}, ${first.durationS} s, encode timing ${first.encodeTiming ?? 'libvpx'}` +
+      `${first.frameClock === undefined ? '' : `, frame clock ${first.frameClock}`}${first.displayRefreshHz === undefined ? '' : `, display refresh ${first.displayRefreshHz} Hz`}, seed ${first.seed}\n`,
   );
   await say(formatResultsTable(rows.map((r) => ({ ...r, label: schemeRowLabel(r.label), marks: summaryMarks(r.summary) })), { wide: args.wide }) + '\n');
   return 0;

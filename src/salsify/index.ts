@@ -9,7 +9,7 @@ export {
 } from './datagram.ts';
 export { createModelCodec, inspectModelFrame, modelFrameBytes, modelSsim, type ModelCodec } from './model-codec.ts';
 export {
-  modelledEncodeMs, modelledDecodeMs, modelledDecodeMsForFrame, paperEncodeMs, encodeTimeFunction, referenceFrameCycleMs, ENCODE_TIMINGS, PAPER_ENCODE_MS_720P,
+  modelledEncodeMs, modelledDecodeMs, modelledDecodeMsForFrame, paperEncodeMs, encodeTimeFunction, referenceFrameCycleMs, singleBufferFrameCycleMs, ENCODE_TIMINGS, PAPER_ENCODE_MS_720P,
   type EncodeTimingModel,
 } from './timing-model.ts';
 export { chooseEncoding, chooseLargestFitting, type Choice } from './choose-encoding.ts';

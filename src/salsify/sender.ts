@@ -9,11 +9,25 @@
 // fragmentation and acks. All timing goes through the EndpointContext;
 // encodes through ctx.work with their modelled duration.
 //
-// Frame clock ('next-frame', the reference's): an encode starts when the
+// Frame clock ('next-frame', the default: the reference's loop with a camera
+// that hands over the frame it completes next): an encode starts when the
 // previous one has finished and takes the next camera frame, waiting for it
 // (the first one at start; when a source of `frames` frames has no next one,
 // the newest one left). 'newest-frame' (an option): it takes the newest
 // frame already captured, waiting only when that one was encoded already.
+// 'single-buffer' (the paper's camera; --encode-timing paper's default): the
+// reference's camera as the paper's runs used it (alfalfa d5f61c1,
+// src/input/camera.cc, until 2723268 of 2019 "use multiple buffers"): one
+// V4L2 buffer, and get_next_frame() queues it (VIDIOC_QBUF), copies the
+// picture the buffer holds, which is the frame dequeued by the previous call,
+// and then dequeues (VIDIOC_DQBUF: waits for the driver to fill the buffer
+// with the next whole frame, one whose scan starts after the QBUF). So an
+// encode starts on the camera's frame grid, when a frame completes, but
+// encodes the frame that completed when the previous encode started: one
+// encode cycle old. Here frame j (captured at j / fps) is scanned over the
+// interval before it, so the buffer queued at time q takes the frame
+// ceil(q x fps) + 1. The first call holds no frame yet (the reference's
+// returns the empty buffer's contents); here it only fills the buffer.
 // Frames captured but never encoded count as superseded.
 //
 // Target size (sprout/target-size.ts): computed once the encodings are done,
@@ -64,8 +78,8 @@ export type Scheme = SchemeName;
 export const SCHEMES: readonly Scheme[] = SCHEME_NAMES;
 
 /** Which camera frame an encode takes (see the top of this file). */
-export type FrameClock = 'next-frame' | 'newest-frame';
-export const FRAME_CLOCKS: readonly FrameClock[] = ['next-frame', 'newest-frame'];
+export type FrameClock = 'next-frame' | 'newest-frame' | 'single-buffer';
+export const FRAME_CLOCKS: readonly FrameClock[] = ['next-frame', 'newest-frame', 'single-buffer'];
 
 /** How long the sender stays conservative after a loss (ms): the reference's 5 s. */
 export const DEFAULT_CONSERVATIVE_MS = 5000;
@@ -80,7 +94,7 @@ export interface SenderOptions {
   /** Source frames to capture (default: until stop()). */
   readonly frames?: number;
   readonly budgetMs?: number;
-  /** Which camera frame an encode takes (default 'next-frame', the reference's). */
+  /** Which camera frame an encode takes (default 'next-frame'; 'single-buffer': the camera of the paper's runs). */
   readonly frameClock?: FrameClock;
   /** The quantizer before the first frame (default 64). */
   readonly initialQuantizer?: number;
@@ -194,8 +208,10 @@ export class SalsifySender {
   /** The newest frame captured. */
   #newest = -1;
   #lastEncoded = -1;
-  /** next-frame clock: the frame the next encode takes. */
+  /** next-frame clock: the frame the next encode takes; single-buffer clock: the frame the camera's buffer is being filled with. */
   #nextWanted = 0;
+  /** single-buffer clock: the frame the camera's buffer holds (dequeued by the previous grab), if any. */
+  #held: number | undefined;
   #busy = false;
   #current: CodecState;
   #lastQuantizer: number;
@@ -291,6 +307,7 @@ export class SalsifySender {
   start(): void {
     this.#startTime = this.#ctx.now();
     this.#lastHandoff = this.#startTime;
+    if (this.#frameClock === 'single-buffer') this.#nextWanted = this.#frameAfterQueue();
     this.#scheduleCapture(0);
   }
 
@@ -324,10 +341,29 @@ export class SalsifySender {
     });
   }
 
+  /** single-buffer clock: the frame a buffer queued now is filled with (the first whose scan starts at or after now). */
+  #frameAfterQueue(): number {
+    return Math.ceil((this.#ctx.now() - this.#startTime) / this.#frameInterval - 1e-9) + 1;
+  }
+
+  /** single-buffer clock: the frame the grab returns once the buffer is filled (the one it held), if it is filled. */
+  #grab(): number | undefined {
+    const sourceEnded = this.#o.frames !== undefined && this.#newest === this.#o.frames - 1 && this.#nextWanted >= this.#o.frames;
+    if (this.#newest < this.#nextWanted && !sourceEnded) return undefined;
+    if (sourceEnded) return this.#held !== undefined && this.#held > this.#lastEncoded ? this.#held : undefined;
+    const held = this.#held;
+    this.#held = this.#nextWanted;
+    if (held !== undefined) return held;
+    // The first grab: nothing held yet; queue the buffer again at once.
+    this.#nextWanted = this.#frameAfterQueue();
+    return this.#grab();
+  }
+
   /** The frame the next encode takes, if it has been captured. */
   #frameToEncode(): number | undefined {
     const newest = this.#newest > this.#lastEncoded ? this.#newest : undefined;
     if (this.#frameClock === 'newest-frame') return newest;
+    if (this.#frameClock === 'single-buffer') return this.#grab();
     if (this.#newest >= this.#nextWanted) return this.#nextWanted;
     // The source has no next frame: the newest one left, if it was never encoded.
     return this.#o.frames !== undefined && this.#newest === this.#o.frames - 1 ? newest : undefined;
@@ -343,9 +379,14 @@ export class SalsifySender {
     this.#encodeFrame(index).then(
       () => {
         this.#busy = false;
-        // The next camera frame: the first one due at or after now.
-        const due = Math.ceil((this.#ctx.now() - this.#startTime) / this.#frameInterval - 1e-9);
-        this.#nextWanted = Math.max(this.#lastEncoded + 1, due);
+        if (this.#frameClock === 'single-buffer') {
+          // The buffer is queued again: it takes the first frame whose scan starts now or later.
+          this.#nextWanted = this.#frameAfterQueue();
+        } else {
+          // The next camera frame: the first one due at or after now.
+          const due = Math.ceil((this.#ctx.now() - this.#startTime) / this.#frameInterval - 1e-9);
+          this.#nextWanted = Math.max(this.#lastEncoded + 1, due);
+        }
         this.#kick();
       },
       (error: unknown) => {

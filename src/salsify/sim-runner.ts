@@ -32,7 +32,7 @@ import { FRAGMENT_OVERHEAD_BYTES, MAX_DATAGRAM_BYTES, MAX_FRAGMENT_PAYLOAD } fro
 import { expandPreset, PRESET_NAMES, type PresetConfig } from './presets.ts';
 import { oracle, oracleRuleOf, type FutureLink } from './schemes/oracle.ts';
 import { pacingGapUs } from './pacer.ts';
-import { ENCODE_TIMINGS, encodeTimeFunction, type EncodeTimingModel } from './timing-model.ts';
+import { ENCODE_TIMINGS, encodeTimeFunction, referenceFrameCycleMs, singleBufferFrameCycleMs, type EncodeTimingModel } from './timing-model.ts';
 
 /** A link's delivery trace: a trace file name or path, or a constant rate. */
 export type LinkTraceConfig = string | { readonly constantMbps: number };
@@ -65,7 +65,7 @@ export interface SalsifySimConfig {
   readonly codec: 'model' | 'vp8';
   readonly budgetMs: number;
   readonly grace: boolean;
-  /** Which camera frame an encode takes (sender.ts; default 'next-frame', the reference's). */
+  /** Which camera frame an encode takes (sender.ts; default 'next-frame'; with encodeTiming 'paper', 'single-buffer', the paper's camera: PAPER_PIPELINE). */
   readonly frameClock?: FrameClock;
   readonly connectionId: number;
   /** The paper's scenario this config was expanded from (presets.ts), if any. */
@@ -81,7 +81,7 @@ export interface SalsifySimConfig {
   readonly measureForS?: number;
   /** How encode time is modelled: 'libvpx' (measured, the default) or 'paper' (timing-model.ts). */
   readonly encodeTiming?: EncodeTimingModel;
-  /** A frame is shown on the display's next refresh after its decode (Hz; the paper's bench: 59.94); unset: when decoded. */
+  /** A frame is shown on the display's next refresh after its decode (Hz; the paper's bench: 59.94, set by encodeTiming 'paper': PAPER_PIPELINE); unset: when decoded. */
   readonly displayRefreshHz?: number;
   /** false: the receiver abandons incomplete frames instead of concealing them as alfalfa's did (receiver.ts); unset: it conceals. */
   readonly conceal?: boolean;
@@ -134,6 +134,8 @@ export interface RunHooks {
   readonly codec?: FunctionalCodec;
   /** The video source to use instead of opening config.video. */
   readonly source?: VideoSource;
+  /** The time of one encoding instead of config.encodeTiming's (a calibration's candidates: bench/salsify-pipeline-calibration.ts). */
+  readonly encodeMs?: (width: number, height: number, quantizer: number, keyFrame: boolean) => number;
 }
 
 function loadLinkTrace(spec: LinkTraceConfig, which: string): Trace {
@@ -168,10 +170,21 @@ function checkConfig(c: SalsifySimConfig): void {
   if (c.conceal !== undefined && typeof c.conceal !== 'boolean') fail('conceal', c.conceal, 'true or false');
 }
 
-/** The config a run uses: the defaults, under the preset's fields (presets.ts), under the fields given. */
+/**
+ * The paper's measurement pipeline, which --encode-timing paper brings with it
+ * (each field only where the config does not set it): the reference's camera
+ * of the paper's runs (sender.ts, 'single-buffer': an encode starts on the
+ * camera's frame grid and encodes the frame one encode cycle old), and its
+ * display (alfalfa src/display/display.cc: glfwSwapInterval(1), a frame is
+ * drawn on the next refresh of the 59.94 Hz display the bench captured).
+ */
+export const PAPER_PIPELINE = { frameClock: 'single-buffer', displayRefreshHz: 59.94 } as const satisfies Partial<SalsifySimConfig>;
+
+/** The config a run uses: the defaults, under the preset's fields (presets.ts), under the paper's pipeline (with paper timing), under the fields given. */
 export function resolveSimConfig(input: SalsifySimInput): SalsifySimConfig {
   const expanded = expandPreset(input as Partial<SalsifySimConfig>);
-  const config = { ...DEFAULT_SIM_CONFIG, ...expanded } as SalsifySimConfig;
+  const pipeline = expanded.encodeTiming === 'paper' ? PAPER_PIPELINE : {};
+  const config = { ...DEFAULT_SIM_CONFIG, ...pipeline, ...expanded } as SalsifySimConfig;
   if (config.downlink === undefined || config.uplink === undefined) throw new TypeError('salsify sim config: downlink and uplink are required (or a preset that sets them)');
   checkConfig(config);
   return config;
@@ -200,7 +213,7 @@ export async function runSalsifySim(input: SalsifySimInput, hooks: RunHooks = {}
     throw error;
   }
   try {
-    return await simulate(config, downTrace, upTrace, codec, source);
+    return await simulate(config, downTrace, upTrace, codec, source, hooks.encodeMs);
   } finally {
     if (!hooks.source) await source.close();
     if (!hooks.codec) await codec.close();
@@ -242,7 +255,9 @@ export function simCaptureEnd(c: SalsifySimConfig, fps: number): { frames: numbe
   return { frames, captureEndMs: frames * intervalMs, window };
 }
 
-async function simulate(config: SalsifySimConfig, downTrace: Trace, upTrace: Trace, codec: FunctionalCodec, source: VideoSource): Promise<SalsifySimResult> {
+async function simulate(
+  config: SalsifySimConfig, downTrace: Trace, upTrace: Trace, codec: FunctionalCodec, source: VideoSource, encodeMsHook: RunHooks['encodeMs'],
+): Promise<SalsifySimResult> {
   const { frames, captureEndMs: durationMs, window } = simCaptureEnd(config, source.fps);
   // Link utilisation while the measured frames are captured, counted from the downlink's own events.
   const linkUse = new LinkUseMeter(window?.fromMs ?? 0, window?.toMs ?? durationMs);
@@ -270,7 +285,7 @@ async function simulate(config: SalsifySimConfig, downTrace: Trace, upTrace: Tra
       net.outside.send(bytes);
     },
   };
-  const encodeMs = encodeTimeFunction(config.encodeTiming ?? 'libvpx');
+  const encodeMs = encodeMsHook ?? encodeTimeFunction(config.encodeTiming ?? 'libvpx');
   const overhead = config.overheadBytes ?? DEFAULT_OVERHEAD_BYTES;
   const futureLink: FutureLink | undefined = oracleSees && {
     // Simulator-only: the downlink's own TraceLink, its trace and its queue.
@@ -298,7 +313,7 @@ async function simulate(config: SalsifySimConfig, downTrace: Trace, upTrace: Tra
   let sender: SalsifySender | undefined;
   sender = new SalsifySender({
     ctx: outside, codec, source, connectionId: config.connectionId, frames,
-    scheme: futureLink ? oracle({ frameIntervalMs: 1000 / source.fps, futureLink, rule }) : (config.scheme as Scheme),
+    scheme: futureLink ? oracle({ frameIntervalMs: 1000 / source.fps, futureLink, rule, frameCycleMs: frameCycleFunction(config.frameClock) }) : (config.scheme as Scheme),
     budgetMs: config.budgetMs, frameClock: config.frameClock,
     encodeMs,
     // Virtual time follows the scheme's modelled encode time; running the two
@@ -356,6 +371,11 @@ async function simulate(config: SalsifySimConfig, downTrace: Trace, upTrace: Tra
   // Read once the run is over: advancing the process draws from the path's random source.
   const downlinkOffMs = onOff.flatMap((p) => p.offPeriods(endMs));
   return { ...run, summary: summarize(run), senderEvents: events, downlinkOffMs };
+}
+
+/** The cycle of the sender's frame clock, as the oracles plan with it (newest-frame: the next-frame clock's, an approximation). */
+function frameCycleFunction(clock: FrameClock | undefined): (encodeMs: number, frameIntervalMs: number) => number {
+  return clock === 'single-buffer' ? singleBufferFrameCycleMs : referenceFrameCycleMs;
 }
 
 /** Datagrams sent on the downlink that are still crossing its propagation delay (before the link's queue): what the oracle must count ahead of a new frame. */

@@ -19,8 +19,6 @@ process.env.LINKSHELL_TRACES = SHARED_TRACES;
 const dir = mkdtempSync(join(tmpdir(), 'eval-runlist-'));
 test.after(() => rmSync(dir, { recursive: true, force: true }));
 
-/** `salsify sim` spells out the frame clock, the simulator's default when a config leaves it out (as the eval's do). */
-const withDefaults = (c: SalsifySimConfig): SalsifySimConfig => ({ ...c, frameClock: c.frameClock ?? 'next-frame' });
 const plan = (p: Partial<EvalPlan> = {}): EvalPlan => ({ scenarios: ['att-lte', 'wifi'], schemes: ['salsify-1', 'oracle'], seeds: 2, codec: 'model', video: 'synthetic', ...p });
 
 test('scenarios x schemes x seeds, in that order, every registered scheme available', () => {
@@ -40,12 +38,12 @@ test("--measure-for: the window is that long and the capture ends a drain after 
     assert.is(run.config.durationS, 702);
     assert.is(run.videoS, 67);
     const args = run.command.split(' ').slice(3);
-    assert.equal(parseSimArgs(args).configs[0], withDefaults(run.config), run.command);
+    assert.equal(parseSimArgs(args).configs[0], run.config, run.command);
   }
   for (const run of buildRunList(plan({ seeds: 1 }))) {
     assert.is(run.config.durationS, 702);
     assert.is(run.videoS, 702);
-    assert.equal(parseSimArgs(run.command.split(' ').slice(3)).configs[0], withDefaults(run.config), run.command);
+    assert.equal(parseSimArgs(run.command.split(' ').slice(3)).configs[0], run.config, run.command);
   }
 });
 
@@ -56,7 +54,7 @@ test("--measure-from: the window starts there (and ends with --measure-for); the
     assert.is(run.config.measureForS, 1);
     assert.is(run.videoS, 1 + run.config.drainMs / 1000);
     assert.match(run.command, / --measure-from 0 --measure-for 1$/);
-    assert.equal(parseSimArgs(run.command.split(' ').slice(3)).configs[0], withDefaults(run.config), run.command);
+    assert.equal(parseSimArgs(run.command.split(' ').slice(3)).configs[0], run.config, run.command);
   }
   const preset = buildRunList(plan({ measureForS: 1, seeds: 1 }));
   assert.ok(quick.every((run, i) => run.hash !== preset[i]!.hash));

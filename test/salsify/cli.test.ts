@@ -23,7 +23,9 @@ test('defaults: drop-tail of 256 packets, salsify-1, synthetic video, model code
   assert.is(c.video, 'synthetic');
   assert.is(c.codec, 'model');
   assert.is(c.grace, true);
-  assert.is(c.frameClock, 'next-frame');
+  assert.is(c.frameClock, undefined, 'left to the simulator: next-frame, or the paper camera with --encode-timing paper');
+  assert.is(parseSimArgs(['--downlink', 'a', '--uplink', 'b', '--encode-timing', 'paper']).configs[0].frameClock, 'single-buffer');
+  assert.is(parseSimArgs(['--downlink', 'a', '--uplink', 'b', '--encode-timing', 'paper', '--frame-clock', 'next-frame']).configs[0].frameClock, 'next-frame');
   assert.is(parseSimArgs(['--downlink', 'a', '--uplink', 'b', '--frame-clock', 'newest-frame']).configs[0].frameClock, 'newest-frame');
   const two = parseSimArgs(['--downlink', 'a', '--uplink', 'b', '--scheme', 'salsify-2,conventional-1s', '--queue', 'infinite', '--no-grace', '--downlink-onoff', '500,100']);
   assert.equal(two.configs.map((x) => x.scheme), ['salsify-2', 'conventional-1s']);
@@ -54,7 +56,7 @@ test('bad arguments exit with status 2 and a one-line message naming them', () =
     [['sim', '--downlink', 'const:2', '--uplink', 'const:2', '--downlink-loss-at', 'middle'], /--downlink-loss-at/],
     [['sim', '--downlink', 'no-such.trace', '--uplink', 'const:2', '--duration', '0.1'], /no-such\.trace/],
     [['sim', '--downlink', 'const:2', '--uplink', 'const:2', '--bogus'], /bogus/],
-    [['sim', '--downlink', 'const:2', '--uplink', 'const:2', '--frame-clock', 'oldest'], /--frame-clock must be one of next-frame, newest-frame, got "oldest"/],
+    [['sim', '--downlink', 'const:2', '--uplink', 'const:2', '--frame-clock', 'oldest'], /--frame-clock must be one of next-frame, newest-frame, single-buffer, got "oldest"/],
     [['sim', '--downlink', 'const:2', '--uplink', 'const:2', '--video', 'clip.mp4', '--duration', '0.1'], /clip\.mp4/],
     [['sim', '--downlink', 'const:2', '--uplink', 'const:2', '--duration', '1e9'], /--duration must be .*, got "1e9"/],
     [['sim', '--downlink', 'const:2', '--uplink', 'const:2', '--delay', '1e300'], /--delay must be .*, got "1e300"/],

@@ -119,7 +119,7 @@ test('salsify sim --preset prints what it ran, the stand-in and the window', asy
   assert.is(r.status, 0, r.stderr);
   assert.match(r.stdout, VERIZON === VERIZON_STAND_IN ? /preset buffer-64: Verizon-LTE-driving droptail 64 \(stand-in: Verizon-LTE-short\)\n/ : /preset buffer-64: Verizon-LTE-driving droptail 64\n/);
   assert.match(r.stdout, /measured over the source frames captured in \[0\.5, 2\) s/);
-  assert.match(r.stdout, /queue droptail \[packets=64\], delay 20 ms, .*encode timing paper/);
+  assert.match(r.stdout, /queue droptail \[packets=64\], delay 20 ms, .*encode timing paper, frame clock single-buffer, display refresh 59\.94 Hz, seed 1\n/);
   const bad = spawnSync(process.execPath, ['bin/salsify.js', 'sim', '--preset', 'att-lte', '--encode-timing', 'fast'], { cwd: root, encoding: 'utf8', timeout: HANG_BOUND_MS });
   assert.is(bad.status, 2);
   assert.match(bad.stderr, /--encode-timing must be one of libvpx, paper, got "fast"/);

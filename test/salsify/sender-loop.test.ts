@@ -7,6 +7,7 @@ import * as assert from 'uvu/assert';
 import { createSyntheticScene } from '../../src/codec-bridge/video/synthetic-scene.ts';
 import type { SenderScheme } from '../../src/salsify/schemes/scheme.ts';
 import { FPS, harness } from './sender-harness.ts';
+import { singleBufferFrameCycleMs } from '../../src/salsify/timing-model.ts';
 
 /** Always one encoding at `q`, always sent (or skipped where `skip` says). */
 function fixed(q: number, extra: Partial<SenderScheme> = {}, skip: (n: number) => boolean = () => false): SenderScheme {
@@ -69,6 +70,29 @@ test('frame clock: a frame due the moment the previous encode ends is the next o
   slow.sender.start();
   await slow.at(2000);
   assert.equal(slow.sent().map((e) => e.sourceIndex), [0, 2, 4, 5]);
+});
+
+test("frame clock single-buffer (the paper's camera): an encode starts when a frame whose scan began after the previous encode ends completes, and takes the frame before it", async () => {
+  const h = harness({ scheme: fixed(30), encodeMs: constantMs(130), frameClock: 'single-buffer' });
+  h.sender.start();
+  await h.at(1000);
+  // Frame j is scanned over ((j - 1) x 100, j x 100]. The buffer queued at 0 takes frame 1 (t = 100): the first grab
+  // holds nothing, so it is queued again and takes frame 2 (200). The grab at 200 returns frame 1: encoded 200-330.
+  // Queued at 330: the first scan starting at or after 330 is frame 5's (400-500): at 500 frame 2 is encoded (500-630),
+  // then at 800 frame 5 (800-930). A cycle of (ceil(130 / 100) + 1) x 100 = 300 ms; each frame is encoded one cycle
+  // after its capture (frame 2: captured 200, encoded from 500).
+  assert.equal(h.sent().map((e) => e.sourceIndex), [1, 2, 5]);
+  h.sent().forEach((e, i) => assert.ok(Math.abs(e.time - (330 + 300 * i)) < 1e-9, `sent at ${e.time}`));
+  assert.is(singleBufferFrameCycleMs(130, 100), 300);
+  assert.is(singleBufferFrameCycleMs(100, 100), 200, 'an encode of exactly one interval: the next scan starts as it ends');
+  assert.is(h.sender.counters.superseded, 3, 'frames 0, 3 and 4');
+
+  // A source that ends: the frame in the buffer is still encoded (the reference's grab would wait for good).
+  const end = harness({ scheme: fixed(30), encodeMs: constantMs(130), frameClock: 'single-buffer', frames: 6 });
+  end.sender.start();
+  await end.at(2000);
+  assert.equal(end.sent().map((e) => e.sourceIndex), [1, 2, 5]);
+  assert.equal(end.sent().map((e) => Math.round(e.time)), [330, 630, 760]);
 });
 
 test('grace period: the first fragment carries the time since the previous frame was handed to the pacer (skips included), the others 0', async () => {

@@ -63,6 +63,7 @@
 // earlier frame still held by the pacer (a frame's own datagrams are counted
 // one pacing gap apart, at the gap the sender's estimate gives when the frame
 // is planned), and random loss.
+import { referenceFrameCycleMs } from '../timing-model.ts';
 import type { EncodingChoice, SchemeParams, SenderScheme } from './scheme.ts';
 
 export const ORACLE_MIN_QUANTIZER = 3;
@@ -90,7 +91,12 @@ export function oracleRuleOf(scheme: string): OracleRule | undefined {
   return ORACLE_RULES.find((rule) => ORACLE_NAMES[rule] === scheme);
 }
 
-export type OracleParams = Pick<SchemeParams, 'frameIntervalMs'> & { readonly futureLink?: FutureLink; readonly rule?: OracleRule };
+export type OracleParams = Pick<SchemeParams, 'frameIntervalMs'> & {
+  readonly futureLink?: FutureLink;
+  readonly rule?: OracleRule;
+  /** Time from one encoding's start to the next's under the sender's frame clock (default: the next-frame clock's, whole intervals covering the encode). */
+  readonly frameCycleMs?: (encodeMs: number, frameIntervalMs: number) => number;
+};
 
 export function oracle(params: OracleParams): SenderScheme {
   const link = params.futureLink;
@@ -100,8 +106,8 @@ export function oracle(params: OracleParams): SenderScheme {
   const rule = params.rule ?? 'delay-first';
   let skip = false;
   const interval = params.frameIntervalMs;
-  /** Time from one encoding's start to the next's: whole frame intervals covering the encode. */
-  const cycleMs = (encodeMs: number) => Math.max(1, Math.ceil(encodeMs / interval - 1e-9)) * interval;
+  /** Time from one encoding's start to the next's under the sender's frame clock. */
+  const cycleMs = (encodeMs: number) => (params.frameCycleMs ?? referenceFrameCycleMs)(encodeMs, interval);
   /** How long after its hand-over (beyond the propagation delay) a frame may take to arrive whole. */
   const budgetMs = (encodeMs: number) => (rule === 'delay-first' ? interval : cycleMs(encodeMs));
   /** Whether a frame of `bytes` encoded from `now` would arrive no sooner than the next frame's (one encode cycle later, the same size) if it were skipped. */
