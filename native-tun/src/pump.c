@@ -60,8 +60,10 @@
  *   closePump(pump)
  *
  * A record (8-byte aligned, little-endian):
- *   f64 arrival ms (CLOCK_MONOTONIC)  u32 id  u32 length  u16 port  u8 address length  u8 error
- *   u8[46] address text (inet_ntop; only for sources added with wantAddress)  payload  padding
+ *   f64 arrival ms (CLOCK_MONOTONIC)  u32 id  u32 length  u16 port  u8 address form  u8 error
+ *   u8[46] address (only for sources added with wantAddress)  payload  padding
+ * The address form: 0 none; ADDRESS_RAW_V4 (0x84) an IPv4 address as its 4 bytes in network order (JavaScript
+ * formats it once per address and keeps the text); 1 to 46 an IPv6 address as text (inet_ntop) of that length.
  * A record with error != 0 (an errno, e.g. ECONNREFUSED: the peer's host refused a datagram) has no payload. */
 #define _GNU_SOURCE
 #include <node_api.h>
@@ -88,6 +90,7 @@
 #define MAX_DATAGRAM 65536
 #define RECORD_HEADER 72
 #define ADDRESS_TEXT 46
+#define ADDRESS_RAW_V4 0x84
 #define TUN_READS_PER_WAKE 64
 #define SEND_BATCH 64
 #define DUE_BATCH 64
@@ -197,7 +200,7 @@ static int reserve(Pump *pump, size_t bytes) {
   return 0;
 }
 
-static void append(Pump *pump, uint32_t id, double arrival, const uint8_t *data, uint32_t length, const char *address, uint16_t port, uint8_t error) {
+static void append(Pump *pump, uint32_t id, double arrival, const uint8_t *data, uint32_t length, const uint8_t *address, uint8_t address_form, uint16_t port, uint8_t error) {
   size_t size = RECORD_HEADER + ((length + 7u) & ~7u);
   if (reserve(pump, size) < 0) return; /* out of memory: the datagram is lost, as by a full buffer */
   uint8_t *r = pump->in_buf + pump->in_len;
@@ -205,8 +208,8 @@ static void append(Pump *pump, uint32_t id, double arrival, const uint8_t *data,
   memcpy(r + 8, &id, 4);
   memcpy(r + 12, &length, 4);
   memcpy(r + 16, &port, 2);
-  size_t address_length = address ? strlen(address) : 0;
-  r[18] = (uint8_t)address_length;
+  size_t address_length = address_form == ADDRESS_RAW_V4 ? 4 : address_form;
+  r[18] = address_form;
   r[19] = error;
   memset(r + 20, 0, ADDRESS_TEXT + 6);
   if (address_length) memcpy(r + 20, address, address_length);
@@ -238,27 +241,37 @@ typedef struct {
   char controls[VLEN][CMSG_SPACE(sizeof(struct timespec)) + CMSG_SPACE(sizeof(uint32_t)) + 64];
   double stamps[VLEN];
   uint8_t *buffers; /* VLEN * MAX_DATAGRAM */
+  int set_up; /* msgs are set up for recvmmsg, but for the first `dirty`: it changes only those it fills */
+  int dirty;
 } Scratch;
 
-static void address_text(const struct sockaddr_storage *a, char *text, uint16_t *port) {
-  text[0] = 0;
+/* A sender's address as a record carries it (see the top of this file); returns its form. */
+static uint8_t encode_address(const struct sockaddr_storage *a, uint8_t *out, uint16_t *port) {
   *port = 0;
   if (a->ss_family == AF_INET) {
     const struct sockaddr_in *v4 = (const struct sockaddr_in *)a;
-    inet_ntop(AF_INET, &v4->sin_addr, text, ADDRESS_TEXT);
+    memcpy(out, &v4->sin_addr, 4);
     *port = ntohs(v4->sin_port);
-  } else if (a->ss_family == AF_INET6) {
+    return ADDRESS_RAW_V4;
+  }
+  if (a->ss_family == AF_INET6) {
     const struct sockaddr_in6 *v6 = (const struct sockaddr_in6 *)a;
+    char text[ADDRESS_TEXT] = {0};
     inet_ntop(AF_INET6, &v6->sin6_addr, text, ADDRESS_TEXT);
     *port = ntohs(v6->sin6_port);
+    size_t length = strlen(text);
+    memcpy(out, text, length);
+    return (uint8_t)length;
   }
+  return 0;
 }
 
 /* Reads what waits at a UDP socket (up to VLEN datagrams per call, a few calls at most); returns how many. */
 static int receive_udp(Pump *pump, uint32_t id, Source *source, Scratch *s) {
   int total = 0;
   for (int round = 0; round < 4; round++) {
-    for (int i = 0; i < VLEN; i++) {
+    int reset = s->set_up ? s->dirty : VLEN;
+    for (int i = 0; i < reset; i++) {
       s->iovs[i].iov_base = s->buffers + (size_t)i * MAX_DATAGRAM;
       s->iovs[i].iov_len = MAX_DATAGRAM;
       memset(&s->msgs[i].msg_hdr, 0, sizeof(struct msghdr));
@@ -269,15 +282,18 @@ static int receive_udp(Pump *pump, uint32_t id, Source *source, Scratch *s) {
       s->msgs[i].msg_hdr.msg_control = s->controls[i];
       s->msgs[i].msg_hdr.msg_controllen = sizeof(s->controls[i]);
     }
+    s->set_up = 1;
+    s->dirty = 0;
     int n = recvmmsg(source->fd, s->msgs, VLEN, MSG_DONTWAIT, NULL);
     atomic_fetch_add(&pump->receive_calls, 1);
+    if (n > 0) s->dirty = n;
     if (n < 0) {
       if (errno == EINTR) continue;
       if (errno == EAGAIN || errno == EWOULDBLOCK) return total;
       /* ECONNREFUSED and the like: the socket's pending error, reported once per occurrence. */
       double t = now_ms(CLOCK_MONOTONIC);
       pthread_mutex_lock(&pump->lock);
-      append(pump, id, t, NULL, 0, NULL, 0, (uint8_t)(errno < 256 ? errno : 255));
+      append(pump, id, t, NULL, 0, NULL, 0, 0, (uint8_t)(errno < 256 ? errno : 255));
       pthread_mutex_unlock(&pump->lock);
       if (errno != ECONNREFUSED) return total;
       continue;
@@ -305,12 +321,13 @@ static int receive_udp(Pump *pump, uint32_t id, Source *source, Scratch *s) {
           atomic_store(&source->drops_known, 1);
         }
       }
-      char text[ADDRESS_TEXT] = {0};
+      uint8_t address[ADDRESS_TEXT];
+      uint8_t form = 0;
       uint16_t port = 0;
-      if (source->want_address) address_text(&s->addrs[i], text, &port);
+      if (source->want_address) form = encode_address(&s->addrs[i], address, &port);
       uint32_t length = s->msgs[i].msg_len;
       if (h->msg_flags & MSG_TRUNC) length = MAX_DATAGRAM; /* (a datagram larger than any link's MTU: refused as oversize) */
-      append(pump, id, arrival, s->iovs[i].iov_base, length, source->want_address ? text : NULL, port, 0);
+      append(pump, id, arrival, s->iovs[i].iov_base, length, address, form, port, 0);
     }
     pthread_mutex_unlock(&pump->lock);
     atomic_fetch_add(&pump->received, n);
@@ -364,7 +381,7 @@ static void receive_tun(Pump *pump, uint32_t id, Source *source, Scratch *s) {
       if (errno != EAGAIN && errno != EWOULDBLOCK) {
         double t = now_ms(CLOCK_MONOTONIC);
         pthread_mutex_lock(&pump->lock);
-        append(pump, id, t, NULL, 0, NULL, 0, (uint8_t)(errno < 256 ? errno : 255));
+        append(pump, id, t, NULL, 0, NULL, 0, 0, (uint8_t)(errno < 256 ? errno : 255));
         pthread_mutex_unlock(&pump->lock);
         epoll_ctl(pump->epfd, EPOLL_CTL_DEL, source->fd, NULL);
       }
@@ -378,7 +395,7 @@ static void receive_tun(Pump *pump, uint32_t id, Source *source, Scratch *s) {
   if (count == 0) return;
   pthread_mutex_lock(&pump->lock);
   for (int i = 0; i < count; i++) {
-    append(pump, id, s->stamps[i], s->buffers + (size_t)i * MAX_DATAGRAM, s->msgs[i].msg_len, NULL, 0, 0);
+    append(pump, id, s->stamps[i], s->buffers + (size_t)i * MAX_DATAGRAM, s->msgs[i].msg_len, NULL, 0, 0, 0);
   }
   pthread_mutex_unlock(&pump->lock);
   atomic_fetch_add(&pump->received, count);
@@ -445,7 +462,7 @@ static void arm_timer(Pump *pump) {
 static void timed_failed(Pump *pump, const Timed *t, int error) {
   pthread_mutex_lock(&pump->lock);
   pump->timed_dropped++;
-  if (error == ECONNREFUSED) append(pump, t->id, now_ms(CLOCK_MONOTONIC), NULL, 0, NULL, 0, ECONNREFUSED);
+  if (error == ECONNREFUSED) append(pump, t->id, now_ms(CLOCK_MONOTONIC), NULL, 0, NULL, 0, 0, ECONNREFUSED);
   pthread_mutex_unlock(&pump->lock);
 }
 

@@ -132,6 +132,8 @@ export class Relay {
   private readonly flowsByPumpId = new Map<number, Flow>();
   private nextPumpId = 1;
   private readonly freePumpIds: number[] = [];
+  /** The flow of the latest datagram from inside: the next one mostly comes from the same source (found without a key string). */
+  private lastInsideFlow: Flow | undefined;
 
   private constructor(
     private readonly listenSocket: Socket,
@@ -306,6 +308,16 @@ export class Relay {
 
   private fromInside(bytes: Buffer, address: string, port: number, atMs: number | undefined): void {
     if (this.closed) return;
+    const last = this.lastInsideFlow;
+    const flow = last !== undefined && !last.closed && last.insidePort === port && last.insideAddress === address ? last : this.insideFlow(address, port);
+    if (flow === undefined) return;
+    this.lastInsideFlow = flow;
+    flow.lastActive = this.now();
+    this.options.onInside(bytes, flow, atMs);
+  }
+
+  /** The flow of an inside source, opened if it is new; undefined when a new source is refused (too many). */
+  private insideFlow(address: string, port: number): Flow | undefined {
     const key = this.listenAddress.family === 6 ? `[${address}]:${port}` : `${address}:${port}`;
     let flow = this.flows.get(key);
     if (flow === undefined) {
@@ -314,12 +326,11 @@ export class Relay {
           this.options.warn(`more than ${this.options.maxSources} inside sources; datagrams from new ones (first: ${key}) are dropped (--max-sources)`);
         }
         this.counters.refusedSourceDatagrams++;
-        return;
+        return undefined;
       }
       flow = this.openFlow(key, address, port);
     }
-    flow.lastActive = this.now();
-    this.options.onInside(bytes, flow, atMs);
+    return flow;
   }
 
   /** Forgets the source idle longest if it has been idle long enough; true if room was made. */

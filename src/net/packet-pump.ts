@@ -98,6 +98,10 @@ interface NativePump {
 /** Most source ids (0 .. MAX_PUMP_SOURCES - 1). */
 export const MAX_PUMP_SOURCES = 65544;
 const RECORD_HEADER = 72;
+/** A record's address form for an IPv4 address in its 4 bytes (see pump.c); 1 to 46: IPv6 text of that length. */
+const ADDRESS_RAW_V4 = 0x84;
+/** IPv4 addresses formatted so far (by their 32-bit value), so that a source's address is formatted once, not per datagram. */
+const ADDRESS_CACHE_LIMIT = 4096;
 const DEFAULT_MAX_PENDING = 64 << 20;
 /**
  * How late the thread's timer lets a departure be before it wakes for it
@@ -142,6 +146,7 @@ export class PacketPump {
   private queued = 0;
   private flushScheduled = false;
   private readonly flushBound = () => this.flush();
+  private readonly ipv4Text = new Map<number, string>();
 
   constructor(private readonly options: PumpOptions) {
     const unavailable = packetPumpUnavailable();
@@ -236,9 +241,10 @@ export class PacketPump {
       const source = view.getUint32(offset + 8, true);
       const length = view.getUint32(offset + 12, true);
       const port = view.getUint16(offset + 16, true);
-      const addressLength = records[offset + 18];
+      const addressForm = records[offset + 18];
       const error = records[offset + 19];
-      const address = addressLength > 0 ? records.toString('latin1', offset + 20, offset + 20 + addressLength) : '';
+      const address =
+        addressForm === ADDRESS_RAW_V4 ? this.formatIpv4(view.getUint32(offset + 20)) : addressForm > 0 ? records.toString('latin1', offset + 20, offset + 20 + addressForm) : '';
       const start = offset + RECORD_HEADER;
       offset = start + ((length + 7) & ~7);
       if (error !== 0) {
@@ -248,6 +254,17 @@ export class PacketPump {
       arrivals.push({ source, bytes: records.subarray(start, start + length), atMs, address, port });
     }
     if (arrivals.length > 0) this.options.onArrivals(arrivals);
+  }
+
+  /** Dotted text of an IPv4 address (its 32-bit value, network order read big-endian): one string per address, kept. */
+  private formatIpv4(value: number): string {
+    let text = this.ipv4Text.get(value);
+    if (text === undefined) {
+      if (this.ipv4Text.size >= ADDRESS_CACHE_LIMIT) this.ipv4Text.clear();
+      text = `${value >>> 24}.${(value >>> 16) & 255}.${(value >>> 8) & 255}.${value & 255}`;
+      this.ipv4Text.set(value, text);
+    }
+    return text;
   }
 }
 

@@ -76,6 +76,46 @@ native('40 datagrams sent while the event loop is held reach it in one or two ba
   }
 });
 
+native("each datagram comes with its sender's address and port: IPv4 addresses byte for byte (two senders, in turn, read on the event loop or by the thread), IPv6 as text", async () => {
+  const clock = createMonotonicClock();
+  for (const readsOnEventLoop of [true, false]) {
+    const arrivals: PumpArrival[] = [];
+    const target = await bound();
+    const target6 = createSocket('udp6');
+    await new Promise<void>((resolve) => target6.bind(0, '::1', () => resolve()));
+    const pump = new PacketPump({ originNs: clock.originNs!, onArrivals: (a) => arrivals.push(...a), onError: () => {}, readsOnEventLoop });
+    pump.addUdp(0, takeOverDgramSocket(target)!, true);
+    pump.addUdp(1, takeOverDgramSocket(target6)!, true);
+    const senders = await Promise.all(
+      ['127.1.2.3', '127.201.0.254'].map(
+        (address) =>
+          new Promise<Socket>((resolve) => {
+            const s = createSocket('udp4');
+            s.bind(0, address, () => resolve(s));
+          }),
+      ),
+    );
+    const sender6 = createSocket('udp6');
+    await new Promise<void>((resolve) => sender6.bind(0, '::1', () => resolve()));
+    try {
+      for (let i = 0; i < 4; i++) senders[i % 2].send(Buffer.from([i]), target.address().port, '127.0.0.1');
+      sender6.send(Buffer.from([4]), target6.address().port, '::1');
+      await waitFor(() => arrivals.length === 5, 10_000, '5 datagrams');
+      const from = (i: number) => arrivals.find((a) => a.bytes[0] === i)!;
+      for (let i = 0; i < 4; i++) {
+        assert.is(from(i).address, i % 2 === 0 ? '127.1.2.3' : '127.201.0.254');
+        assert.is(from(i).port, senders[i % 2].address().port);
+      }
+      assert.is(from(4).source, 1);
+      assert.is(from(4).address, '::1');
+      assert.is(from(4).port, sender6.address().port);
+    } finally {
+      pump.close();
+      for (const s of [...senders, sender6, target, target6]) s.close();
+    }
+  }
+});
+
 native('a datagram that arrives while this thread takes the previous batch is handed over too (no lost wake-up)', async () => {
   // The race: the thread wakes for a second datagram while the first is still to be taken; this thread takes the
   // first just then, so the count of datagrams waiting is the same before and after the second was added. Each round
