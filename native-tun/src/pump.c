@@ -74,6 +74,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <netinet/udp.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -178,7 +179,8 @@ typedef struct {
   size_t out_len, out_data_cap;
   /* counters */
   atomic_uint_fast64_t received, received_bytes, receive_calls, wakes, handovers, max_batch, stalls, timer_wakes, timed_send_calls;
-  atomic_uint_fast64_t received_on_loop, watch_reads;
+  atomic_uint_fast64_t received_on_loop, watch_reads, segmented_sends;
+  atomic_int gso_off; /* the kernel refused a segmented send: runs go as one message per datagram from then on */
   uint64_t sent, send_calls, send_drops, send_refused, send_errors;
 } Pump;
 
@@ -470,33 +472,103 @@ static socklen_t address_length(const struct sockaddr_storage *a) {
   return a->ss_family == AF_INET ? sizeof(struct sockaddr_in) : sizeof(struct sockaddr_in6);
 }
 
-/* Sends a run of timed datagrams for one UDP socket with as few sendmmsg calls as the kernel takes; returns how many left. */
+/* Segmentation offload (UDP_SEGMENT, Linux 4.18): datagrams of one size to one address, handed to the kernel as one
+   message that it cuts into those same datagrams below the socket layer, so that the send path (the socket, routing,
+   netfilter, the device) is crossed once per run instead of once per datagram. The peer receives the same datagrams. */
+#ifdef UDP_SEGMENT
+#define GSO_MAX_SEGMENTS 64
+#define GSO_MAX_BYTES 65000 /* (a message's payload, under IP's 64 KiB with the headers) */
+#else
+#define GSO_MAX_SEGMENTS 1
+#endif
+
+static int same_destination(const Timed *a, const Timed *b) {
+  if (a->has_address != b->has_address) return 0;
+  return !a->has_address || memcmp(&a->address, &b->address, address_length(&a->address)) == 0;
+}
+
+/* How many of run[0 .. count - 1] can leave as one segmented message: the same length and destination, but the last,
+   which may be shorter (the kernel's rule); 1 when none can join the first. */
+static size_t segment_run(const Timed *run, size_t count) {
+  size_t size = run[0].length, n = 1;
+#ifdef UDP_SEGMENT
+  size_t total = size;
+  while (size > 0 && n < count && n < GSO_MAX_SEGMENTS) {
+    const Timed *t = &run[n];
+    if (t->length == 0 || t->length > size || total + t->length > GSO_MAX_BYTES || !same_destination(t, &run[0])) break;
+    total += t->length;
+    n++;
+    if (t->length < size) break;
+  }
+#endif
+  return n;
+}
+
+/* Errors with which a kernel or device refuses segmentation itself (not the datagrams): sent one by one instead. */
+static int segmentation_refused(int error) {
+  return error == EINVAL || error == EIO || error == EOPNOTSUPP || error == ENOPROTOOPT || error == EMSGSIZE;
+}
+
+/* Sends a run of timed datagrams for one UDP socket with as few sendmmsg calls as the kernel takes, datagrams of one
+   size to one destination as one segmented message (above); returns how many left. A datagram the kernel refuses is
+   counted and reported as before, one per refusal; a segmented message it refuses is sent again one by one. */
 static size_t send_timed_udp(Pump *pump, int fd, Timed *run, size_t count) {
   struct mmsghdr msgs[DUE_BATCH];
   struct iovec iovs[DUE_BATCH];
+  size_t first[DUE_BATCH + 1]; /* the datagram each message starts with; first[messages] = count */
+  char controls[DUE_BATCH][CMSG_SPACE(sizeof(uint16_t))];
   for (size_t i = 0; i < count; i++) {
     iovs[i].iov_base = run[i].data;
     iovs[i].iov_len = run[i].length;
-    memset(&msgs[i].msg_hdr, 0, sizeof(struct msghdr));
-    msgs[i].msg_hdr.msg_iov = &iovs[i];
-    msgs[i].msg_hdr.msg_iovlen = 1;
-    if (run[i].has_address) {
-      msgs[i].msg_hdr.msg_name = &run[i].address;
-      msgs[i].msg_hdr.msg_namelen = address_length(&run[i].address);
-    }
   }
   size_t done = 0, sent = 0;
   while (done < count) {
-    int n = sendmmsg(fd, msgs + done, (unsigned)(count - done), MSG_DONTWAIT);
+    int segment = !atomic_load(&pump->gso_off);
+    size_t m = 0;
+    for (size_t i = done; i < count; m++) {
+      size_t k = segment ? segment_run(run + i, count - i) : 1;
+      struct msghdr *h = &msgs[m].msg_hdr;
+      memset(h, 0, sizeof(*h));
+      h->msg_iov = &iovs[i];
+      h->msg_iovlen = k;
+      if (run[i].has_address) {
+        h->msg_name = &run[i].address;
+        h->msg_namelen = address_length(&run[i].address);
+      }
+#ifdef UDP_SEGMENT
+      if (k > 1) {
+        memset(controls[m], 0, sizeof(controls[m]));
+        h->msg_control = controls[m];
+        h->msg_controllen = sizeof(controls[m]);
+        struct cmsghdr *c = CMSG_FIRSTHDR(h);
+        c->cmsg_level = SOL_UDP;
+        c->cmsg_type = UDP_SEGMENT;
+        c->cmsg_len = CMSG_LEN(sizeof(uint16_t));
+        uint16_t size = (uint16_t)run[i].length;
+        memcpy(CMSG_DATA(c), &size, sizeof(size));
+      }
+#endif
+      first[m] = i;
+      i += k;
+    }
+    first[m] = count;
+    int n = sendmmsg(fd, msgs, (unsigned)m, MSG_DONTWAIT);
     atomic_fetch_add(&pump->timed_send_calls, 1);
     if (n < 0) {
       if (errno == EINTR) continue;
+      if (first[1] - first[0] > 1 && segmentation_refused(errno)) {
+        atomic_store(&pump->gso_off, 1);
+        continue;
+      }
       timed_failed(pump, &run[done], errno); /* (the first of those left failed: go on with the next) */
       done++;
       continue;
     }
-    done += (size_t)n;
-    sent += (size_t)n;
+    for (int j = 0; j < n; j++) {
+      if (first[j + 1] - first[j] > 1) atomic_fetch_add(&pump->segmented_sends, 1);
+    }
+    sent += first[n] - first[0];
+    done = first[n];
   }
   return sent;
 }
@@ -1220,6 +1292,7 @@ static napi_value pump_stats(napi_env env, napi_callback_info info) {
   set_named(env, result, "timerWakes", make_double(env, (double)atomic_load(&pump->timer_wakes)));
   set_named(env, result, "receivedOnLoop", make_double(env, (double)atomic_load(&pump->received_on_loop)));
   set_named(env, result, "watchReads", make_double(env, (double)atomic_load(&pump->watch_reads)));
+  set_named(env, result, "segmentedSends", make_double(env, (double)atomic_load(&pump->segmented_sends)));
   set_named(env, result, "handovers", make_double(env, (double)atomic_load(&pump->handovers)));
   set_named(env, result, "maxBatch", make_double(env, (double)atomic_load(&pump->max_batch)));
   set_named(env, result, "stalls", make_double(env, (double)atomic_load(&pump->stalls)));

@@ -72,6 +72,8 @@ export interface PumpCounters {
   timedPending: number;
   /** Send calls (sendmmsg, write) the thread made for them. */
   timedSendCalls: number;
+  /** Of the messages those calls sent, the ones that carried several datagrams of one size to one destination (UDP segmentation offload, cut into the same datagrams by the kernel). */
+  segmentedSends: number;
   /** Datagrams not sent: a full socket buffer or device queue, "port unreachable", other errors. */
   sendDrops: number;
   sendRefused: number;

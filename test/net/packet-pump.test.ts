@@ -255,6 +255,43 @@ native('departures due by a wake leave in that wake, one sendmmsg for a run to o
   }
 });
 
+native('due departures of one size to one destination leave as one segmented message (UDP_SEGMENT); the peer receives each datagram as it was, in order', async () => {
+  // Due together: 40 of 300 bytes and a shorter last one to the sink (one message, cut by the kernel), then 3 to a
+  // second sink (another destination: another message), then 2 of another size to the first sink again.
+  const clock = createMonotonicClock();
+  const sinks = [await bound(), await bound()];
+  const got: Buffer[][] = [[], []];
+  sinks.forEach((sink, i) => sink.on('message', (b) => got[i].push(b)));
+  const source = await bound();
+  const pump = new PacketPump({ originNs: clock.originNs!, onArrivals: () => {}, onError: () => {}, sendSlackMs: 60_000 });
+  pump.addUdp(0, takeOverDgramSocket(source)!, false);
+  const datagram = (n: number, size: number) => Buffer.alloc(size, n);
+  const plan: { to: number; bytes: Buffer }[] = [
+    ...Array.from({ length: 40 }, (_, n) => ({ to: 0, bytes: datagram(n, 300) })),
+    { to: 0, bytes: datagram(40, 120) },
+    ...Array.from({ length: 3 }, (_, n) => ({ to: 1, bytes: datagram(41 + n, 300) })),
+    { to: 0, bytes: datagram(44, 50) },
+    { to: 0, bytes: datagram(45, 50) },
+  ];
+  try {
+    const due = clock.now() - 10;
+    plan.forEach(({ to, bytes }, tag) => pump.sendAt(0, bytes, due, tag, '127.0.0.1', sinks[to].address().port));
+    // (Timed sends go at the thread's next wake: a removed source's wake-up is one.)
+    pump.addUdp(1, takeOverDgramSocket(await bound())!, false);
+    pump.remove(1);
+    await waitFor(() => got[0].length + got[1].length === plan.length, 10_000, `${plan.length} datagrams`);
+    assert.equal(got[0], plan.filter((p) => p.to === 0).map((p) => p.bytes));
+    assert.equal(got[1], plan.filter((p) => p.to === 1).map((p) => p.bytes));
+    const stats = pump.stats();
+    assert.is(stats.timedSent, plan.length);
+    assert.is(stats.timedSendCalls, 1);
+    assert.is(stats.segmentedSends, 3);
+  } finally {
+    pump.close();
+    for (const s of [...sinks, source]) s.close();
+  }
+});
+
 native('with nothing arriving, the timer sends a departure once its due time and the slack have passed', async () => {
   const clock = createMonotonicClock();
   const sink = await bound();
