@@ -95,7 +95,9 @@
 #define TUN_READS_PER_WAKE 64
 #define SEND_BATCH 64
 #define DUE_BATCH 64
-#define WATCH_MS 10
+/* (20 ms: half the thread's wakes of 10 ms. What a held loop leaves waiting in 20 ms fits the receive buffer linkshell
+   asks for: capped by net.core.rmem_max at 4 MiB here, it held 6,553 datagrams of 200 bytes, 65 ms at 100,000/s.) */
+#define WATCH_MS 20
 
 enum { KIND_UDP = 0, KIND_TUN = 1 };
 

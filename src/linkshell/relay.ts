@@ -21,7 +21,7 @@
 //
 // Where the native packet path is built (Linux; src/net/packet-pump.ts), the
 // listen socket and the outside sockets are read through it (on the event
-// loop, and what waits by its thread every 10 ms, so a held-up loop does not
+// loop, and what waits by its thread every 20 ms, so a held-up loop does not
 // let the kernel's buffers fill), with every datagram stamped with the
 // kernel's arrival time, and datagrams leave through it in batches
 // (sendmmsg); Node's sockets then only bind, connect and hold the ports.
@@ -183,7 +183,7 @@ export class Relay {
     if (fd === undefined) return;
     this.pump = new PacketPump({
       originNs,
-      // (One wake per datagram where the loop keeps up; the thread reads what waits every 10 ms: see packet-pump.ts.)
+      // (One wake per datagram where the loop keeps up; the thread reads what waits every 20 ms: see packet-pump.ts.)
       readsOnEventLoop: true,
       onArrivals: (arrivals) => this.fromPump(arrivals),
       onError: (source, code) => {

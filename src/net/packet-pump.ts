@@ -26,7 +26,7 @@
 // the kernel's arrival stamps as ever), sends the departures due, hands the
 // arrivals to the link model and sends any of its departures already due;
 // the thread then wakes only for departures no arrival's wake took along,
-// and every WATCH_MS (10 ms) to read what waits at those sockets (nothing,
+// and every WATCH_MS (20 ms) to read what waits at those sockets (nothing,
 // mostly, while the loop keeps up), so that their kernel buffers do not
 // fill while the loop is held up (a long callback, a garbage collection,
 // CPU contention) or reads too slowly; what it reads is handed over as
@@ -123,7 +123,7 @@ export interface PumpOptions {
   maxPendingBytes?: number;
   /** How late (ms) the thread's timer lets a departure handed over with sendAt be, when no arrival wakes it sooner (default DEFAULT_SEND_SLACK_MS). */
   sendSlackMs?: number;
-  /** Read UDP sources on the event loop, the thread reading what waits at them every 10 ms (see the top of this file; default false: the thread reads them). */
+  /** Read UDP sources on the event loop, the thread reading what waits at them every 20 ms (see the top of this file; default false: the thread reads them). */
   readsOnEventLoop?: boolean;
 }
 

@@ -318,6 +318,25 @@ native('with nothing arriving, the timer sends a departure once its due time and
   }
 });
 
+native('read on the event loop: with nothing arriving, the thread looks at the sources every 20 ms, not more often', async () => {
+  const clock = createMonotonicClock();
+  const target = await bound();
+  const pump = new PacketPump({ originNs: clock.originNs!, onArrivals: () => {}, onError: () => {}, readsOnEventLoop: true });
+  pump.addUdp(0, takeOverDgramSocket(target)!, true);
+  try {
+    // (A slower machine wakes it less often, never more: at most one wake per 20 ms, and one for the source added.)
+    const wakes0 = pump.stats().wakes;
+    const start = clock.now();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const wakes = pump.stats().wakes - wakes0;
+    const elapsed = clock.now() - start;
+    assert.ok(wakes <= Math.floor(elapsed / 20) + 2, `${wakes} wakes in ${elapsed.toFixed(0)} ms`);
+  } finally {
+    pump.close();
+    target.close();
+  }
+});
+
 native('read on the event loop: one wake reads the datagram, sends the departures due by then (one sendmmsg) and hands the arrival over', async () => {
   const clock = createMonotonicClock();
   const { sink, got } = await collectingSink();
@@ -339,7 +358,7 @@ native('read on the event loop: one wake reads the datagram, sends the departure
     assert.is(stats.receivedOnLoop + stats.watchReads, 1);
     assert.is(stats.timedSendCalls, 1);
     assert.is(stats.timerWakes, 0);
-    // With the loop free, it is the loop that reads (the thread only what it finds waiting at its look every 10 ms).
+    // With the loop free, it is the loop that reads (the thread only what it finds waiting at its look every 20 ms).
     for (let i = 0; i < 20; i++) {
       sender.send(Buffer.from([i]));
       await waitFor(() => arrivals.length === 2 + i, 10_000, `datagram ${i}`);
