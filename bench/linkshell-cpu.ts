@@ -34,7 +34,8 @@
 // Relays: floor (the Node forwarder), c-forwarder (stands in for mm-link when it is missing), linkshell (its defaults: --timer
 // timeout, setTimeout, about a millisecond late at worst, as mm-link's
 // millisecond poll), linkshell-thread (--timer thread: the worker thread's
-// sub-millisecond alarm), mm-link.
+// sub-millisecond alarm), linkshell@DIR (the linkshell of another built checkout
+// at DIR, e.g. the parent commit's, for a change measured side by side), mm-link.
 // --loads PPSxBYTES,...   offered loads (datagrams per second x payload bytes)
 // --mm-link PATH          an mm-link binary (setuid root, as Mahimahi installs it;
 //                         it wants net.ipv4.ip_forward=1); default: the one
@@ -172,7 +173,9 @@ async function run(relay: string, pps: number, size: number): Promise<RunResult>
   let relayProcess: ChildProcess;
   let sender: ChildProcess;
   let measured: () => number[];
-  const summaryFile = join(dir, `summary-${relay}.json`);
+  const summaryFile = join(dir, `summary-${relays.indexOf(relay)}.json`);
+  // (linkshell@DIR: the linkshell of another checkout, built, e.g. the parent commit's, measured side by side.)
+  const linkshellBin = relay.startsWith('linkshell@') ? join(relay.slice('linkshell@'.length), 'bin/linkshell.js') : here('../bin/linkshell.js');
   if (relay === 'mm-link') {
     // The shell outlives the load by a few seconds, so that mm-link is still there to be measured after it.
     const command = `node ${load('$MAHIMAHI_BASE', sinkPort).join(' ')}; sleep 3`;
@@ -187,7 +190,7 @@ async function run(relay: string, pps: number, size: number): Promise<RunResult>
       ? ['node', ...tsx, here('./udp-forwarder.ts'), String(port), '127.0.0.1', String(sinkPort)]
       : relay === 'c-forwarder'
         ? [cForwarder, String(port), String(sinkPort)]
-        : ['node', here('../bin/linkshell.js'), '--trace', trace, '--listen', `127.0.0.1:${port}`, '--connect', `127.0.0.1:${sinkPort}`, '--summary-json', summaryFile, ...linkshellArgs, ...(relay === 'linkshell-thread' ? ['--timer', 'thread'] : [])];
+        : ['node', linkshellBin, '--trace', trace, '--listen', `127.0.0.1:${port}`, '--connect', `127.0.0.1:${sinkPort}`, '--summary-json', summaryFile, ...linkshellArgs, ...(relay === 'linkshell-thread' ? ['--timer', 'thread'] : [])];
     relayProcess = spawn(argv[0], argv.slice(1), { cwd: root, stdio: ['ignore', 'ignore', 'ignore'] }); // (linkshell's summary on stderr is not needed)
     sender = spawn('node', load('127.0.0.1', port), { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
     measured = () => [relayProcess.pid!];
