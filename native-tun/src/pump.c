@@ -181,7 +181,7 @@ typedef struct {
   size_t out_len, out_data_cap;
   /* counters */
   atomic_uint_fast64_t received, received_bytes, receive_calls, wakes, handovers, max_batch, stalls, timer_wakes, timed_send_calls;
-  atomic_uint_fast64_t received_on_loop, watch_reads, segmented_sends;
+  atomic_uint_fast64_t received_on_loop, watch_reads, segmented_sends, send_lock_skips;
   atomic_int gso_off; /* the kernel refused a segmented send: runs go as one message per datagram from then on */
   uint64_t sent, send_calls, send_drops, send_refused, send_errors;
 } Pump;
@@ -628,7 +628,22 @@ static void send_due(Pump *pump, int timer_fired, int arm) {
     uint64_t expirations;
     if (read(pump->timerfd, &expirations, sizeof(expirations)) < 0) { /* not expired after all */ }
   }
-  pthread_mutex_lock(&pump->send_lock);
+  if (pthread_mutex_trylock(&pump->send_lock) != 0) {
+    /* The other thread is sending: it takes every departure due by its last look before it lets go, so this one waits
+       its turn only if one is due already and still waiting; otherwise it sets the timer (if asked) and goes on
+       without sleeping on the lock (a wake-up of its own and one for the other thread, each time the timer's wake
+       and an arrival's met). */
+    pthread_mutex_lock(&pump->lock);
+    if (timer_fired) pump->armed = 0;
+    int waiting = pump->timed_count > 0 && pump->timed[0].due <= now_ms(CLOCK_MONOTONIC);
+    if (!waiting && arm) arm_timer(pump);
+    pthread_mutex_unlock(&pump->lock);
+    if (!waiting) {
+      atomic_fetch_add(&pump->send_lock_skips, 1);
+      return;
+    }
+    pthread_mutex_lock(&pump->send_lock);
+  }
   for (;;) {
     pthread_mutex_lock(&pump->lock);
     if (timer_fired) pump->armed = 0; /* (it expired: set it again even for the same time) */
@@ -1295,6 +1310,7 @@ static napi_value pump_stats(napi_env env, napi_callback_info info) {
   set_named(env, result, "receivedOnLoop", make_double(env, (double)atomic_load(&pump->received_on_loop)));
   set_named(env, result, "watchReads", make_double(env, (double)atomic_load(&pump->watch_reads)));
   set_named(env, result, "segmentedSends", make_double(env, (double)atomic_load(&pump->segmented_sends)));
+  set_named(env, result, "sendLockSkips", make_double(env, (double)atomic_load(&pump->send_lock_skips)));
   set_named(env, result, "handovers", make_double(env, (double)atomic_load(&pump->handovers)));
   set_named(env, result, "maxBatch", make_double(env, (double)atomic_load(&pump->max_batch)));
   set_named(env, result, "stalls", make_double(env, (double)atomic_load(&pump->stalls)));

@@ -74,6 +74,8 @@ export interface PumpCounters {
   timedSendCalls: number;
   /** Of the messages those calls sent, the ones that carried several datagrams of one size to one destination (UDP segmentation offload, cut into the same datagrams by the kernel). */
   segmentedSends: number;
+  /** Times a thread found the other sending departures, none due still waiting, and went on without waiting for it. */
+  sendLockSkips: number;
   /** Datagrams not sent: a full socket buffer or device queue, "port unreachable", other errors. */
   sendDrops: number;
   sendRefused: number;
