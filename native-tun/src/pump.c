@@ -42,7 +42,10 @@
  * with the time it is due to leave (where the link model knows a departure
  * at the arrival): at every wake, whatever woke it (an arrival, the timer),
  * the thread sends every timed datagram already due, a run for one socket
- * with one sendmmsg, and notes how late each left. Its timer is set for the
+ * with one sendmmsg (datagrams of one size to one destination in it as one
+ * segmented message: see send_timed_udp), and notes how late each left. A
+ * thread that finds the other sending does not wait for it unless a departure
+ * is due and still waiting (send_due). Its timer is set for the
  * earliest due time plus `sendSlackMs`: a departure due just before an
  * arrival's wake leaves in that wake, and the timer's wake is saved; with
  * nothing arriving, the timer sends it at most the slack late (Mahimahi

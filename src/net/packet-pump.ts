@@ -14,7 +14,9 @@
 // the time it is to leave: its departure no longer waits for this thread,
 // and the thread notes how late each left (drainLateness()). At every wake
 // (an arrival's or its timer's) the thread sends every such datagram due by
-// then, one sendmmsg per run for one socket; its timer is set `sendSlackMs`
+// then, one sendmmsg per run for one socket (in it, datagrams of one size to
+// one destination as one segmented message, UDP_SEGMENT, which the kernel
+// cuts into the same datagrams); its timer is set `sendSlackMs`
 // after the earliest due time, so that a departure due shortly before the
 // next arrival leaves in that arrival's wake instead of in a wake of its
 // own. A datagram never leaves early; with nothing arriving it leaves at
