@@ -8,8 +8,9 @@
 // processes). The sender (bench/udp-load.ts) sends what it owes every
 // millisecond, so a sender held up by other work catches up late in bursts:
 // linkshell is stopped only once the sender has sent everything and
-// 300 ms more have passed, so that what was sent late is not counted as lost. linkshell's CPU time per datagram gives the
-// rate one whole core would carry. Then linkshell's CPU use carrying
+// 300 ms more have passed, so that what was sent late is not counted as
+// lost. linkshell's CPU time per datagram gives the rate one whole core
+// would carry. Then linkshell's CPU use carrying
 // traffic at the mean rate of the ATT LTE trace (5.19 Mbit/s of 1472-byte
 // datagrams through ATT-LTE-driving.down) with each timer (plain setTimeout
 // is the same-process baseline).
