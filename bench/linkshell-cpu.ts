@@ -9,11 +9,18 @@
 // delivery opportunities per millisecond both ways, so nothing is queued or
 // dropped), to a sink in this process. A relay's CPU time is the run time of
 // all its threads (/proc/PID/task/*/schedstat, nanoseconds; for mm-link, of
-// every mm-link process it forked) from the moment the sender starts to
-// 300 ms after it stops: start-up and shut-down are not counted.
+// every mm-link process it forked) over the same steady window for every
+// relay: from --warmup seconds after the sender starts (default 3) to 300 ms
+// after it stops, --seconds later. Counted: everything each relay does in
+// that window. Not counted, for any relay: start-up, the warm-up (the first
+// datagrams through a relay; for linkshell, V8 compiling its hot path, which
+// a compiled C program such as mm-link does not need) and shut-down. The CPU
+// per datagram is that time over the datagrams the sink received in the
+// window.
 //
 // A run counts only when its load started in time (at most 200 ms late) and
-// the window caught at least 95 % of the datagrams sent; otherwise it is run
+// the window caught at least 95 % of the datagrams sent after the warm-up;
+// otherwise it is run
 // again (--attempts times at most) and, if it never counts, no ratio is
 // printed for it. Each load runs --pairs times, the relays interleaved; the
 // ratios are of the medians.
@@ -21,13 +28,14 @@
 // Usage:
 //   node --import tsx bench/linkshell-cpu.ts [--seconds 10] [--loads 1000x1000,5000x200,20000x200]
 //       [--mm-link PATH] [--mm-user USER] [--relays floor,linkshell,linkshell-thread,mm-link] [--linkshell-args "..."]
-//       [--pairs 3] [--attempts 3] [--yes N]
+//       [--pairs 3] [--attempts 3] [--yes N] [--warmup 3]
 // --yes N: N busy processes (`yes > /dev/null`, this benchmark's priority) run throughout.
 //
 // Relays: floor (the Node forwarder), c-forwarder (stands in for mm-link when it is missing), linkshell (its defaults: --timer
 // timeout, setTimeout, about a millisecond late at worst, as mm-link's
 // millisecond poll), linkshell-thread (--timer thread: the worker thread's
-// sub-millisecond alarm), mm-link.
+// sub-millisecond alarm), linkshell@DIR (the linkshell of another built checkout
+// at DIR, e.g. the parent commit's, for a change measured side by side), mm-link.
 // --loads PPSxBYTES,...   offered loads (datagrams per second x payload bytes)
 // --mm-link PATH          an mm-link binary (setuid root, as Mahimahi installs it;
 //                         it wants net.ipv4.ip_forward=1); default: the one
@@ -54,6 +62,8 @@ const relays = option('relays', 'floor,linkshell,linkshell-thread,mm-link').spli
 const pairs = Number(option('pairs', '3'));
 const attempts = Number(option('attempts', '3'));
 const busy = Number(option('yes', '0'));
+const warmupSeconds = Number(option('warmup', '3'));
+if (!(warmupSeconds >= 0)) throw new Error(`--warmup: ${option('warmup', '3')} is not a number of seconds >= 0`);
 const LATE_START_LIMIT_MS = 200;
 const CAUGHT_MIN = 0.95;
 const linkshellArgs = option('linkshell-args', '').split(' ').filter((a) => a !== '');
@@ -135,6 +145,7 @@ async function freePort(): Promise<number> {
 
 interface RunResult {
   relay: string;
+  /** Datagrams sent in the window (after the warm-up), and received by the sink in it. */
   sent: number;
   received: number;
   cpuMs: number;
@@ -156,12 +167,15 @@ const LEAD_MS = 6000;
 
 async function run(relay: string, pps: number, size: number): Promise<RunResult> {
   const durationMs = seconds * 1000;
+  const warmupMs = warmupSeconds * 1000;
   const startAt = Date.now() + LEAD_MS;
-  const load = (host: string, port: number | string) => [...tsx, here('./udp-load.ts'), host, String(port), String(pps), String(size), String(startAt), String(durationMs)];
+  const load = (host: string, port: number | string) => [...tsx, here('./udp-load.ts'), host, String(port), String(pps), String(size), String(startAt), String(warmupMs + durationMs), String(warmupMs)];
   let relayProcess: ChildProcess;
   let sender: ChildProcess;
   let measured: () => number[];
-  const summaryFile = join(dir, `summary-${relay}.json`);
+  const summaryFile = join(dir, `summary-${relays.indexOf(relay)}.json`);
+  // (linkshell@DIR: the linkshell of another checkout, built, e.g. the parent commit's, measured side by side.)
+  const linkshellBin = relay.startsWith('linkshell@') ? join(relay.slice('linkshell@'.length), 'bin/linkshell.js') : here('../bin/linkshell.js');
   if (relay === 'mm-link') {
     // The shell outlives the load by a few seconds, so that mm-link is still there to be measured after it.
     const command = `node ${load('$MAHIMAHI_BASE', sinkPort).join(' ')}; sleep 3`;
@@ -176,14 +190,14 @@ async function run(relay: string, pps: number, size: number): Promise<RunResult>
       ? ['node', ...tsx, here('./udp-forwarder.ts'), String(port), '127.0.0.1', String(sinkPort)]
       : relay === 'c-forwarder'
         ? [cForwarder, String(port), String(sinkPort)]
-        : ['node', here('../bin/linkshell.js'), '--trace', trace, '--listen', `127.0.0.1:${port}`, '--connect', `127.0.0.1:${sinkPort}`, '--summary-json', summaryFile, ...linkshellArgs, ...(relay === 'linkshell-thread' ? ['--timer', 'thread'] : [])];
+        : ['node', linkshellBin, '--trace', trace, '--listen', `127.0.0.1:${port}`, '--connect', `127.0.0.1:${sinkPort}`, '--summary-json', summaryFile, ...linkshellArgs, ...(relay === 'linkshell-thread' ? ['--timer', 'thread'] : [])];
     relayProcess = spawn(argv[0], argv.slice(1), { cwd: root, stdio: ['ignore', 'ignore', 'ignore'] }); // (linkshell's summary on stderr is not needed)
     sender = spawn('node', load('127.0.0.1', port), { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
     measured = () => [relayProcess.pid!];
   }
   let output = '';
   sender.stdout!.on('data', (chunk) => (output += chunk));
-  await sleep(startAt - Date.now());
+  await sleep(startAt + warmupMs - Date.now());
   const pids = measured();
   const cpu0 = pids.reduce((sum, pid) => sum + threadsCpuMs(pid), 0);
   const received0 = received;
@@ -193,7 +207,7 @@ async function run(relay: string, pps: number, size: number): Promise<RunResult>
   if (relay !== 'mm-link') relayProcess.kill('SIGTERM');
   await Promise.all([exited(relayProcess), exited(sender)]);
   const line = output.trim().split('\n').pop() ?? '';
-  let report: { sent: number; lateStartMs: number };
+  let report: { sentAfterWarmup: number; lateStartMs: number };
   try {
     report = JSON.parse(line);
   } catch {
@@ -205,7 +219,7 @@ async function run(relay: string, pps: number, size: number): Promise<RunResult>
     const doc = JSON.parse(readFileSync(summaryFile, 'utf8'));
     summary = { verdict: doc.verdict, latenessP99Ms: doc.latenessP99Ms, kernelDrops: doc.kernelDrops, queueDrops: doc.directions[0].drops.queue };
   }
-  return { relay, sent: report.sent, received: got, cpuMs, lateStartMs: report.lateStartMs, summary };
+  return { relay, sent: report.sentAfterWarmup, received: got, cpuMs, lateStartMs: report.lateStartMs, summary };
 }
 
 /** Why a run does not count (its load started late, or the window missed datagrams), or undefined. */
@@ -235,7 +249,7 @@ const f = (x: number, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : '-');
 const wanted = relays.map((r) => (r === 'mm-link' && mmLink === '' ? 'c-forwarder' : r)).filter((r, i, all) => all.indexOf(r) === i);
 const reference = wanted.includes('mm-link') ? 'mm-link' : 'c-forwarder';
 const uptime = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-console.log(`relay CPU per datagram: ${seconds} s per run, ${pairs} interleaved runs per relay and load, unconstrained trace (100 opportunities/ms), loopback${busy > 0 ? `, ${busy} busy processes (yes > /dev/null) running` : ''}`);
+console.log(`relay CPU per datagram: ${seconds} s measured per run after ${warmupSeconds} s of warm-up, ${pairs} interleaved runs per relay and load, unconstrained trace (100 opportunities/ms), loopback${busy > 0 ? `, ${busy} busy processes (yes > /dev/null) running` : ''}`);
 console.log(`load average at the start: ${uptime()}`);
 console.log(
   mmLink !== ''

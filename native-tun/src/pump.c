@@ -42,7 +42,10 @@
  * with the time it is due to leave (where the link model knows a departure
  * at the arrival): at every wake, whatever woke it (an arrival, the timer),
  * the thread sends every timed datagram already due, a run for one socket
- * with one sendmmsg, and notes how late each left. Its timer is set for the
+ * with one sendmmsg (datagrams of one size to one destination in it as one
+ * segmented message: see send_timed_udp), and notes how late each left. A
+ * thread that finds the other sending does not wait for it unless a departure
+ * is due and still waiting (send_due). Its timer is set for the
  * earliest due time plus `sendSlackMs`: a departure due just before an
  * arrival's wake leaves in that wake, and the timer's wake is saved; with
  * nothing arriving, the timer sends it at most the slack late (Mahimahi
@@ -60,8 +63,10 @@
  *   closePump(pump)
  *
  * A record (8-byte aligned, little-endian):
- *   f64 arrival ms (CLOCK_MONOTONIC)  u32 id  u32 length  u16 port  u8 address length  u8 error
- *   u8[46] address text (inet_ntop; only for sources added with wantAddress)  payload  padding
+ *   f64 arrival ms (CLOCK_MONOTONIC)  u32 id  u32 length  u16 port  u8 address form  u8 error
+ *   u8[46] address (only for sources added with wantAddress)  payload  padding
+ * The address form: 0 none; ADDRESS_RAW_V4 (0x84) an IPv4 address as its 4 bytes in network order (JavaScript
+ * formats it once per address and keeps the text); 1 to 46 an IPv6 address as text (inet_ntop) of that length.
  * A record with error != 0 (an errno, e.g. ECONNREFUSED: the peer's host refused a datagram) has no payload. */
 #define _GNU_SOURCE
 #include <node_api.h>
@@ -72,6 +77,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <netinet/udp.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -88,10 +94,13 @@
 #define MAX_DATAGRAM 65536
 #define RECORD_HEADER 72
 #define ADDRESS_TEXT 46
+#define ADDRESS_RAW_V4 0x84
 #define TUN_READS_PER_WAKE 64
 #define SEND_BATCH 64
 #define DUE_BATCH 64
-#define WATCH_MS 10
+/* (20 ms: half the thread's wakes of 10 ms. What a held loop leaves waiting in 20 ms fits the receive buffer linkshell
+   asks for: capped by net.core.rmem_max at 4 MiB here, it held 6,553 datagrams of 200 bytes, 65 ms at 100,000/s.) */
+#define WATCH_MS 20
 
 enum { KIND_UDP = 0, KIND_TUN = 1 };
 
@@ -175,7 +184,8 @@ typedef struct {
   size_t out_len, out_data_cap;
   /* counters */
   atomic_uint_fast64_t received, received_bytes, receive_calls, wakes, handovers, max_batch, stalls, timer_wakes, timed_send_calls;
-  atomic_uint_fast64_t received_on_loop, watch_reads;
+  atomic_uint_fast64_t received_on_loop, watch_reads, segmented_sends, send_lock_skips;
+  atomic_int gso_off; /* the kernel refused a segmented send: runs go as one message per datagram from then on */
   uint64_t sent, send_calls, send_drops, send_refused, send_errors;
 } Pump;
 
@@ -197,7 +207,7 @@ static int reserve(Pump *pump, size_t bytes) {
   return 0;
 }
 
-static void append(Pump *pump, uint32_t id, double arrival, const uint8_t *data, uint32_t length, const char *address, uint16_t port, uint8_t error) {
+static void append(Pump *pump, uint32_t id, double arrival, const uint8_t *data, uint32_t length, const uint8_t *address, uint8_t address_form, uint16_t port, uint8_t error) {
   size_t size = RECORD_HEADER + ((length + 7u) & ~7u);
   if (reserve(pump, size) < 0) return; /* out of memory: the datagram is lost, as by a full buffer */
   uint8_t *r = pump->in_buf + pump->in_len;
@@ -205,8 +215,8 @@ static void append(Pump *pump, uint32_t id, double arrival, const uint8_t *data,
   memcpy(r + 8, &id, 4);
   memcpy(r + 12, &length, 4);
   memcpy(r + 16, &port, 2);
-  size_t address_length = address ? strlen(address) : 0;
-  r[18] = (uint8_t)address_length;
+  size_t address_length = address_form == ADDRESS_RAW_V4 ? 4 : address_form;
+  r[18] = address_form;
   r[19] = error;
   memset(r + 20, 0, ADDRESS_TEXT + 6);
   if (address_length) memcpy(r + 20, address, address_length);
@@ -238,27 +248,37 @@ typedef struct {
   char controls[VLEN][CMSG_SPACE(sizeof(struct timespec)) + CMSG_SPACE(sizeof(uint32_t)) + 64];
   double stamps[VLEN];
   uint8_t *buffers; /* VLEN * MAX_DATAGRAM */
+  int set_up; /* msgs are set up for recvmmsg, but for the first `dirty`: it changes only those it fills */
+  int dirty;
 } Scratch;
 
-static void address_text(const struct sockaddr_storage *a, char *text, uint16_t *port) {
-  text[0] = 0;
+/* A sender's address as a record carries it (see the top of this file); returns its form. */
+static uint8_t encode_address(const struct sockaddr_storage *a, uint8_t *out, uint16_t *port) {
   *port = 0;
   if (a->ss_family == AF_INET) {
     const struct sockaddr_in *v4 = (const struct sockaddr_in *)a;
-    inet_ntop(AF_INET, &v4->sin_addr, text, ADDRESS_TEXT);
+    memcpy(out, &v4->sin_addr, 4);
     *port = ntohs(v4->sin_port);
-  } else if (a->ss_family == AF_INET6) {
+    return ADDRESS_RAW_V4;
+  }
+  if (a->ss_family == AF_INET6) {
     const struct sockaddr_in6 *v6 = (const struct sockaddr_in6 *)a;
+    char text[ADDRESS_TEXT] = {0};
     inet_ntop(AF_INET6, &v6->sin6_addr, text, ADDRESS_TEXT);
     *port = ntohs(v6->sin6_port);
+    size_t length = strlen(text);
+    memcpy(out, text, length);
+    return (uint8_t)length;
   }
+  return 0;
 }
 
 /* Reads what waits at a UDP socket (up to VLEN datagrams per call, a few calls at most); returns how many. */
 static int receive_udp(Pump *pump, uint32_t id, Source *source, Scratch *s) {
   int total = 0;
   for (int round = 0; round < 4; round++) {
-    for (int i = 0; i < VLEN; i++) {
+    int reset = s->set_up ? s->dirty : VLEN;
+    for (int i = 0; i < reset; i++) {
       s->iovs[i].iov_base = s->buffers + (size_t)i * MAX_DATAGRAM;
       s->iovs[i].iov_len = MAX_DATAGRAM;
       memset(&s->msgs[i].msg_hdr, 0, sizeof(struct msghdr));
@@ -269,15 +289,18 @@ static int receive_udp(Pump *pump, uint32_t id, Source *source, Scratch *s) {
       s->msgs[i].msg_hdr.msg_control = s->controls[i];
       s->msgs[i].msg_hdr.msg_controllen = sizeof(s->controls[i]);
     }
+    s->set_up = 1;
+    s->dirty = 0;
     int n = recvmmsg(source->fd, s->msgs, VLEN, MSG_DONTWAIT, NULL);
     atomic_fetch_add(&pump->receive_calls, 1);
+    if (n > 0) s->dirty = n;
     if (n < 0) {
       if (errno == EINTR) continue;
       if (errno == EAGAIN || errno == EWOULDBLOCK) return total;
       /* ECONNREFUSED and the like: the socket's pending error, reported once per occurrence. */
       double t = now_ms(CLOCK_MONOTONIC);
       pthread_mutex_lock(&pump->lock);
-      append(pump, id, t, NULL, 0, NULL, 0, (uint8_t)(errno < 256 ? errno : 255));
+      append(pump, id, t, NULL, 0, NULL, 0, 0, (uint8_t)(errno < 256 ? errno : 255));
       pthread_mutex_unlock(&pump->lock);
       if (errno != ECONNREFUSED) return total;
       continue;
@@ -305,12 +328,13 @@ static int receive_udp(Pump *pump, uint32_t id, Source *source, Scratch *s) {
           atomic_store(&source->drops_known, 1);
         }
       }
-      char text[ADDRESS_TEXT] = {0};
+      uint8_t address[ADDRESS_TEXT];
+      uint8_t form = 0;
       uint16_t port = 0;
-      if (source->want_address) address_text(&s->addrs[i], text, &port);
+      if (source->want_address) form = encode_address(&s->addrs[i], address, &port);
       uint32_t length = s->msgs[i].msg_len;
       if (h->msg_flags & MSG_TRUNC) length = MAX_DATAGRAM; /* (a datagram larger than any link's MTU: refused as oversize) */
-      append(pump, id, arrival, s->iovs[i].iov_base, length, source->want_address ? text : NULL, port, 0);
+      append(pump, id, arrival, s->iovs[i].iov_base, length, address, form, port, 0);
     }
     pthread_mutex_unlock(&pump->lock);
     atomic_fetch_add(&pump->received, n);
@@ -364,7 +388,7 @@ static void receive_tun(Pump *pump, uint32_t id, Source *source, Scratch *s) {
       if (errno != EAGAIN && errno != EWOULDBLOCK) {
         double t = now_ms(CLOCK_MONOTONIC);
         pthread_mutex_lock(&pump->lock);
-        append(pump, id, t, NULL, 0, NULL, 0, (uint8_t)(errno < 256 ? errno : 255));
+        append(pump, id, t, NULL, 0, NULL, 0, 0, (uint8_t)(errno < 256 ? errno : 255));
         pthread_mutex_unlock(&pump->lock);
         epoll_ctl(pump->epfd, EPOLL_CTL_DEL, source->fd, NULL);
       }
@@ -378,7 +402,7 @@ static void receive_tun(Pump *pump, uint32_t id, Source *source, Scratch *s) {
   if (count == 0) return;
   pthread_mutex_lock(&pump->lock);
   for (int i = 0; i < count; i++) {
-    append(pump, id, s->stamps[i], s->buffers + (size_t)i * MAX_DATAGRAM, s->msgs[i].msg_len, NULL, 0, 0);
+    append(pump, id, s->stamps[i], s->buffers + (size_t)i * MAX_DATAGRAM, s->msgs[i].msg_len, NULL, 0, 0, 0);
   }
   pthread_mutex_unlock(&pump->lock);
   atomic_fetch_add(&pump->received, count);
@@ -445,7 +469,7 @@ static void arm_timer(Pump *pump) {
 static void timed_failed(Pump *pump, const Timed *t, int error) {
   pthread_mutex_lock(&pump->lock);
   pump->timed_dropped++;
-  if (error == ECONNREFUSED) append(pump, t->id, now_ms(CLOCK_MONOTONIC), NULL, 0, NULL, 0, ECONNREFUSED);
+  if (error == ECONNREFUSED) append(pump, t->id, now_ms(CLOCK_MONOTONIC), NULL, 0, NULL, 0, 0, ECONNREFUSED);
   pthread_mutex_unlock(&pump->lock);
 }
 
@@ -453,33 +477,103 @@ static socklen_t address_length(const struct sockaddr_storage *a) {
   return a->ss_family == AF_INET ? sizeof(struct sockaddr_in) : sizeof(struct sockaddr_in6);
 }
 
-/* Sends a run of timed datagrams for one UDP socket with as few sendmmsg calls as the kernel takes; returns how many left. */
+/* Segmentation offload (UDP_SEGMENT, Linux 4.18): datagrams of one size to one address, handed to the kernel as one
+   message that it cuts into those same datagrams below the socket layer, so that the send path (the socket, routing,
+   netfilter, the device) is crossed once per run instead of once per datagram. The peer receives the same datagrams. */
+#ifdef UDP_SEGMENT
+#define GSO_MAX_SEGMENTS 64
+#define GSO_MAX_BYTES 65000 /* (a message's payload, under IP's 64 KiB with the headers) */
+#else
+#define GSO_MAX_SEGMENTS 1
+#endif
+
+static int same_destination(const Timed *a, const Timed *b) {
+  if (a->has_address != b->has_address) return 0;
+  return !a->has_address || memcmp(&a->address, &b->address, address_length(&a->address)) == 0;
+}
+
+/* How many of run[0 .. count - 1] can leave as one segmented message: the same length and destination, but the last,
+   which may be shorter (the kernel's rule); 1 when none can join the first. */
+static size_t segment_run(const Timed *run, size_t count) {
+  size_t size = run[0].length, n = 1;
+#ifdef UDP_SEGMENT
+  size_t total = size;
+  while (size > 0 && n < count && n < GSO_MAX_SEGMENTS) {
+    const Timed *t = &run[n];
+    if (t->length == 0 || t->length > size || total + t->length > GSO_MAX_BYTES || !same_destination(t, &run[0])) break;
+    total += t->length;
+    n++;
+    if (t->length < size) break;
+  }
+#endif
+  return n;
+}
+
+/* Errors with which a kernel or device refuses segmentation itself (not the datagrams): sent one by one instead. */
+static int segmentation_refused(int error) {
+  return error == EINVAL || error == EIO || error == EOPNOTSUPP || error == ENOPROTOOPT || error == EMSGSIZE;
+}
+
+/* Sends a run of timed datagrams for one UDP socket with as few sendmmsg calls as the kernel takes, datagrams of one
+   size to one destination as one segmented message (above); returns how many left. A datagram the kernel refuses is
+   counted and reported as before, one per refusal; a segmented message it refuses is sent again one by one. */
 static size_t send_timed_udp(Pump *pump, int fd, Timed *run, size_t count) {
   struct mmsghdr msgs[DUE_BATCH];
   struct iovec iovs[DUE_BATCH];
+  size_t first[DUE_BATCH + 1]; /* the datagram each message starts with; first[messages] = count */
+  char controls[DUE_BATCH][CMSG_SPACE(sizeof(uint16_t))];
   for (size_t i = 0; i < count; i++) {
     iovs[i].iov_base = run[i].data;
     iovs[i].iov_len = run[i].length;
-    memset(&msgs[i].msg_hdr, 0, sizeof(struct msghdr));
-    msgs[i].msg_hdr.msg_iov = &iovs[i];
-    msgs[i].msg_hdr.msg_iovlen = 1;
-    if (run[i].has_address) {
-      msgs[i].msg_hdr.msg_name = &run[i].address;
-      msgs[i].msg_hdr.msg_namelen = address_length(&run[i].address);
-    }
   }
   size_t done = 0, sent = 0;
   while (done < count) {
-    int n = sendmmsg(fd, msgs + done, (unsigned)(count - done), MSG_DONTWAIT);
+    int segment = !atomic_load(&pump->gso_off);
+    size_t m = 0;
+    for (size_t i = done; i < count; m++) {
+      size_t k = segment ? segment_run(run + i, count - i) : 1;
+      struct msghdr *h = &msgs[m].msg_hdr;
+      memset(h, 0, sizeof(*h));
+      h->msg_iov = &iovs[i];
+      h->msg_iovlen = k;
+      if (run[i].has_address) {
+        h->msg_name = &run[i].address;
+        h->msg_namelen = address_length(&run[i].address);
+      }
+#ifdef UDP_SEGMENT
+      if (k > 1) {
+        memset(controls[m], 0, sizeof(controls[m]));
+        h->msg_control = controls[m];
+        h->msg_controllen = sizeof(controls[m]);
+        struct cmsghdr *c = CMSG_FIRSTHDR(h);
+        c->cmsg_level = SOL_UDP;
+        c->cmsg_type = UDP_SEGMENT;
+        c->cmsg_len = CMSG_LEN(sizeof(uint16_t));
+        uint16_t size = (uint16_t)run[i].length;
+        memcpy(CMSG_DATA(c), &size, sizeof(size));
+      }
+#endif
+      first[m] = i;
+      i += k;
+    }
+    first[m] = count;
+    int n = sendmmsg(fd, msgs, (unsigned)m, MSG_DONTWAIT);
     atomic_fetch_add(&pump->timed_send_calls, 1);
     if (n < 0) {
       if (errno == EINTR) continue;
+      if (first[1] - first[0] > 1 && segmentation_refused(errno)) {
+        atomic_store(&pump->gso_off, 1);
+        continue;
+      }
       timed_failed(pump, &run[done], errno); /* (the first of those left failed: go on with the next) */
       done++;
       continue;
     }
-    done += (size_t)n;
-    sent += (size_t)n;
+    for (int j = 0; j < n; j++) {
+      if (first[j + 1] - first[j] > 1) atomic_fetch_add(&pump->segmented_sends, 1);
+    }
+    sent += first[n] - first[0];
+    done = first[n];
   }
   return sent;
 }
@@ -537,7 +631,22 @@ static void send_due(Pump *pump, int timer_fired, int arm) {
     uint64_t expirations;
     if (read(pump->timerfd, &expirations, sizeof(expirations)) < 0) { /* not expired after all */ }
   }
-  pthread_mutex_lock(&pump->send_lock);
+  if (pthread_mutex_trylock(&pump->send_lock) != 0) {
+    /* The other thread is sending: it takes every departure due by its last look before it lets go, so this one waits
+       its turn only if one is due already and still waiting; otherwise it sets the timer (if asked) and goes on
+       without sleeping on the lock (a wake-up of its own and one for the other thread, each time the timer's wake
+       and an arrival's met). */
+    pthread_mutex_lock(&pump->lock);
+    if (timer_fired) pump->armed = 0;
+    int waiting = pump->timed_count > 0 && pump->timed[0].due <= now_ms(CLOCK_MONOTONIC);
+    if (!waiting && arm) arm_timer(pump);
+    pthread_mutex_unlock(&pump->lock);
+    if (!waiting) {
+      atomic_fetch_add(&pump->send_lock_skips, 1);
+      return;
+    }
+    pthread_mutex_lock(&pump->send_lock);
+  }
   for (;;) {
     pthread_mutex_lock(&pump->lock);
     if (timer_fired) pump->armed = 0; /* (it expired: set it again even for the same time) */
@@ -1203,6 +1312,8 @@ static napi_value pump_stats(napi_env env, napi_callback_info info) {
   set_named(env, result, "timerWakes", make_double(env, (double)atomic_load(&pump->timer_wakes)));
   set_named(env, result, "receivedOnLoop", make_double(env, (double)atomic_load(&pump->received_on_loop)));
   set_named(env, result, "watchReads", make_double(env, (double)atomic_load(&pump->watch_reads)));
+  set_named(env, result, "segmentedSends", make_double(env, (double)atomic_load(&pump->segmented_sends)));
+  set_named(env, result, "sendLockSkips", make_double(env, (double)atomic_load(&pump->send_lock_skips)));
   set_named(env, result, "handovers", make_double(env, (double)atomic_load(&pump->handovers)));
   set_named(env, result, "maxBatch", make_double(env, (double)atomic_load(&pump->max_batch)));
   set_named(env, result, "stalls", make_double(env, (double)atomic_load(&pump->stalls)));

@@ -238,8 +238,12 @@ export class Chain<T> {
       link.advanceTo(scheduler.now(), depart);
       schedule();
     };
+    // (One listener for every arrival, told the payload before each: no closure per packet.)
+    let arriving: T;
+    const admitted = project ? (time: number) => planned!(arriving, time) : undefined;
     return (size, payload) => {
-      link.arrive(scheduler.now(), size, payload, depart, project ? (time) => planned!(payload, time) : undefined);
+      arriving = payload;
+      link.arrive(scheduler.now(), size, payload, depart, admitted);
       schedule();
     };
   }

@@ -21,7 +21,7 @@
 //
 // Where the native packet path is built (Linux; src/net/packet-pump.ts), the
 // listen socket and the outside sockets are read through it (on the event
-// loop, and what waits by its thread every 10 ms, so a held-up loop does not
+// loop, and what waits by its thread every 20 ms, so a held-up loop does not
 // let the kernel's buffers fill), with every datagram stamped with the
 // kernel's arrival time, and datagrams leave through it in batches
 // (sendmmsg); Node's sockets then only bind, connect and hold the ports.
@@ -132,6 +132,8 @@ export class Relay {
   private readonly flowsByPumpId = new Map<number, Flow>();
   private nextPumpId = 1;
   private readonly freePumpIds: number[] = [];
+  /** The flow of the latest datagram from inside: the next one mostly comes from the same source (found without a key string). */
+  private lastInsideFlow: Flow | undefined;
 
   private constructor(
     private readonly listenSocket: Socket,
@@ -181,7 +183,7 @@ export class Relay {
     if (fd === undefined) return;
     this.pump = new PacketPump({
       originNs,
-      // (One wake per datagram where the loop keeps up; the thread reads what waits every 10 ms: see packet-pump.ts.)
+      // (One wake per datagram where the loop keeps up; the thread reads what waits every 20 ms: see packet-pump.ts.)
       readsOnEventLoop: true,
       onArrivals: (arrivals) => this.fromPump(arrivals),
       onError: (source, code) => {
@@ -306,6 +308,16 @@ export class Relay {
 
   private fromInside(bytes: Buffer, address: string, port: number, atMs: number | undefined): void {
     if (this.closed) return;
+    const last = this.lastInsideFlow;
+    const flow = last !== undefined && !last.closed && last.insidePort === port && last.insideAddress === address ? last : this.insideFlow(address, port);
+    if (flow === undefined) return;
+    this.lastInsideFlow = flow;
+    flow.lastActive = this.now();
+    this.options.onInside(bytes, flow, atMs);
+  }
+
+  /** The flow of an inside source, opened if it is new; undefined when a new source is refused (too many). */
+  private insideFlow(address: string, port: number): Flow | undefined {
     const key = this.listenAddress.family === 6 ? `[${address}]:${port}` : `${address}:${port}`;
     let flow = this.flows.get(key);
     if (flow === undefined) {
@@ -314,12 +326,11 @@ export class Relay {
           this.options.warn(`more than ${this.options.maxSources} inside sources; datagrams from new ones (first: ${key}) are dropped (--max-sources)`);
         }
         this.counters.refusedSourceDatagrams++;
-        return;
+        return undefined;
       }
       flow = this.openFlow(key, address, port);
     }
-    flow.lastActive = this.now();
-    this.options.onInside(bytes, flow, atMs);
+    return flow;
   }
 
   /** Forgets the source idle longest if it has been idle long enough; true if room was made. */

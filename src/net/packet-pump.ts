@@ -14,7 +14,9 @@
 // the time it is to leave: its departure no longer waits for this thread,
 // and the thread notes how late each left (drainLateness()). At every wake
 // (an arrival's or its timer's) the thread sends every such datagram due by
-// then, one sendmmsg per run for one socket; its timer is set `sendSlackMs`
+// then, one sendmmsg per run for one socket (in it, datagrams of one size to
+// one destination as one segmented message, UDP_SEGMENT, which the kernel
+// cuts into the same datagrams); its timer is set `sendSlackMs`
 // after the earliest due time, so that a departure due shortly before the
 // next arrival leaves in that arrival's wake instead of in a wake of its
 // own. A datagram never leaves early; with nothing arriving it leaves at
@@ -26,7 +28,7 @@
 // the kernel's arrival stamps as ever), sends the departures due, hands the
 // arrivals to the link model and sends any of its departures already due;
 // the thread then wakes only for departures no arrival's wake took along,
-// and every WATCH_MS (10 ms) to read what waits at those sockets (nothing,
+// and every WATCH_MS (20 ms) to read what waits at those sockets (nothing,
 // mostly, while the loop keeps up), so that their kernel buffers do not
 // fill while the loop is held up (a long callback, a garbage collection,
 // CPU contention) or reads too slowly; what it reads is handed over as
@@ -72,6 +74,10 @@ export interface PumpCounters {
   timedPending: number;
   /** Send calls (sendmmsg, write) the thread made for them. */
   timedSendCalls: number;
+  /** Of the messages those calls sent, the ones that carried several datagrams of one size to one destination (UDP segmentation offload, cut into the same datagrams by the kernel). */
+  segmentedSends: number;
+  /** Times a thread found the other sending departures, none due still waiting, and went on without waiting for it. */
+  sendLockSkips: number;
   /** Datagrams not sent: a full socket buffer or device queue, "port unreachable", other errors. */
   sendDrops: number;
   sendRefused: number;
@@ -98,6 +104,10 @@ interface NativePump {
 /** Most source ids (0 .. MAX_PUMP_SOURCES - 1). */
 export const MAX_PUMP_SOURCES = 65544;
 const RECORD_HEADER = 72;
+/** A record's address form for an IPv4 address in its 4 bytes (see pump.c); 1 to 46: IPv6 text of that length. */
+const ADDRESS_RAW_V4 = 0x84;
+/** IPv4 addresses formatted so far (by their 32-bit value), so that a source's address is formatted once, not per datagram. */
+const ADDRESS_CACHE_LIMIT = 4096;
 const DEFAULT_MAX_PENDING = 64 << 20;
 /**
  * How late the thread's timer lets a departure be before it wakes for it
@@ -117,7 +127,7 @@ export interface PumpOptions {
   maxPendingBytes?: number;
   /** How late (ms) the thread's timer lets a departure handed over with sendAt be, when no arrival wakes it sooner (default DEFAULT_SEND_SLACK_MS). */
   sendSlackMs?: number;
-  /** Read UDP sources on the event loop, the thread reading what waits at them every 10 ms (see the top of this file; default false: the thread reads them). */
+  /** Read UDP sources on the event loop, the thread reading what waits at them every 20 ms (see the top of this file; default false: the thread reads them). */
   readsOnEventLoop?: boolean;
 }
 
@@ -142,6 +152,7 @@ export class PacketPump {
   private queued = 0;
   private flushScheduled = false;
   private readonly flushBound = () => this.flush();
+  private readonly ipv4Text = new Map<number, string>();
 
   constructor(private readonly options: PumpOptions) {
     const unavailable = packetPumpUnavailable();
@@ -236,9 +247,10 @@ export class PacketPump {
       const source = view.getUint32(offset + 8, true);
       const length = view.getUint32(offset + 12, true);
       const port = view.getUint16(offset + 16, true);
-      const addressLength = records[offset + 18];
+      const addressForm = records[offset + 18];
       const error = records[offset + 19];
-      const address = addressLength > 0 ? records.toString('latin1', offset + 20, offset + 20 + addressLength) : '';
+      const address =
+        addressForm === ADDRESS_RAW_V4 ? this.formatIpv4(view.getUint32(offset + 20)) : addressForm > 0 ? records.toString('latin1', offset + 20, offset + 20 + addressForm) : '';
       const start = offset + RECORD_HEADER;
       offset = start + ((length + 7) & ~7);
       if (error !== 0) {
@@ -248,6 +260,17 @@ export class PacketPump {
       arrivals.push({ source, bytes: records.subarray(start, start + length), atMs, address, port });
     }
     if (arrivals.length > 0) this.options.onArrivals(arrivals);
+  }
+
+  /** Dotted text of an IPv4 address (its 32-bit value, network order read big-endian): one string per address, kept. */
+  private formatIpv4(value: number): string {
+    let text = this.ipv4Text.get(value);
+    if (text === undefined) {
+      if (this.ipv4Text.size >= ADDRESS_CACHE_LIMIT) this.ipv4Text.clear();
+      text = `${value >>> 24}.${(value >>> 16) & 255}.${(value >>> 8) & 255}.${value & 255}`;
+      this.ipv4Text.set(value, text);
+    }
+    return text;
   }
 }
 

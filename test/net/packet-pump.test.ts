@@ -76,6 +76,46 @@ native('40 datagrams sent while the event loop is held reach it in one or two ba
   }
 });
 
+native("each datagram comes with its sender's address and port: IPv4 addresses byte for byte (two senders, in turn, read on the event loop or by the thread), IPv6 as text", async () => {
+  const clock = createMonotonicClock();
+  for (const readsOnEventLoop of [true, false]) {
+    const arrivals: PumpArrival[] = [];
+    const target = await bound();
+    const target6 = createSocket('udp6');
+    await new Promise<void>((resolve) => target6.bind(0, '::1', () => resolve()));
+    const pump = new PacketPump({ originNs: clock.originNs!, onArrivals: (a) => arrivals.push(...a), onError: () => {}, readsOnEventLoop });
+    pump.addUdp(0, takeOverDgramSocket(target)!, true);
+    pump.addUdp(1, takeOverDgramSocket(target6)!, true);
+    const senders = await Promise.all(
+      ['127.1.2.3', '127.201.0.254'].map(
+        (address) =>
+          new Promise<Socket>((resolve) => {
+            const s = createSocket('udp4');
+            s.bind(0, address, () => resolve(s));
+          }),
+      ),
+    );
+    const sender6 = createSocket('udp6');
+    await new Promise<void>((resolve) => sender6.bind(0, '::1', () => resolve()));
+    try {
+      for (let i = 0; i < 4; i++) senders[i % 2].send(Buffer.from([i]), target.address().port, '127.0.0.1');
+      sender6.send(Buffer.from([4]), target6.address().port, '::1');
+      await waitFor(() => arrivals.length === 5, 10_000, '5 datagrams');
+      const from = (i: number) => arrivals.find((a) => a.bytes[0] === i)!;
+      for (let i = 0; i < 4; i++) {
+        assert.is(from(i).address, i % 2 === 0 ? '127.1.2.3' : '127.201.0.254');
+        assert.is(from(i).port, senders[i % 2].address().port);
+      }
+      assert.is(from(4).source, 1);
+      assert.is(from(4).address, '::1');
+      assert.is(from(4).port, sender6.address().port);
+    } finally {
+      pump.close();
+      for (const s of [...senders, sender6, target, target6]) s.close();
+    }
+  }
+});
+
 native('a datagram that arrives while this thread takes the previous batch is handed over too (no lost wake-up)', async () => {
   // The race: the thread wakes for a second datagram while the first is still to be taken; this thread takes the
   // first just then, so the count of datagrams waiting is the same before and after the second was added. Each round
@@ -215,6 +255,43 @@ native('departures due by a wake leave in that wake, one sendmmsg for a run to o
   }
 });
 
+native('due departures of one size to one destination leave as one segmented message (UDP_SEGMENT); the peer receives each datagram as it was, in order', async () => {
+  // Due together: 40 of 300 bytes and a shorter last one to the sink (one message, cut by the kernel), then 3 to a
+  // second sink (another destination: another message), then 2 of another size to the first sink again.
+  const clock = createMonotonicClock();
+  const sinks = [await bound(), await bound()];
+  const got: Buffer[][] = [[], []];
+  sinks.forEach((sink, i) => sink.on('message', (b) => got[i].push(b)));
+  const source = await bound();
+  const pump = new PacketPump({ originNs: clock.originNs!, onArrivals: () => {}, onError: () => {}, sendSlackMs: 60_000 });
+  pump.addUdp(0, takeOverDgramSocket(source)!, false);
+  const datagram = (n: number, size: number) => Buffer.alloc(size, n);
+  const plan: { to: number; bytes: Buffer }[] = [
+    ...Array.from({ length: 40 }, (_, n) => ({ to: 0, bytes: datagram(n, 300) })),
+    { to: 0, bytes: datagram(40, 120) },
+    ...Array.from({ length: 3 }, (_, n) => ({ to: 1, bytes: datagram(41 + n, 300) })),
+    { to: 0, bytes: datagram(44, 50) },
+    { to: 0, bytes: datagram(45, 50) },
+  ];
+  try {
+    const due = clock.now() - 10;
+    plan.forEach(({ to, bytes }, tag) => pump.sendAt(0, bytes, due, tag, '127.0.0.1', sinks[to].address().port));
+    // (Timed sends go at the thread's next wake: a removed source's wake-up is one.)
+    pump.addUdp(1, takeOverDgramSocket(await bound())!, false);
+    pump.remove(1);
+    await waitFor(() => got[0].length + got[1].length === plan.length, 10_000, `${plan.length} datagrams`);
+    assert.equal(got[0], plan.filter((p) => p.to === 0).map((p) => p.bytes));
+    assert.equal(got[1], plan.filter((p) => p.to === 1).map((p) => p.bytes));
+    const stats = pump.stats();
+    assert.is(stats.timedSent, plan.length);
+    assert.is(stats.timedSendCalls, 1);
+    assert.is(stats.segmentedSends, 3);
+  } finally {
+    pump.close();
+    for (const s of [...sinks, source]) s.close();
+  }
+});
+
 native('with nothing arriving, the timer sends a departure once its due time and the slack have passed', async () => {
   const clock = createMonotonicClock();
   const sink = await bound();
@@ -241,6 +318,25 @@ native('with nothing arriving, the timer sends a departure once its due time and
   }
 });
 
+native('read on the event loop: with nothing arriving, the thread looks at the sources every 20 ms, not more often', async () => {
+  const clock = createMonotonicClock();
+  const target = await bound();
+  const pump = new PacketPump({ originNs: clock.originNs!, onArrivals: () => {}, onError: () => {}, readsOnEventLoop: true });
+  pump.addUdp(0, takeOverDgramSocket(target)!, true);
+  try {
+    // (A slower machine wakes it less often, never more: at most one wake per 20 ms, and one for the source added.)
+    const wakes0 = pump.stats().wakes;
+    const start = clock.now();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const wakes = pump.stats().wakes - wakes0;
+    const elapsed = clock.now() - start;
+    assert.ok(wakes <= Math.floor(elapsed / 20) + 2, `${wakes} wakes in ${elapsed.toFixed(0)} ms`);
+  } finally {
+    pump.close();
+    target.close();
+  }
+});
+
 native('read on the event loop: one wake reads the datagram, sends the departures due by then (one sendmmsg) and hands the arrival over', async () => {
   const clock = createMonotonicClock();
   const { sink, got } = await collectingSink();
@@ -262,7 +358,7 @@ native('read on the event loop: one wake reads the datagram, sends the departure
     assert.is(stats.receivedOnLoop + stats.watchReads, 1);
     assert.is(stats.timedSendCalls, 1);
     assert.is(stats.timerWakes, 0);
-    // With the loop free, it is the loop that reads (the thread only what it finds waiting at its look every 10 ms).
+    // With the loop free, it is the loop that reads (the thread only what it finds waiting at its look every 20 ms).
     for (let i = 0; i < 20; i++) {
       sender.send(Buffer.from([i]));
       await waitFor(() => arrivals.length === 2 + i, 10_000, `datagram ${i}`);
