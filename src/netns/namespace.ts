@@ -195,7 +195,7 @@ export class NetnsLink {
     return found;
   }
 
-  /** Ends the processes left in the namespace (SIGTERM, then SIGKILL), removes it, closes both devices (the kernel removes them). Idempotent. */
+  /** Ends the processes left in the namespace (SIGTERM, then SIGKILL), closes both devices (the kernel removes them), removes it. Idempotent. */
   destroy(): Promise<void> {
     this.destroyed ??= (async () => {
       for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
@@ -208,11 +208,15 @@ export class NetnsLink {
         }
         if (pids.length === 0) break;
       }
+      // The devices first, both at once: the kernel removes a device within its close, and a device closed once its
+      // namespace is being removed waits longer (in a CPU profile here, the two closes one after the other took
+      // about 94 ms after the namespace's removal, 50 ms before it, and about 30 ms side by side before it).
+      const closed = await Promise.allSettled([this.inside.closeInBackground(), this.host.closeInBackground()]);
       removeNamespace(this.layout.namespace);
       if (this.nestedRoute === 'routed') unrouteNested(this.layout.insideAddress);
-      this.inside.close();
-      this.host.close();
       this.watchdog.stdin?.end();
+      const failed = closed.find((c): c is PromiseRejectedResult => c.status === 'rejected');
+      if (failed !== undefined) throw failed.reason;
     })();
     return this.destroyed;
   }

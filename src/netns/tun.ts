@@ -5,7 +5,7 @@
 // device's queue is full the packet is dropped, as by a full interface, and
 // counted.
 
-import { existsSync } from 'node:fs';
+import { close as closeFd, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
@@ -126,5 +126,18 @@ export class TunDevice {
     this.closed = true;
     this.stopReading();
     nativeTun().close(this.fd);
+  }
+
+  /**
+   * As close(), on Node's thread pool: the kernel removes the device within
+   * the close, waiting for the network stack to let go of it (tens of ms),
+   * so devices closed this way are removed side by side while the event
+   * loop goes on. Idempotent; resolves once the device is closed.
+   */
+  closeInBackground(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    this.closed = true;
+    this.stopReading();
+    return new Promise((resolve, reject) => closeFd(this.fd, (error) => (error ? reject(error) : resolve())));
   }
 }
