@@ -3,8 +3,13 @@
 // per-frame analysis, the delays of the frames it showed, and, where the run
 // keeps its emulator's downlink log, where a frame's delay was spent.
 //
-//   node --import tsx bench/salsify-reference-runs.ts [MIRROR_GIT_DIR]
-//       default /work/.mirror/excamera+salsify-results/repo
+//   node --import tsx bench/salsify-reference-runs.ts [GIT_DIR]
+//
+// GIT_DIR: a clone of excamera/salsify-results (bare, or its .git); default
+// .cache/salsify-results.git, else the tool library's mirror
+// (/work/.mirror/excamera+salsify-results/repo). A blobless clone is enough
+// (the files read are fetched as they are shown):
+//   git clone --bare --filter=blob:none https://github.com/excamera/salsify-results .cache/salsify-results.git
 //
 // Signal delay as scripts/aggregate-stats.py computes it: every source frame
 // counts until it or a later one is shown, minus the bench's 66.733 ms. The
@@ -17,8 +22,14 @@
 // bench's CPU clock (analysis.csv) to agree; they are different machines,
 // so it is read as the difference between runs, not as absolute figures.
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 
-const mirror = process.argv[2] ?? '/work/.mirror/excamera+salsify-results/repo';
+const DEFAULT_GIT_DIRS = ['.cache/salsify-results.git', '/work/.mirror/excamera+salsify-results/repo'];
+const mirror = process.argv[2] ?? DEFAULT_GIT_DIRS.find((dir) => existsSync(dir));
+if (mirror === undefined || !existsSync(mirror)) {
+  console.error(`salsify-reference-runs: no clone of excamera/salsify-results at ${mirror ?? DEFAULT_GIT_DIRS.join(' or ')}; get one with: git clone --bare --filter=blob:none https://github.com/excamera/salsify-results .cache/salsify-results.git`);
+  process.exit(2);
+}
 const BENCH_LATENCY_US = 66_733;
 const GRID_US = 1e6 / 59.94;
 
