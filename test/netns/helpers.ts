@@ -53,6 +53,21 @@ export async function runLinkshell(args: string[], timeoutMs: number): Promise<{
 /** A TCP port free on every address of the host right now. */
 export const freePort = (): Promise<number> => freeTcpPort('0.0.0.0');
 
+/** iperf3's -J report, the fields the tests read. */
+export interface Iperf3Result {
+  end: {
+    sum_sent?: { bytes: number; bits_per_second: number; packets?: number };
+    sum_received?: { bytes: number; bits_per_second: number; packets?: number; lost_packets?: number };
+    sum?: { bytes: number; bits_per_second: number; lost_percent: number; packets: number };
+  };
+}
+
+/** iperf3's -J report from its stdout (anything printed before the JSON skipped). */
+export function iperf3Json(stdout: string): Iperf3Result {
+  const start = stdout.indexOf('{');
+  return JSON.parse(stdout.slice(start)) as Iperf3Result;
+}
+
 /** An iperf3 server for one test, listening on every address (the namespace reaches it at $MAHIMAHI_BASE). */
 export async function iperf3Server(port: number): Promise<{ stop: () => void }> {
   const server = spawn('iperf3', ['-s', '-1', '-p', String(port)], { stdio: 'ignore' });

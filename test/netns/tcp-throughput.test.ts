@@ -8,19 +8,10 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { CAPACITY_BPS, freePort, netnsTest, iperf3Server, runLinkshell, TRACE_12MBPS, work } from './helpers.ts';
+import { CAPACITY_BPS, freePort, netnsTest, iperf3Json, iperf3Server, runLinkshell, TRACE_12MBPS, work } from './helpers.ts';
 import { HANG_BOUND_MS } from '../helpers/bounds.ts';
 
 const maybe = netnsTest;
-
-interface Iperf3TcpResult {
-  end: { sum_received?: { bytes: number; bits_per_second: number } };
-}
-
-function iperf3Json(stdout: string): Iperf3TcpResult {
-  const start = stdout.indexOf('{');
-  return JSON.parse(stdout.slice(start)) as Iperf3TcpResult;
-}
 
 maybe('iperf3 over TCP through 12 Mbit/s reaches 90 % of the capacity, and linkshell stats on the log agrees with iperf3', async () => {
   const port = await freePort();

@@ -14,7 +14,7 @@ import * as assert from 'uvu/assert';
 import { LogEventKind, parseLinkLog } from '../../src/link-emu/link-log.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 import {
-  freePort, netnsTest, iperf3Server, leftovers, linkshell, namespaceOf, namespacePids, runLinkshell, TRACE_12MBPS, work,
+  freePort, netnsTest, iperf3Json, iperf3Server, leftovers, linkshell, namespaceOf, namespacePids, runLinkshell, TRACE_12MBPS, work,
 } from './helpers.ts';
 import { HANG_BOUND_MS } from '../helpers/bounds.ts';
 
@@ -27,19 +27,6 @@ function hostUdpReceiveBufferDrops(): number {
   const rows = readFileSync('/proc/net/snmp', 'utf8').split('\n').filter((line) => line.startsWith('Udp:'));
   const names = rows[0]!.split(/\s+/);
   return Number(rows[1]!.split(/\s+/)[names.indexOf('RcvbufErrors')]);
-}
-
-interface Iperf3Result {
-  end: {
-    sum_sent?: { bytes: number; bits_per_second: number; packets?: number };
-    sum_received?: { bytes: number; bits_per_second: number; packets?: number; lost_packets?: number };
-    sum?: { bytes: number; bits_per_second: number; lost_percent: number; packets: number };
-  };
-}
-
-function iperf3Json(stdout: string): Iperf3Result {
-  const start = stdout.indexOf('{');
-  return JSON.parse(stdout.slice(start)) as Iperf3Result;
 }
 
 maybe('iperf3 over UDP works, its TCP control connection included, with no forwarder; linkshell carries every datagram', async () => {
