@@ -122,10 +122,7 @@ export class TunDevice {
 
   /** Stops reading and closes the device (which the kernel then removes). Idempotent. */
   close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    this.stopReading();
-    nativeTun().close(this.fd);
+    if (this.beginClose()) nativeTun().close(this.fd);
   }
 
   /**
@@ -135,9 +132,15 @@ export class TunDevice {
    * loop goes on. Idempotent; resolves once the device is closed.
    */
   closeInBackground(): Promise<void> {
-    if (this.closed) return Promise.resolve();
+    if (!this.beginClose()) return Promise.resolve();
+    return new Promise((resolve, reject) => closeFd(this.fd, (error) => (error ? reject(error) : resolve())));
+  }
+
+  /** Marks the device closed and stops reading it; false if it was closed already. */
+  private beginClose(): boolean {
+    if (this.closed) return false;
     this.closed = true;
     this.stopReading();
-    return new Promise((resolve, reject) => closeFd(this.fd, (error) => (error ? reject(error) : resolve())));
+    return true;
   }
 }
