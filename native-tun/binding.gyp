@@ -5,6 +5,7 @@
       "sources": [
         "src/tun.c",
         "src/pump.c",
+        "src/netns.c",
         "../native-common/napi_util.c"
       ],
       "cflags": [

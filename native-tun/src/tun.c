@@ -19,6 +19,7 @@
 #define _GNU_SOURCE
 #include <node_api.h>
 #include "napi_util.h"
+#include "errors.h"
 #include <uv.h>
 
 #include <errno.h>
@@ -38,7 +39,7 @@
 #define MAX_PACKET 65535
 
 
-static const char *errno_name(int error) {
+const char *errno_name(int error) {
   switch (error) {
     case EACCES: return "EACCES";
     case EPERM: return "EPERM";
@@ -60,7 +61,7 @@ static const char *errno_name(int error) {
   }
 }
 
-static napi_value throw_errno(napi_env env, int error, const char *format, ...) {
+napi_value throw_errno(napi_env env, int error, const char *format, ...) {
   char what[384];
   va_list args;
   va_start(args, format);
@@ -310,6 +311,7 @@ static napi_value tun_close(napi_env env, napi_callback_info info) {
 }
 
 void pump_define(napi_env env, napi_value exports);
+void netns_define(napi_env env, napi_value exports);
 
 static napi_value init(napi_env env, napi_value exports) {
   napi_property_descriptor properties[] = {
@@ -321,6 +323,7 @@ static napi_value init(napi_env env, napi_value exports) {
   };
   napi_define_properties(env, exports, sizeof(properties) / sizeof(properties[0]), properties);
   pump_define(env, exports);
+  netns_define(env, exports);
   return exports;
 }
 

@@ -3,8 +3,9 @@
 // because it did not read the device fast enough (the device's queue was
 // full): the transparent mode's counterpart of a socket's receive drops.
 
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { namespacePath } from './namespace.ts';
+import { nativeTun } from './tun.ts';
 
 /** tx_dropped of `device` (in `namespace`, or the host's), or undefined when it cannot be read (the device is gone). */
 export function readTxDropped(device: string, namespace?: string): number | undefined {
@@ -15,12 +16,24 @@ export function readTxDropped(device: string, namespace?: string): number | unde
       return undefined;
     }
   }
-  const r = spawnSync('ip', ['-n', namespace, '-j', '-s', 'link', 'show', 'dev', device], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  // (Read in the namespace by a thread of this process: an `ip -s link show` process took longer.)
+  let devices: string;
   try {
-    const [info] = JSON.parse(r.stdout) as { stats64?: { tx?: { dropped?: number } } }[];
-    const dropped = info?.stats64?.tx?.dropped;
-    return typeof dropped === 'number' ? dropped : undefined;
+    devices = nativeTun().readIn(namespacePath(namespace), '/proc/thread-self/net/dev');
   } catch {
     return undefined;
   }
+  return txDroppedIn(devices, device);
+}
+
+/** tx_dropped of `device` in the text of /proc/net/dev (a line "NAME: 8 receive counters, then bytes packets errs drop ... sent"). */
+export function txDroppedIn(netDev: string, device: string): number | undefined {
+  for (const line of netDev.split('\n')) {
+    const colon = line.indexOf(':');
+    if (colon < 0 || line.slice(0, colon).trim() !== device) continue;
+    const counters = line.slice(colon + 1).trim().split(/\s+/).map(Number);
+    const dropped = counters[11];
+    return counters.length >= 16 && Number.isSafeInteger(dropped) ? dropped : undefined;
+  }
+  return undefined;
 }

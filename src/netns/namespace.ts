@@ -30,7 +30,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
-import { TunDevice } from './tun.ts';
+import { nativeTun, TunDevice } from './tun.ts';
 import { tunOpenProblem } from './prerequisites.ts';
 import { inNestedNamespace, routeNested, unrouteCommand, unrouteNested } from './nested-route.ts';
 
@@ -122,8 +122,8 @@ export class NetnsLink {
    * Creates the namespace and both devices, configured and up; on a failed
    * step, removes what was made and throws a NetnsSetupError. Two `ip
    * -batch` processes do the configuring (the host's side, then the
-   * namespace's): starting a process is what takes the time here, not what
-   * it does.
+   * namespace's) and a thread of this process the one sysctl inside:
+   * starting a process is what takes the time here, not what it does.
    */
   static create(layout: NetnsLayout): NetnsLink {
     const nested = inNestedNamespace();
@@ -135,7 +135,7 @@ export class NetnsLink {
       // (Before the host's device is up, so that it never sends IPv6 chatter of its own.)
       disableIpv6(layout.hostDevice);
       const cidr = (address: string) => `${address}/${layout.prefixLength}`;
-      if (existsSync(`/run/netns/${layout.namespace}`)) throw new NetnsSetupError(`creating network namespace ${layout.namespace}: it exists already`);
+      if (existsSync(namespacePath(layout.namespace))) throw new NetnsSetupError(`creating network namespace ${layout.namespace}: it exists already`);
       made.namespace = true; // (ours from here on: removing it if the batch stops half-way is right)
       ipBatch([], [
         `netns add ${layout.namespace}`,
@@ -148,9 +148,15 @@ export class NetnsLink {
         mkdirSync(etc, { recursive: true });
         writeFileSync(`${etc}/resolv.conf`, `# linkshell --netns: the DNS forwarder on the host's end of the link\nnameserver ${layout.hostAddress}\n`);
       });
-      // Inside, IPv6 goes off first (a sysctl of the namespace's own), then loopback, the address, the device and the route.
-      const ipv6Off = existsSync('/proc/sys/net/ipv6') ? `echo 1 > /proc/sys/net/ipv6/conf/${layout.insideDevice}/disable_ipv6 && ` : '';
-      ipBatch(['netns', 'exec', layout.namespace, 'sh', '-c', `${ipv6Off}exec ip -batch -`], [
+      // Inside, IPv6 goes off first (a sysctl of the namespace's own, written by a thread of this process that joins it), then
+      // loopback, the address, the device and the route (ip -n: it joins the namespace only, where `ip netns exec` also
+      // made a mount namespace and a shell, which took longer).
+      if (existsSync('/proc/sys/net/ipv6')) {
+        step(`switching IPv6 off on ${layout.insideDevice} in ${layout.namespace}`, () =>
+          nativeTun().writeIn(namespacePath(layout.namespace), `/proc/sys/net/ipv6/conf/${layout.insideDevice}/disable_ipv6`, '1'),
+        );
+      }
+      ipBatch(['-n', layout.namespace], [
         'link set dev lo up',
         `addr add ${cidr(layout.insideAddress)} dev ${layout.insideDevice}`,
         `link set dev ${layout.insideDevice} mtu ${layout.mtu} up`,
@@ -178,7 +184,7 @@ export class NetnsLink {
   pids(): number[] {
     let inode: number;
     try {
-      inode = statSync(`/run/netns/${this.layout.namespace}`).ino;
+      inode = statSync(namespacePath(this.layout.namespace)).ino;
     } catch {
       return [];
     }
@@ -242,9 +248,9 @@ function openTun(name: string): TunDevice {
   }
 }
 
-/** Runs `ip [prefix...] -batch -` (or the prefix, which ends in an ip -batch reading stdin) with `commands`, one a line; the first that fails stops it. */
-function ipBatch(prefix: string[], commands: string[], what: string): void {
-  const args = prefix.length > 0 ? prefix : ['-batch', '-'];
+/** Runs `ip [options...] -batch -` with `commands`, one a line; the first that fails stops it. */
+function ipBatch(options: string[], commands: string[], what: string): void {
+  const args = [...options, '-batch', '-'];
   const r = spawnSync('ip', args, { encoding: 'utf8', input: commands.join('\n') + '\n', stdio: ['pipe', 'ignore', 'pipe'] });
   if (r.error !== undefined) throw new NetnsSetupError(`${what}: cannot run ip (iproute2): ${(r.error as NodeJS.ErrnoException).code ?? r.error.message}`);
   if (r.status !== 0) {
@@ -270,8 +276,17 @@ function disableIpv6(device: string): void {
   step(`switching IPv6 off on ${device}`, () => writeFileSync(`/proc/sys/net/ipv6/conf/${device}/disable_ipv6`, '1'));
 }
 
+/** The file that keeps a named namespace (as `ip netns` names them). */
+export function namespacePath(namespace: string): string {
+  return `/run/netns/${namespace}`;
+}
+
 function removeNamespace(namespace: string): void {
-  spawnSync('ip', ['netns', 'del', namespace], { stdio: 'ignore' });
+  try {
+    nativeTun().removeNamespace(namespacePath(namespace)); // (What `ip netns del` does, without starting it.)
+  } catch {
+    // Not ours to remove after all (or gone): the watchdog tries again once linkshell ends.
+  }
   rmSync(`/etc/netns/${namespace}`, { recursive: true, force: true });
 }
 

@@ -18,6 +18,11 @@ interface NativeTun {
   /** Bytes written, or -1 when the device's queue is full. */
   write(fd: number, packet: Uint8Array): number;
   close(fd: number): void;
+  /** `file` read (writeIn: written) by a thread inside the network namespace at `namespacePath` (native-tun/src/netns.c). */
+  readIn(namespacePath: string, file: string): string;
+  writeIn(namespacePath: string, file: string, text: string): void;
+  /** What `ip netns del` does: detach the namespace's bind mount and remove the file. */
+  removeNamespace(namespacePath: string): void;
 }
 
 const addonPath = fileURLToPath(new URL('../../native-tun/build/Release/tun.node', import.meta.url));

@@ -6,7 +6,7 @@
 
 import { spawnSync } from 'node:child_process';
 import { createSocket } from 'node:dgram';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -172,6 +172,18 @@ maybe('DNS inside: the forwarder at $MAHIMAHI_BASE answers from the host, throug
   assert.ok(ms >= 60, `answered in ${ms} ms: not through the link`);
   assert.ok(ms < 2000, `answered in ${ms} ms: not fast`);
   assert.match(r.stderr, /1 DNS answer\b/);
+});
+
+maybe('inside, IPv6 is off on the device (no chatter of its own crosses the link), and the kernel\'s drops at both devices are read', async () => {
+  const summary = join(work, 'ipv6-summary.json');
+  const script = 'for f in /proc/sys/net/ipv6/conf/ls-*-i/disable_ipv6; do [ -e "$f" ] && echo "${f#/proc/sys/net/ipv6/conf/}: $(cat "$f")"; done; true';
+  const r = await runLinkshell(['--netns', '--trace', TRACE_12MBPS, '--summary-json', summary, '--', 'sh', '-c', script], HANG_BOUND_MS);
+  assert.is(r.code, 0, r.stderr);
+  if (existsSync('/proc/sys/net/ipv6')) assert.match(r.stdout, /^ls-[0-9a-z]+-i\/disable_ipv6: 1\n$/);
+  const doc = JSON.parse(readFileSync(summary, 'utf8')) as { verdict: string; kernelDrops: number | null; directions: { datagramsIn: number }[] };
+  assert.is(doc.kernelDrops, 0, 'the devices\' drop counters were not read');
+  assert.is(doc.verdict, 'valid');
+  assert.equal(doc.directions.map((d) => d.datagramsIn), [0, 0]);
 });
 
 maybe('two runs side by side get their own namespaces, devices and addresses', async () => {

@@ -1,8 +1,15 @@
 // The TUN addon (native-tun/): every argument is checked in C, and a device
-// carries packets both ways without blocking the event loop.
+// carries packets both ways without blocking the event loop; its namespace
+// helpers (native-tun/src/netns.c) read and write files as a namespace sees
+// them and remove one as `ip netns del` does.
 
+import { spawnSync } from 'node:child_process';
+import { createSocket } from 'node:dgram';
+import { existsSync, readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { txDroppedIn } from '../../src/netns/device-stats.ts';
+import { namespacePath, planLayout } from '../../src/netns/namespace.ts';
 import { nativeTun, TunDevice } from '../../src/netns/tun.ts';
 import { netnsUnavailable } from '../../src/netns/prerequisites.ts';
 import { requires } from '../helpers/requires.ts';
@@ -63,6 +70,75 @@ privileged('a device gets the kernel\'s name for a pattern, is gone once closed,
     device.close();
     assert.is(device.write(new Uint8Array(20)), false);
   } finally {
+    device.close();
+  }
+});
+
+test('readIn, writeIn, removeNamespace: paths and text are checked', () => {
+  throwsKind(() => (tun.readIn as (p: unknown, f: unknown) => string)(7, '/x'), TypeError, /namespacePath must be a string/);
+  throwsKind(() => tun.readIn('', '/x'), RangeError, /namespacePath must be 1 to 4095 bytes, got 0/);
+  throwsKind(() => (tun.readIn as (p: string, f: unknown) => string)('/run/netns/x', null), TypeError, /file must be a string/);
+  throwsKind(() => (tun.writeIn as (p: string, f: string, t: unknown) => void)('/run/netns/x', '/x', 1), TypeError, /text must be a string/);
+  throwsKind(() => tun.writeIn('/run/netns/x', '/x', 'a'.repeat(256)), RangeError, /text must be at most 255 bytes, got 256/);
+  throwsKind(() => (tun.removeNamespace as (p: unknown) => void)(undefined), TypeError, /namespacePath must be a string/);
+  throwsKind(() => (tun.readIn as (p: string) => string)('/x'), TypeError, /readIn expects 2 arguments, got 1/);
+});
+
+privileged('a namespace\'s files as it sees them: its devices\' counters read, a sysctl of its own written; removed as ip netns del does', () => {
+  const { namespace } = planLayout(1500);
+  const path = namespacePath(namespace);
+  assert.is(spawnSync('ip', ['netns', 'add', namespace]).status, 0);
+  try {
+    const devices = tun.readIn(path, '/proc/thread-self/net/dev');
+    assert.equal(devices.split('\n').slice(2).filter(Boolean).map((line) => line.split(':')[0]!.trim()), ['lo'], devices);
+    assert.is(txDroppedIn(devices, 'lo'), 0);
+    if (existsSync('/proc/sys/net/ipv6')) {
+      const inside = () => spawnSync('ip', ['netns', 'exec', namespace, 'cat', '/proc/sys/net/ipv6/conf/lo/disable_ipv6'], { encoding: 'utf8' }).stdout;
+      assert.is(inside(), '0\n');
+      tun.writeIn(path, '/proc/sys/net/ipv6/conf/lo/disable_ipv6', '1');
+      assert.is(inside(), '1\n');
+      assert.is(tun.readIn(path, '/proc/sys/net/ipv6/conf/lo/disable_ipv6'), '1\n');
+      assert.is(readFileSync('/proc/sys/net/ipv6/conf/lo/disable_ipv6', 'utf8'), '0\n', 'the host\'s own sysctl changed');
+    }
+    try {
+      tun.writeIn(path, '/proc/sys/net/ipv6/conf/no-such-device/disable_ipv6', '1');
+      assert.unreachable('wrote a file that does not exist');
+    } catch (error) {
+      assert.is((error as NodeJS.ErrnoException).code, 'ENOENT');
+      assert.match((error as Error).message, new RegExp(`^open /proc/sys/net/ipv6/conf/no-such-device/disable_ipv6 in network namespace ${path}: No such file`));
+    }
+    tun.removeNamespace(path);
+    assert.not.ok(existsSync(path));
+    assert.not.match(spawnSync('ip', ['netns', 'list'], { encoding: 'utf8' }).stdout, namespace);
+    tun.removeNamespace(path); // (Gone already: nothing to do.)
+    try {
+      tun.readIn(path, '/proc/thread-self/net/dev');
+      assert.unreachable('read inside a removed namespace');
+    } catch (error) {
+      assert.is((error as NodeJS.ErrnoException).code, 'ENOENT');
+    }
+  } finally {
+    spawnSync('ip', ['netns', 'del', namespace], { stdio: 'ignore' });
+  }
+});
+
+privileged('a device\'s transmit drops (its queue full: nobody reads it) are the column txDroppedIn reads from /proc/net/dev', async () => {
+  const device = TunDevice.open('lsdrop%d');
+  const layout = planLayout(1500);
+  const socket = createSocket('udp4');
+  try {
+    const ip = (...args: string[]) => assert.is(spawnSync('ip', args, { encoding: 'utf8' }).status, 0, args.join(' '));
+    ip('addr', 'add', `${layout.hostAddress}/30`, 'dev', device.name);
+    ip('link', 'set', 'dev', device.name, 'up');
+    await new Promise<void>((resolve) => socket.bind(0, layout.hostAddress, resolve));
+    // Into the device and never read: the kernel queues txqueuelen packets (500 by default) and drops the rest.
+    for (let i = 0; i < 1000; i++) await new Promise((resolve) => socket.send(Buffer.alloc(100), 9, layout.insideAddress, resolve));
+    const sysfs = Number(readFileSync(`/sys/class/net/${device.name}/statistics/tx_dropped`, 'utf8'));
+    assert.ok(sysfs > 0, `no drops: ${sysfs}`);
+    assert.is(txDroppedIn(tun.readIn('/proc/self/ns/net', '/proc/thread-self/net/dev'), device.name), sysfs);
+    assert.is(txDroppedIn('', device.name), undefined);
+  } finally {
+    socket.close();
     device.close();
   }
 });
