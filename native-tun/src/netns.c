@@ -14,21 +14,24 @@
  *                                            remove the file
  *
  * readIn and writeIn open the file in a short-lived thread that joins the
- * namespace (setns): /proc/sys/net and /proc/thread-self/net are resolved in
- * the opening thread's namespace, and the calling thread's own namespace never
- * changes. All three need CAP_SYS_ADMIN, as `ip` does. A failed system call
+ * namespace (setns, netns_run, also used by tun.c to create a device inside
+ * one): /proc/sys/net and /proc/thread-self/net are resolved in the opening
+ * thread's namespace, and the calling thread's own namespace never changes. All three need CAP_SYS_ADMIN, as `ip` does. A failed system call
  * throws an Error whose `code` is the errno's name and whose message names the
  * call and the path. */
 #define _GNU_SOURCE
 #include <node_api.h>
 #include "napi_util.h"
 #include "errors.h"
+#include "netns.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
@@ -37,7 +40,25 @@
 /* The most read: /proc/net/dev is a header and a line of about 130 bytes per device. */
 #define FILE_MAX (256 * 1024)
 
-static int arg_path(napi_env env, napi_value value, const char *name, char *out) {
+void netns_job_failed(struct netns_job *job, int error, const char *format, ...) {
+  va_list args;
+  va_start(args, format);
+  vsnprintf(job->failed, sizeof(job->failed), format, args);
+  va_end(args);
+  job->error = error;
+}
+
+static void *job_thread(void *argument) {
+  struct netns_job *job = argument;
+  if (setns(job->namespace_fd, CLONE_NEWNET) < 0) {
+    netns_job_failed(job, errno, "setns");
+    return NULL;
+  }
+  job->work(job);
+  return NULL;
+}
+
+int arg_path(napi_env env, napi_value value, const char *name, char *out) {
   napi_valuetype type;
   size_t length = 0;
   if (napi_typeof(env, value, &type) != napi_ok || type != napi_string) {
@@ -53,36 +74,50 @@ static int arg_path(napi_env env, napi_value value, const char *name, char *out)
   return 0;
 }
 
+/* Runs job->work in a new thread that joined the network namespace at `path`: 0, or -1 with an Error
+ * thrown (the open of the namespace, the thread, setns, or what the work reports in failed/error). */
+int netns_run(napi_env env, const char *path, struct netns_job *job) {
+  job->namespace_fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (job->namespace_fd < 0) {
+    throw_errno(env, errno, "open %s", path);
+    return -1;
+  }
+  pthread_t thread;
+  int error = pthread_create(&thread, NULL, job_thread, job);
+  if (error == 0) pthread_join(thread, NULL);
+  close(job->namespace_fd);
+  if (error != 0) {
+    throw_errno(env, error, "starting a thread to enter network namespace %s", path);
+    return -1;
+  }
+  if (job->failed[0] != 0) {
+    throw_errno(env, job->error, "%s in network namespace %s", job->failed, path);
+    return -1;
+  }
+  return 0;
+}
+
 struct file_job {
-  int namespace_fd;
+  struct netns_job job; /* (first: the runner's view of it) */
   const char *file;
   int writing;
   char *text;    /* what is read (up to FILE_MAX - 1 bytes), or what is written */
   size_t length;
-  const char *failed; /* the call that failed, or NULL */
-  int error;
 };
 
-static void *file_job_inside(void *argument) {
-  struct file_job *job = argument;
-  if (setns(job->namespace_fd, CLONE_NEWNET) < 0) {
-    job->failed = "setns";
-    job->error = errno;
-    return NULL;
-  }
+static void file_work(struct netns_job *base) {
+  struct file_job *job = (struct file_job *)base;
   int fd = open(job->file, (job->writing ? O_WRONLY : O_RDONLY) | O_CLOEXEC);
   if (fd < 0) {
-    job->failed = "open";
-    job->error = errno;
-    return NULL;
+    netns_job_failed(base, errno, "open %s", job->file);
+    return;
   }
   size_t done = 0;
   while (job->writing ? done < job->length : done < FILE_MAX - 1) {
     ssize_t n = job->writing ? write(fd, job->text + done, job->length - done) : read(fd, job->text + done, FILE_MAX - 1 - done);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
-      job->failed = job->writing ? "write" : "read";
-      job->error = errno;
+      netns_job_failed(base, errno, "%s %s", job->writing ? "write" : "read", job->file);
       break;
     }
     if (n == 0) break;
@@ -90,39 +125,16 @@ static void *file_job_inside(void *argument) {
   }
   if (!job->writing) job->length = done;
   close(fd);
-  return NULL;
-}
-
-/* Runs `job` in a thread inside the namespace at `path`; throws and returns -1 on a failure. */
-static int run_inside(napi_env env, const char *path, struct file_job *job) {
-  job->namespace_fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (job->namespace_fd < 0) {
-    throw_errno(env, errno, "open %s", path);
-    return -1;
-  }
-  pthread_t thread;
-  int error = pthread_create(&thread, NULL, file_job_inside, job);
-  if (error == 0) pthread_join(thread, NULL);
-  close(job->namespace_fd);
-  if (error != 0) {
-    throw_errno(env, error, "starting a thread to enter network namespace %s", path);
-    return -1;
-  }
-  if (job->failed != NULL) {
-    throw_errno(env, job->error, "%s %s in network namespace %s", job->failed, job->file, path);
-    return -1;
-  }
-  return 0;
 }
 
 static napi_value read_in(napi_env env, napi_callback_info info) {
   napi_value argv[2];
   char path[PATH_MAX], file[PATH_MAX];
   if (get_args(env, info, "readIn", 2, argv) || arg_path(env, argv[0], "namespacePath", path) || arg_path(env, argv[1], "file", file)) return NULL;
-  struct file_job job = {.file = file, .text = malloc(FILE_MAX)};
+  struct file_job job = {.job = {.work = file_work}, .file = file, .text = malloc(FILE_MAX)};
   if (job.text == NULL) return throw_errno(env, ENOMEM, "reading %s in network namespace %s", file, path);
   napi_value result = NULL;
-  if (run_inside(env, path, &job) == 0) napi_create_string_utf8(env, job.text, job.length, &result);
+  if (netns_run(env, path, &job.job) == 0) napi_create_string_utf8(env, job.text, job.length, &result);
   free(job.text);
   return result;
 }
@@ -137,8 +149,8 @@ static napi_value write_in(napi_env env, napi_callback_info info) {
   napi_get_value_string_utf8(env, argv[2], NULL, 0, &length);
   if (length >= sizeof(text)) return throw_range_error(env, "text must be at most %zu bytes, got %zu", sizeof(text) - 1, length);
   napi_get_value_string_utf8(env, argv[2], text, sizeof(text), &length);
-  struct file_job job = {.file = file, .writing = 1, .text = text, .length = length};
-  run_inside(env, path, &job);
+  struct file_job job = {.job = {.work = file_work}, .file = file, .writing = 1, .text = text, .length = length};
+  netns_run(env, path, &job.job);
   return NULL;
 }
 

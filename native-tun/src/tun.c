@@ -4,7 +4,8 @@
  * every packet ready when the fd turns readable is read here and handed to
  * JavaScript as one batch), write packets to it, close it.
  *
- *   open(name)                      -> { fd, name }   ("" lets the kernel pick tunN)
+ *   open(name[, namespacePath])     -> { fd, name }   ("" lets the kernel pick tunN; made in the
+ *                                                      network namespace at namespacePath if given)
  *   startReading(fd, maxBytes, cb)  -> reader          cb(packets: Buffer[], errorCode?: string)
  *   stopReading(reader)                                 idempotent; the fd stays open
  *   write(fd, packet)               -> bytes written, or -1 when the device's queue is full
@@ -20,10 +21,12 @@
 #include <node_api.h>
 #include "napi_util.h"
 #include "errors.h"
+#include "netns.h"
 #include <uv.h>
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/if.h>
 #include <linux/if_tun.h>
 #include <stdarg.h>
@@ -109,20 +112,67 @@ static int arg_name(napi_env env, napi_value value, char *out) {
   return 0;
 }
 
-static napi_value tun_open(napi_env env, napi_callback_info info) {
-  napi_value argv[1];
-  char name[IFNAMSIZ] = {0};
-  if (get_args(env, info, "open", 1, argv) || arg_name(env, argv[0], name)) return NULL;
+/* Opens /dev/net/tun and creates the device `request` names: 0 and the fd in *fd_out, or the errno with
+ * the call that failed in *failed. The device is made in the calling thread's network namespace. */
+static int create_tun(struct ifreq *request, int *fd_out, const char **failed) {
   int fd = open(TUN_PATH, O_RDWR | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) return throw_errno(env, errno, "open " TUN_PATH);
+  if (fd < 0) {
+    *failed = "open";
+    return errno;
+  }
+  if (ioctl(fd, TUNSETIFF, request) < 0) {
+    int error = errno;
+    close(fd);
+    *failed = "ioctl TUNSETIFF";
+    return error;
+  }
+  *fd_out = fd;
+  return 0;
+}
+
+struct tun_job {
+  struct netns_job job; /* (first: the runner's view of it) */
+  struct ifreq *request;
+  int fd;
+};
+
+static void create_tun_inside(struct netns_job *base) {
+  struct tun_job *job = (struct tun_job *)base;
+  const char *failed = NULL;
+  int error = create_tun(job->request, &job->fd, &failed);
+  if (error != 0) {
+    const char *name = job->request->ifr_name[0] ? job->request->ifr_name : "(any name)";
+    if (strcmp(failed, "open") == 0) netns_job_failed(base, error, "open " TUN_PATH);
+    else netns_job_failed(base, error, "ioctl TUNSETIFF %s on " TUN_PATH, name);
+  }
+}
+
+/* open(name[, namespacePath]): the device is created in the network namespace at namespacePath (by a
+ * thread that joins it: see netns.c) or, without it, in this thread's. */
+static napi_value tun_open(napi_env env, napi_callback_info info) {
+  napi_value argv[2];
+  size_t argc = 2;
+  char name[IFNAMSIZ] = {0};
+  char namespace_path[PATH_MAX];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  if (argc < 1) return throw_type_error(env, "open expects 1 argument, got 0");
+  if (arg_name(env, argv[0], name)) return NULL;
+  int inside = argc >= 2 && !is_null_or_undefined(env, argv[1]);
+  if (inside && arg_path(env, argv[1], "namespacePath", namespace_path)) return NULL;
   struct ifreq request;
   memset(&request, 0, sizeof(request));
   request.ifr_flags = IFF_TUN | IFF_NO_PI;
   memcpy(request.ifr_name, name, IFNAMSIZ);
-  if (ioctl(fd, TUNSETIFF, &request) < 0) {
-    int error = errno;
-    close(fd);
-    return throw_errno(env, error, "ioctl TUNSETIFF %s on " TUN_PATH, name[0] ? name : "(any name)");
+  int fd = -1;
+  if (inside) {
+    struct tun_job job = {.job = {.work = create_tun_inside}, .request = &request, .fd = -1};
+    if (netns_run(env, namespace_path, &job.job) != 0) return NULL;
+    fd = job.fd;
+  } else {
+    const char *failed = NULL;
+    int error = create_tun(&request, &fd, &failed);
+    if (error != 0 && strcmp(failed, "open") == 0) return throw_errno(env, error, "open " TUN_PATH);
+    if (error != 0) return throw_errno(env, error, "ioctl TUNSETIFF %s on " TUN_PATH, name[0] ? name : "(any name)");
   }
   napi_value result, text;
   napi_create_object(env, &result);

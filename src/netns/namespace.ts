@@ -122,8 +122,9 @@ export class NetnsLink {
    * Creates the namespace and both devices, configured and up; on a failed
    * step, removes what was made and throws a NetnsSetupError. Two `ip
    * -batch` processes do the configuring (the host's side, then the
-   * namespace's) and a thread of this process the one sysctl inside:
-   * starting a process is what takes the time here, not what it does.
+   * namespace's), and threads of this process that join the namespace make
+   * the inside device and write its one sysctl: starting a process is what
+   * takes the time here, not what it does.
    */
   static create(layout: NetnsLayout): NetnsLink {
     const nested = inNestedNamespace();
@@ -131,7 +132,6 @@ export class NetnsLink {
     const made: { host?: TunDevice; inside?: TunDevice; namespace?: boolean } = {};
     try {
       made.host = openTun(layout.hostDevice);
-      made.inside = openTun(layout.insideDevice);
       // (Before the host's device is up, so that it never sends IPv6 chatter of its own.)
       disableIpv6(layout.hostDevice);
       const cidr = (address: string) => `${address}/${layout.prefixLength}`;
@@ -139,7 +139,6 @@ export class NetnsLink {
       made.namespace = true; // (ours from here on: removing it if the batch stops half-way is right)
       ipBatch([], [
         `netns add ${layout.namespace}`,
-        `link set dev ${layout.insideDevice} netns ${layout.namespace}`,
         `addr add ${cidr(layout.hostAddress)} dev ${layout.hostDevice}`,
         `link set dev ${layout.hostDevice} mtu ${layout.mtu} up`,
       ], `creating network namespace ${layout.namespace} and configuring ${layout.hostDevice}`);
@@ -148,9 +147,11 @@ export class NetnsLink {
         mkdirSync(etc, { recursive: true });
         writeFileSync(`${etc}/resolv.conf`, `# linkshell --netns: the DNS forwarder on the host's end of the link\nnameserver ${layout.hostAddress}\n`);
       });
-      // Inside, IPv6 goes off first (a sysctl of the namespace's own, written by a thread of this process that joins it), then
-      // loopback, the address, the device and the route (ip -n: it joins the namespace only, where `ip netns exec` also
-      // made a mount namespace and a shell, which took longer).
+      // The inside device is made inside (moving a device between namespaces took longer than the rest of the set-up), by a
+      // thread of this process that joins the namespace; IPv6 goes off on it first (a sysctl of the namespace's own,
+      // written the same way), then loopback, the address, the device and the route (ip -n: it joins the namespace only,
+      // where `ip netns exec` also made a mount namespace and a shell, which took longer).
+      made.inside = step(`creating TUN device ${layout.insideDevice} in ${layout.namespace}`, () => TunDevice.open(layout.insideDevice, namespacePath(layout.namespace)));
       if (existsSync('/proc/sys/net/ipv6')) {
         step(`switching IPv6 off on ${layout.insideDevice} in ${layout.namespace}`, () =>
           nativeTun().writeIn(namespacePath(layout.namespace), `/proc/sys/net/ipv6/conf/${layout.insideDevice}/disable_ipv6`, '1'),
@@ -262,9 +263,10 @@ function ipBatch(options: string[], commands: string[], what: string): void {
   }
 }
 
-function step(what: string, f: () => void): void {
+/** f's result; what it throws becomes a NetnsSetupError that names the step. */
+function step<T>(what: string, f: () => T): T {
   try {
-    f();
+    return f();
   } catch (error) {
     throw new NetnsSetupError(`${what}: ${(error as Error).message}`);
   }

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 type ReaderHandle = { readonly __tunReader: unique symbol };
 
 interface NativeTun {
-  open(name: string): { fd: number; name: string };
+  open(name: string, namespacePath?: string): { fd: number; name: string };
   startReading(fd: number, maxBytes: number, callback: (packets: Buffer[], errorCode?: string) => void): ReaderHandle;
   stopReading(reader: ReaderHandle): void;
   /** Bytes written, or -1 when the device's queue is full. */
@@ -58,12 +58,14 @@ export class TunDevice {
   /**
    * Creates a TUN device (IFF_TUN | IFF_NO_PI) named `name` ("" or a pattern
    * with %d: the kernel numbers it). It lasts while this object is open (or
-   * the process lives): closing it, or the process's end, removes it.
+   * the process lives): closing it, or the process's end, removes it. It is
+   * made in the network namespace at `namespacePath` (a thread of this
+   * process joins it to create the device) if given, else in this process's.
    * Throws an Error with the errno's `code` (EACCES/EPERM without
    * CAP_NET_ADMIN, ENOENT without /dev/net/tun, EBUSY if the name is taken).
    */
-  static open(name: string): TunDevice {
-    const { fd, name: actual } = nativeTun().open(name);
+  static open(name: string, namespacePath?: string): TunDevice {
+    const { fd, name: actual } = nativeTun().open(name, namespacePath);
     return new TunDevice(actual, fd);
   }
 

@@ -82,9 +82,10 @@ test('readIn, writeIn, removeNamespace: paths and text are checked', () => {
   throwsKind(() => tun.writeIn('/run/netns/x', '/x', 'a'.repeat(256)), RangeError, /text must be at most 255 bytes, got 256/);
   throwsKind(() => (tun.removeNamespace as (p: unknown) => void)(undefined), TypeError, /namespacePath must be a string/);
   throwsKind(() => (tun.readIn as (p: string) => string)('/x'), TypeError, /readIn expects 2 arguments, got 1/);
+  throwsKind(() => (tun.open as (n: string, p: unknown) => unknown)('a', 7), TypeError, /namespacePath must be a string/);
 });
 
-privileged('a namespace\'s files as it sees them: its devices\' counters read, a sysctl of its own written; removed as ip netns del does', () => {
+privileged('a namespace\'s files as it sees them: its devices\' counters read, a sysctl of its own written; a device made inside it; removed as ip netns del does', () => {
   const { namespace } = planLayout(1500);
   const path = namespacePath(namespace);
   assert.is(spawnSync('ip', ['netns', 'add', namespace]).status, 0);
@@ -99,6 +100,23 @@ privileged('a namespace\'s files as it sees them: its devices\' counters read, a
       assert.is(inside(), '1\n');
       assert.is(tun.readIn(path, '/proc/sys/net/ipv6/conf/lo/disable_ipv6'), '1\n');
       assert.is(readFileSync('/proc/sys/net/ipv6/conf/lo/disable_ipv6', 'utf8'), '0\n', 'the host\'s own sysctl changed');
+    }
+    const inside = TunDevice.open('lsin%d', path);
+    try {
+      assert.match(inside.name, /^lsin\d+$/);
+      assert.not.ok(existsSync(`/sys/class/net/${inside.name}`), 'made in the host\'s namespace');
+      assert.is(spawnSync('ip', ['-n', namespace, 'link', 'show', 'dev', inside.name]).status, 0, 'not in the namespace');
+      assert.is(txDroppedIn(tun.readIn(path, '/proc/thread-self/net/dev'), inside.name), 0);
+    } finally {
+      inside.close();
+    }
+    assert.is.not(spawnSync('ip', ['-n', namespace, 'link', 'show', 'dev', inside.name]).status, 0, 'still there once closed');
+    try {
+      tun.open('lsin0', '/run/netns/no-such-namespace');
+      assert.unreachable('made a device in a namespace that does not exist');
+    } catch (error) {
+      assert.is((error as NodeJS.ErrnoException).code, 'ENOENT');
+      assert.match((error as Error).message, /^open \/run\/netns\/no-such-namespace: No such file/);
     }
     try {
       tun.writeIn(path, '/proc/sys/net/ipv6/conf/no-such-device/disable_ipv6', '1');
