@@ -2,6 +2,7 @@
 // Compiles src/ (TypeScript) to dist/ (JavaScript, tsconfig.build.json) unless dist/ is already
 // current, so that bin/ starts without compiling TypeScript. Run by `npm install` (after the
 // native addon), `npm test`, `npm run demo` and `npm run build`; `--force` rebuilds anyway.
+// linkshell is also bundled into one file (scripts/bundle-entries.mjs: it starts faster).
 // The new tree is compiled beside dist/ and swapped in whole, so a file deleted or moved in src/
 // leaves nothing behind and a failed build leaves the previous dist/ in place.
 import { spawn } from 'node:child_process';
@@ -10,6 +11,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildState, DIST, sourceFingerprint, STAMP } from './build-state.mjs';
+import { BUNDLED_ENTRIES, bundleEntries } from './bundle-entries.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const force = process.argv.includes('--force');
@@ -55,6 +57,12 @@ process.off('SIGTERM', stop).off('SIGINT', stop);
 if (!compiled) {
   rmSync(staging, { recursive: true, force: true });
   fail('compiling src/ to dist/ failed (see the compiler output above); dist/ is unchanged');
+}
+try {
+  await bundleEntries(staging);
+} catch (error) {
+  rmSync(staging, { recursive: true, force: true });
+  fail(`bundling ${BUNDLED_ENTRIES.join(', ')} failed: ${error.message}; dist/ is unchanged`);
 }
 writeFileSync(join(staging, STAMP), fingerprint + '\n');
 const dist = join(root, DIST);
