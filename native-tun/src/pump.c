@@ -31,7 +31,8 @@
  * already due: one wake per datagram where the thread's read and the loop's
  * handover were two. The thread still reads them every WATCH_MS, what it
  * finds waiting (through a second epoll set it only polls), so that a loop
- * held up or too slow does not let the kernel's buffers fill. A lock held
+ * held up or too slow does not let the kernel's buffers fill; every
+ * WATCH_BEHIND_MS while it finds a full batch waiting each time. A lock held
  * across each receive and its append keeps one socket's datagrams in order
  * whichever thread reads them; another, across taking due datagrams and
  * sending them, keeps departures in order whichever thread sends them.
@@ -101,6 +102,10 @@
 /* (20 ms: half the thread's wakes of 10 ms. What a held loop leaves waiting in 20 ms fits the receive buffer linkshell
    asks for: capped by net.core.rmem_max at 4 MiB here, it held 6,553 datagrams of 200 bytes, 65 ms at 100,000/s.) */
 #define WATCH_MS 20
+/* A look that finds a full batch (VLEN) waiting: the loop is behind (held up, or slower than a burst of arrivals), and
+   the thread looks again after WATCH_BEHIND_MS, until a look finds less; a burst that would fill the buffer in less
+   than WATCH_MS is then read by the thread. A loop that keeps up costs no extra wake. */
+#define WATCH_BEHIND_MS 1
 
 enum { KIND_UDP = 0, KIND_TUN = 1 };
 
@@ -363,19 +368,22 @@ static int receive_udp_locked(Pump *pump, uint32_t id, Source *source, Scratch *
 /* In the thread, every WATCH_MS: reads what waits at the sources the event loop reads, so that their kernel buffers
    do not fill while the loop is held up (a long callback, a garbage collection, CPU contention) or reads too slowly
    (arrival times are the kernel's either way). A loop that keeps up leaves nothing waiting at most looks. */
-static void watch_loop_sources(Pump *pump, Scratch *s, double *last_watch) {
+static void watch_loop_sources(Pump *pump, Scratch *s, double *last_watch, int *interval_ms) {
   if (atomic_load(&pump->loop_sources) == 0) return;
   double now = now_ms(CLOCK_MONOTONIC);
-  if (now - *last_watch < WATCH_MS) return;
+  if (now - *last_watch < *interval_ms) return;
   *last_watch = now;
   struct epoll_event events[64];
-  int n = epoll_wait(pump->watch_epfd, events, 64, 0);
+  int n = epoll_wait(pump->watch_epfd, events, 64, 0), found = 0;
   for (int i = 0; i < n; i++) {
     uint64_t key = events[i].data.u64;
     Source *source = &pump->sources[key];
     if (source->fd < 0 || source->closing) continue;
-    if (receive_udp_locked(pump, (uint32_t)key, source, s) > 0) atomic_fetch_add(&pump->watch_reads, 1);
+    int read = receive_udp_locked(pump, (uint32_t)key, source, s);
+    if (read > 0) atomic_fetch_add(&pump->watch_reads, 1);
+    found += read;
   }
+  *interval_ms = found >= VLEN ? WATCH_BEHIND_MS : WATCH_MS;
 }
 
 static void receive_tun(Pump *pump, uint32_t id, Source *source, Scratch *s) {
@@ -691,10 +699,11 @@ static void *pump_thread(void *arg) {
   if (s == NULL || s->buffers == NULL) return NULL;
   struct epoll_event events[64];
   double last_watch = now_ms(CLOCK_MONOTONIC);
+  int watch_interval_ms = WATCH_MS;
   for (;;) {
     if (wait_for_room(pump)) break;
-    /* (With sources the event loop reads, the thread also wakes every WATCH_MS to read what waits at them.) */
-    int n = epoll_wait(pump->epfd, events, 64, atomic_load(&pump->loop_sources) > 0 ? WATCH_MS : -1);
+    /* (With sources the event loop reads, the thread also wakes every watch interval to read what waits at them.) */
+    int n = epoll_wait(pump->epfd, events, 64, atomic_load(&pump->loop_sources) > 0 ? watch_interval_ms : -1);
     if (n < 0 && errno != EINTR) break;
     atomic_fetch_add(&pump->wakes, 1);
     /* (Counted on appended_by_thread, not in_count: JavaScript may take the waiting records in the meantime, which
@@ -726,7 +735,7 @@ static void *pump_thread(void *arg) {
        due just before it along, and the timer's own wake is saved. */
     if (timer_fired) atomic_fetch_add(&pump->timer_wakes, 1);
     send_due(pump, timer_fired, 1);
-    watch_loop_sources(pump, s, &last_watch);
+    watch_loop_sources(pump, s, &last_watch, &watch_interval_ms);
     if (removed) close_removed(pump);
     pthread_mutex_lock(&pump->lock);
     int stopping = pump->stopping;
