@@ -1,7 +1,8 @@
 // Loads a command's entry module for bin/*.js: the JavaScript compiled from it in dist/ when dist/
-// is current (no TypeScript is compiled at start; its one-file bundle if the build made one), otherwise, saying so on stderr, the TypeScript
-// source itself through tsx's loader (correct, but slower to start). `npm run build` updates dist/;
-// `npm install`, `npm test` and `npm run demo` do it too.
+// is current (no TypeScript is compiled at start; the command's one-file bundle where the build
+// made one), otherwise, saying so on stderr, the TypeScript source itself through tsx's loader
+// (correct, but slower to start). `npm run build` updates dist/; `npm install`, `npm test` and
+// `npm run demo` do it too.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildState } from '../scripts/build-state.mjs';
