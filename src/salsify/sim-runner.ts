@@ -25,6 +25,7 @@ import { openCodec, openVideo } from './open-inputs.ts';
 import { SalsifyReceiver, type ReceiverCounters } from './receiver.ts';
 import { FRAME_CLOCKS, SalsifySender, type FrameClock, type Scheme, type SenderCounters, type SenderEvent } from './sender.ts';
 import { SIM_SCHEME_NAMES, type SimulatorOnlyScheme } from './schemes/registry.ts';
+import type { SenderScheme } from './schemes/scheme.ts';
 import { ssimAsync } from '../codec-bridge/ssim.ts';
 import { DEFAULT_OVERHEAD_BYTES } from '../net/sim-network.ts';
 import { measureWindow, type MeasureWindow } from '../results/window.ts';
@@ -136,6 +137,12 @@ export interface RunHooks {
   readonly source?: VideoSource;
   /** The time of one encoding instead of config.encodeTiming's (a calibration's candidates: bench/salsify-pipeline-calibration.ts). */
   readonly encodeMs?: (width: number, height: number, quantizer: number, keyFrame: boolean) => number;
+  /**
+   * The sender's scheme instead of the one config.scheme names (an experiment's,
+   * built outside the registry: bench/salsify-preroll.ts). The config still
+   * names the scheme it stands for; an oracle's name ignores this hook.
+   */
+  readonly scheme?: SenderScheme;
 }
 
 function loadLinkTrace(spec: LinkTraceConfig, which: string): Trace {
@@ -213,7 +220,7 @@ export async function runSalsifySim(input: SalsifySimInput, hooks: RunHooks = {}
     throw error;
   }
   try {
-    return await simulate(config, downTrace, upTrace, codec, source, hooks.encodeMs);
+    return await simulate(config, downTrace, upTrace, codec, source, hooks);
   } finally {
     if (!hooks.source) await source.close();
     if (!hooks.codec) await codec.close();
@@ -256,7 +263,7 @@ export function simCaptureEnd(c: SalsifySimConfig, fps: number): { frames: numbe
 }
 
 async function simulate(
-  config: SalsifySimConfig, downTrace: Trace, upTrace: Trace, codec: FunctionalCodec, source: VideoSource, encodeMsHook: RunHooks['encodeMs'],
+  config: SalsifySimConfig, downTrace: Trace, upTrace: Trace, codec: FunctionalCodec, source: VideoSource, hooks: Pick<RunHooks, 'encodeMs' | 'scheme'>,
 ): Promise<SalsifySimResult> {
   const { frames, captureEndMs: durationMs, window } = simCaptureEnd(config, source.fps);
   // Link utilisation while the measured frames are captured, counted from the downlink's own events.
@@ -285,7 +292,7 @@ async function simulate(
       net.outside.send(bytes);
     },
   };
-  const encodeMs = encodeMsHook ?? encodeTimeFunction(config.encodeTiming ?? 'libvpx');
+  const encodeMs = hooks.encodeMs ?? encodeTimeFunction(config.encodeTiming ?? 'libvpx');
   const overhead = config.overheadBytes ?? DEFAULT_OVERHEAD_BYTES;
   const futureLink: FutureLink | undefined = oracleSees && {
     // Simulator-only: the downlink's own TraceLink, its trace and its queue.
@@ -313,7 +320,7 @@ async function simulate(
   let sender: SalsifySender | undefined;
   sender = new SalsifySender({
     ctx: outside, codec, source, connectionId: config.connectionId, frames,
-    scheme: futureLink ? oracle({ frameIntervalMs: 1000 / source.fps, futureLink, rule, frameCycleMs: frameCycleFunction(config.frameClock) }) : (config.scheme as Scheme),
+    scheme: futureLink ? oracle({ frameIntervalMs: 1000 / source.fps, futureLink, rule, frameCycleMs: frameCycleFunction(config.frameClock) }) : (hooks.scheme ?? (config.scheme as Scheme)),
     budgetMs: config.budgetMs, frameClock: config.frameClock,
     encodeMs,
     // Virtual time follows the scheme's modelled encode time; running the two
