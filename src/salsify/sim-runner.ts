@@ -143,6 +143,35 @@ export interface RunHooks {
    * names the scheme it stands for; an oracle's name ignores this hook.
    */
   readonly scheme?: SenderScheme;
+  /**
+   * Other traffic on the downlink, beside the sender's: a datagram of `bytes`
+   * (UDP payload) handed to the downlink every `intervalMs` from the start,
+   * which the receiver discards (counted as bad datagrams). The paper's bench
+   * had such traffic on its emulated downlink (docs/paper-reproduction.md, "The
+   * T-Mobile backlog at 62 s"); an experiment's (bench/salsify-preroll.ts), not
+   * recorded in the config.
+   */
+  readonly crossTraffic?: CrossTraffic;
+}
+
+export interface CrossTraffic {
+  readonly bytes: number;
+  readonly intervalMs: number;
+}
+
+function checkCrossTraffic(t: CrossTraffic): void {
+  if (!(Number.isInteger(t.bytes) && t.bytes >= 1 && t.bytes <= MAX_DATAGRAM_BYTES)) throw new RangeError(`cross traffic: bytes must be an integer from 1 to ${MAX_DATAGRAM_BYTES}, got ${JSON.stringify(t.bytes)}`);
+  if (!(t.intervalMs > 0 && Number.isFinite(t.intervalMs))) throw new RangeError(`cross traffic: intervalMs must be a number of ms > 0, got ${JSON.stringify(t.intervalMs)}`);
+}
+
+/** Hands a datagram of t.bytes to `downlink` every t.intervalMs of simulated time until `untilMs`. */
+function sendCrossTraffic(sim: Simulator, downlink: { send(bytes: Uint8Array): void }, t: CrossTraffic, untilMs: number): void {
+  const tick = () => {
+    if (sim.now() >= untilMs) return;
+    downlink.send(new Uint8Array(t.bytes));
+    sim.after(t.intervalMs, tick);
+  };
+  sim.after(t.intervalMs, tick);
 }
 
 function loadLinkTrace(spec: LinkTraceConfig, which: string): Trace {
@@ -209,6 +238,7 @@ export function simMeasureWindow(c: SalsifySimConfig, captureEndMs: number): Mea
 
 export async function runSalsifySim(input: SalsifySimInput, hooks: RunHooks = {}): Promise<SalsifySimResult> {
   const config = resolveSimConfig(input);
+  if (hooks.crossTraffic) checkCrossTraffic(hooks.crossTraffic);
   const downTrace = loadLinkTrace(config.downlink, 'downlink');
   const upTrace = loadLinkTrace(config.uplink, 'uplink');
   const codec = hooks.codec ?? (await openCodec(config.codec));
@@ -263,7 +293,7 @@ export function simCaptureEnd(c: SalsifySimConfig, fps: number): { frames: numbe
 }
 
 async function simulate(
-  config: SalsifySimConfig, downTrace: Trace, upTrace: Trace, codec: FunctionalCodec, source: VideoSource, hooks: Pick<RunHooks, 'encodeMs' | 'scheme'>,
+  config: SalsifySimConfig, downTrace: Trace, upTrace: Trace, codec: FunctionalCodec, source: VideoSource, hooks: Pick<RunHooks, 'encodeMs' | 'scheme' | 'crossTraffic'>,
 ): Promise<SalsifySimResult> {
   const { frames, captureEndMs: durationMs, window } = simCaptureEnd(config, source.fps);
   // Link utilisation while the measured frames are captured, counted from the downlink's own events.
@@ -357,6 +387,7 @@ async function simulate(
 
   const endMs = durationMs + config.drainMs;
   sender.start();
+  if (hooks.crossTraffic) sendCrossTraffic(sim, net.outside, hooks.crossTraffic, endMs);
   await sim.run({ until: endMs });
   sender.stop();
   await Promise.all(pendingSsim);
