@@ -2,8 +2,8 @@
 // our rows: a labelled variant of the presets, not a preset (see
 // docs/paper-reproduction.md, "The T-Mobile backlog at 62 s").
 //
-//   node --import tsx bench/salsify-preroll.ts [--rows tmobile|all] [--still-wire-bytes N]
-//       [--still-encode-ms MS] [--salsify-1-start-s S] [--video FILE]
+//   node --import tsx bench/salsify-preroll.ts [--rows tmobile|others|all] [--still-wire-bytes N]
+//       [--still-encode-ms MS] [--salsify-1-start-s S] [--cross-traffic BYTES_PER_S] [--video FILE]
 //
 // The paper's runs (excamera/salsify-results) streamed before the clip: the
 // sender ran from some seconds after the emulator started (its first
@@ -31,7 +31,16 @@
 // paper's Salsify-1 run started between 40.0 and 42.35 s; it is that one
 // run's start, shown to measure what it changes, not a setting for the rows.
 //
-// Each row runs our preset as it is and with the pre-roll (model codec,
+// --cross-traffic B also runs each row with other traffic on the downlink:
+// 100-byte packets (on the wire) at B bytes a second from the start, beside
+// the sender's (sim-runner.ts RunHooks.crossTraffic). The paper's bench had
+// such traffic on its downlink: 4.3 kB/s before the sender started in the
+// one run whose log shows that period (500kbps/salsify2, 2018; 97 bytes a
+// packet on average), and what the T-Mobile Salsify-1 run's opportunities
+// carried beside its acknowledged datagrams comes to 3.6 and 4.7 kB/s
+// (bench/salsify-tmobile-outage.ts).
+//
+// Each row runs our preset as it is and with the variants (model codec,
 // paper timing, window [62, 702) s) and prints mean / p5 / p95 signal delay
 // and the mean signal delay of the source frames captured in [62, 80) s.
 import { openCodec, openVideo } from '../src/salsify/open-inputs.ts';
@@ -47,26 +56,31 @@ import type { FunctionalCodec, Picture } from '../src/codec-bridge/types.ts';
 import type { VideoSource } from '../src/codec-bridge/video/video-source.ts';
 import type { FrameRecord } from '../src/results/frame-record.ts';
 
+/** A packet of the cross traffic, bytes on the wire (the 500kbps/salsify2 run's other traffic: 97 bytes on average). */
+const CROSS_PACKET_WIRE_BYTES = 100;
+
 /** The model codec's frame header (model-codec.ts: 28 bytes and the 16 x 9 samples): a padded frame keeps it whole. */
 const MODEL_HEADER_BYTES = 28 + 16 * 9;
 
 interface Options {
-  rows: 'tmobile' | 'all';
+  rows: 'tmobile' | 'others' | 'all';
   stillWireBytes: number;
   stillEncodeMs: number;
   salsify1StartS: number | undefined;
+  crossTrafficBytesPerS: number | undefined;
   video: string;
 }
 
 function parseOptions(argv: readonly string[]): Options {
-  const o: Options = { rows: 'all', stillWireBytes: 937, stillEncodeMs: 12.5, salsify1StartS: undefined, video: '../shared/video/FourPeople_1280x720_60.ivf' };
+  const o: Options = { rows: 'all', stillWireBytes: 937, stillEncodeMs: 12.5, salsify1StartS: undefined, crossTrafficBytesPerS: undefined, video: '../shared/video/FourPeople_1280x720_60.ivf' };
   for (let i = 0; i < argv.length; i += 2) {
     const [flag, value] = [argv[i], argv[i + 1]];
     const number = Number(value);
-    if (flag === '--rows' && (value === 'tmobile' || value === 'all')) o.rows = value;
+    if (flag === '--rows' && (value === 'tmobile' || value === 'others' || value === 'all')) o.rows = value;
     else if (flag === '--still-wire-bytes' && Number.isInteger(number) && number >= MODEL_HEADER_BYTES + FRAGMENT_OVERHEAD_BYTES + CELLSIM_OVERHEAD_BYTES && number <= REFERENCE_FRAGMENT_PAYLOAD + FRAGMENT_OVERHEAD_BYTES + CELLSIM_OVERHEAD_BYTES) o.stillWireBytes = number;
     else if (flag === '--still-encode-ms' && number > 0 && number <= 1000) o.stillEncodeMs = number;
     else if (flag === '--salsify-1-start-s' && number > 0 && number < PAPER_WARMUP_S) o.salsify1StartS = number;
+    else if (flag === '--cross-traffic' && number > 0 && number <= 1e6) o.crossTrafficBytesPerS = number;
     else if (flag === '--video' && value) o.video = value;
     else throw new RangeError(`salsify-preroll: bad option ${flag} ${JSON.stringify(value)} (see the top of bench/salsify-preroll.ts)`);
   }
@@ -122,6 +136,7 @@ interface Row {
   scheme: 'salsify-1' | 'salsify-2' | 'salsify-4';
   preroll: boolean;
   startS?: number;
+  crossTraffic?: boolean;
 }
 
 async function runRow(row: Row, o: Options): Promise<string> {
@@ -139,11 +154,15 @@ async function runRow(row: Row, o: Options): Promise<string> {
       source,
       encodeMs: (w, h, q, key) => (encoding < stillFrames ? o.stillEncodeMs * (key ? KEY_FRAME_ENCODE_FACTOR : 1) : paperEncodeMs(w, h, q, key)),
       ...(row.startS === undefined ? {} : { scheme: startingAt(row.startS * 1000, 1000 / clip.fps) }),
+      ...(row.crossTraffic && o.crossTrafficBytesPerS !== undefined
+        ? { crossTraffic: { bytes: CROSS_PACKET_WIRE_BYTES - CELLSIM_OVERHEAD_BYTES, intervalMs: (1000 * CROSS_PACKET_WIRE_BYTES) / o.crossTrafficBytesPerS } }
+        : {}),
     };
     const run = await runSalsifySim({ preset: row.preset, scheme: row.scheme, codec: 'model', encodeTiming: 'paper', video: o.video }, hooks);
     const d = run.summary.signalDelayMs;
-    const variant = !row.preroll ? 'as the preset' : row.startS === undefined ? 'pre-roll' : `pre-roll, sender from ${row.startS} s`;
-    return `${row.preset.padEnd(12)} ${row.scheme.padEnd(9)} ${variant.padEnd(26)} ${d.mean.toFixed(0).padStart(5)} / ${d.p5.toFixed(0).padStart(3)} / ${d.p95.toFixed(0).padStart(5)}   ${meanDelayCaptured(run.frames, 62, 80).toFixed(0).padStart(5)}`;
+    const parts = [row.preroll ? 'pre-roll' : '', row.startS === undefined ? '' : `sender from ${row.startS} s`, row.crossTraffic ? `${o.crossTrafficBytesPerS} B/s other` : ''].filter((p) => p !== '');
+    const variant = parts.length === 0 ? 'as the preset' : parts.join(', ');
+    return `${row.preset.padEnd(12)} ${row.scheme.padEnd(9)} ${variant.padEnd(38)} ${d.mean.toFixed(0).padStart(5)} / ${d.p5.toFixed(0).padStart(3)} / ${d.p95.toFixed(0).padStart(5)}   ${meanDelayCaptured(run.frames, 62, 80).toFixed(0).padStart(5)}`;
   } finally {
     await clip.close();
     await model.close();
@@ -151,10 +170,16 @@ async function runRow(row: Row, o: Options): Promise<string> {
 }
 
 const options = parseOptions(process.argv.slice(2));
+const crossVariants = options.crossTrafficBytesPerS === undefined ? [false] : [false, true];
 const rows: Row[] = [];
-for (const scheme of ['salsify-1', 'salsify-2', 'salsify-4'] as const) for (const preroll of [false, true]) rows.push({ preset: 'tmobile-umts', scheme, preroll });
-if (options.salsify1StartS !== undefined) rows.push({ preset: 'tmobile-umts', scheme: 'salsify-1', preroll: true, startS: options.salsify1StartS });
-if (options.rows === 'all') for (const preset of ['att-lte', 'on-off']) for (const preroll of [false, true]) rows.push({ preset, scheme: 'salsify-1', preroll });
+const variants = (preset: string, scheme: Row['scheme']) => {
+  for (const crossTraffic of crossVariants) for (const preroll of [false, true]) rows.push({ preset, scheme, preroll, crossTraffic });
+};
+if (options.rows !== 'others') {
+  for (const scheme of ['salsify-1', 'salsify-2', 'salsify-4'] as const) variants('tmobile-umts', scheme);
+  if (options.salsify1StartS !== undefined) for (const crossTraffic of crossVariants) rows.push({ preset: 'tmobile-umts', scheme: 'salsify-1', preroll: true, startS: options.salsify1StartS, crossTraffic });
+}
+if (options.rows !== 'tmobile') for (const preset of ['att-lte', 'on-off']) variants(preset, 'salsify-1');
 console.log(`still picture: ${options.stillWireBytes} bytes on the wire per inter frame, ${options.stillEncodeMs} ms per encoding; model codec, paper timing, window [62, 702) s`);
-console.log('scenario     scheme    variant                    mean / p5 / p95 ms   [62, 80) s mean ms');
+console.log(`scenario     scheme    ${'variant'.padEnd(38)} mean / p5 / p95 ms   [62, 80) s mean ms`);
 for (const row of rows) console.log(await runRow(row, options));

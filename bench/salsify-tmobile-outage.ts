@@ -1,8 +1,10 @@
 // The paper's T-Mobile runs around the trace's outage (40 to 80 s), read from
-// their Cellsim logs and per-frame analyses (excamera/salsify-results), and
-// the one run whose downlink log is kept (0.57mbps-poisson/salsify-1) for
-// what the sender sent before the clip began. The figures of
-// docs/paper-reproduction.md, "The T-Mobile backlog at 62 s".
+// their Cellsim logs and per-frame analyses (excamera/salsify-results); runs
+// of 2017 and 2018 whose downlink log is kept, for what the sender sent
+// before the clip began and what other traffic the link carried; and what
+// the T-Mobile Salsify-1 run's opportunities carried beside its acknowledged
+// datagrams. The figures of docs/paper-reproduction.md, "The T-Mobile
+// backlog at 62 s".
 //
 //   node --import tsx bench/salsify-tmobile-outage.ts [GIT_DIR] [TRACE_DIR]
 //
@@ -66,15 +68,35 @@ for (const run of ['salsify-1', 'salsify2', 'salsify4', 'salsify']) {
     + `(${growing} of ${Math.max(0, outage.length - 1)} after the first one state more than the one before)`);
 }
 
-// The wifi Salsify-1 run: what the sender sent before the clip (downlink log).
-const wifi = readLog(show('benchmarks/0.57mbps-poisson/salsify-1/video3_720p60/downlink.log'));
-const arrivals = wifi.lines.filter((l) => l.kind === '+');
-const firstFull = arrivals.find((l) => l.bytes === 1464)!;
-const preroll = arrivals.filter((l) => l.s >= 15 && l.s < 60);
-const common = new Map<number, number>();
-for (const l of preroll) if (l.bytes > 900) common.set(l.bytes, (common.get(l.bytes) ?? 0) + 1);
-const [size, count] = [...common].sort((a, b) => b[1] - a[1])[0]!;
-const beforeSender = arrivals.filter((l) => l.s < firstFull.s);
-console.log(`wifi salsify-1: first full datagram (1464 bytes) at ${firstFull.s.toFixed(2)} s; in [15, 60) s the commonest datagram over 900 bytes is ${size} bytes, ${count} of them `
-  + `(${(count / 45).toFixed(1)} a second); no datagram of 1464 bytes in [15, 60) s: ${preroll.every((l) => l.bytes !== 1464)}; `
-  + `other traffic before the sender started: ${beforeSender.length} packets, ${beforeSender.reduce((a, l) => a + l.bytes, 0)} bytes`);
+// The runs whose downlink log is kept: what the sender sent before the clip,
+// and the other traffic on the link before the sender started.
+const PREROLL_RUNS = [
+  'benchmarks/0.57mbps-poisson/salsify-1/video3_720p60',
+  'benchmarks/Verizon-LTE-short/salsify_2_31cff93/video3_720p60_2min',
+  'benchmarks/500kbps/salsify2/video3_720p60_2min',
+];
+const PREROLL_WIRE_BYTES = 937;
+for (const dir of PREROLL_RUNS) {
+  const { base, lines } = readLog(show(`${dir}/downlink.log`));
+  const arrivals = lines.filter((l) => l.kind === '+');
+  const firstBig = arrivals.find((l) => l.bytes >= 1000)!;
+  const clipS = (Number(show(`${dir}/${dir.split('/').at(-1)!}.analysis.csv`).split('\n').find((l) => /^\d/.test(l))!.split(',')[1]) / 1000 - base) / 1000;
+  const preroll = arrivals.filter((l) => l.s >= firstBig.s + 5 && l.s < clipS - 1);
+  const span = clipS - 1 - (firstBig.s + 5);
+  const near = preroll.filter((l) => Math.abs(l.bytes - PREROLL_WIRE_BYTES) <= 2).length;
+  const before = arrivals.filter((l) => l.s < firstBig.s);
+  const beforeBytes = before.reduce((a, l) => a + l.bytes, 0);
+  console.log(`${dir.split('/').slice(1, 3).join('/')}: sender's first datagram of 1000 bytes or more at ${firstBig.s.toFixed(2)} s, the analysis from ${clipS.toFixed(1)} s; `
+    + `[${(firstBig.s + 5).toFixed(0)}, ${(clipS - 1).toFixed(0)}) s: ${near} datagrams of ${PREROLL_WIRE_BYTES} +- 2 bytes (${(near / span).toFixed(1)} a second), ${preroll.filter((l) => l.bytes >= 1400).length} of 1400 bytes or more; `
+    + (firstBig.s > 5 ? `before the sender: other traffic ${(beforeBytes / firstBig.s).toFixed(0)} B/s, ${(before.length / firstBig.s).toFixed(1)} packets/s of ${(beforeBytes / before.length).toFixed(0)} bytes on average` : 'the sender started at once'));
+}
+
+// What the T-Mobile Salsify-1 run's downlink carried beside its acknowledged datagrams, were they 937 bytes as above.
+{
+  const { lines } = readLog(show('benchmarks/TMobile-UMTS-driving/salsify-1/video3_720p60/uplink.log'));
+  for (const [from, to] of [[40, 61.85], [61.85, 76]] as const) {
+    const acked = lines.filter((l) => isAck(l) && l.s >= from && l.s < to).length;
+    const other = opportunitiesIn(from, to) * 1514 - acked * PREROLL_WIRE_BYTES;
+    console.log(`TMobile salsify-1 [${from}, ${to}) s: ${opportunitiesIn(from, to)} opportunities x 1514 bytes - ${acked} acknowledged datagrams x ${PREROLL_WIRE_BYTES} = ${other} bytes of other traffic, ${(other / (to - from)).toFixed(0)} B/s`);
+  }
+}
