@@ -3,7 +3,11 @@
 // docs/paper-reproduction.md, "The T-Mobile backlog at 62 s").
 //
 //   node --import tsx bench/salsify-preroll.ts [--rows tmobile|others|all] [--still-wire-bytes N]
-//       [--still-encode-ms MS] [--salsify-1-start-s S] [--cross-traffic BYTES_PER_S] [--video FILE]
+//       [--still-encode-ms MS] [--salsify-1-start-s S] [--cross-traffic BYTES_PER_S]
+//       [--others PRESET,...] [--video FILE]
+//
+// Rows: tmobile-umts Salsify-1, -2 and -4 (--rows tmobile), Salsify-1 on the
+// --others presets (default att-lte,on-off; --rows others), or both (all).
 //
 // The paper's runs (excamera/salsify-results) streamed before the clip: the
 // sender ran from some seconds after the emulator started (its first
@@ -49,7 +53,7 @@ import { createScheme } from '../src/salsify/schemes/registry.ts';
 import type { SenderScheme } from '../src/salsify/schemes/scheme.ts';
 import { paperEncodeMs, KEY_FRAME_ENCODE_FACTOR } from '../src/salsify/timing-model.ts';
 import { FRAGMENT_OVERHEAD_BYTES, REFERENCE_FRAGMENT_PAYLOAD } from '../src/salsify/datagram.ts';
-import { CELLSIM_OVERHEAD_BYTES, PAPER_WARMUP_S } from '../src/salsify/presets.ts';
+import { CELLSIM_OVERHEAD_BYTES, PAPER_WARMUP_S, PRESET_NAMES } from '../src/salsify/presets.ts';
 import { BETTER_STEP, WORSE_STEP } from '../src/salsify/quantizer.ts';
 import { DEFAULT_MAX_SKIPS } from '../src/salsify/choose-encoding.ts';
 import type { FunctionalCodec, Picture } from '../src/codec-bridge/types.ts';
@@ -68,11 +72,12 @@ interface Options {
   stillEncodeMs: number;
   salsify1StartS: number | undefined;
   crossTrafficBytesPerS: number | undefined;
+  others: string[];
   video: string;
 }
 
 function parseOptions(argv: readonly string[]): Options {
-  const o: Options = { rows: 'all', stillWireBytes: 937, stillEncodeMs: 12.5, salsify1StartS: undefined, crossTrafficBytesPerS: undefined, video: '../shared/video/FourPeople_1280x720_60.ivf' };
+  const o: Options = { rows: 'all', stillWireBytes: 937, stillEncodeMs: 12.5, salsify1StartS: undefined, crossTrafficBytesPerS: undefined, others: ['att-lte', 'on-off'], video: '../shared/video/FourPeople_1280x720_60.ivf' };
   for (let i = 0; i < argv.length; i += 2) {
     const [flag, value] = [argv[i], argv[i + 1]];
     const number = Number(value);
@@ -81,6 +86,7 @@ function parseOptions(argv: readonly string[]): Options {
     else if (flag === '--still-encode-ms' && number > 0 && number <= 1000) o.stillEncodeMs = number;
     else if (flag === '--salsify-1-start-s' && number > 0 && number < PAPER_WARMUP_S) o.salsify1StartS = number;
     else if (flag === '--cross-traffic' && number > 0 && number <= 1e6) o.crossTrafficBytesPerS = number;
+    else if (flag === '--others' && value && value.split(',').every((p) => PRESET_NAMES.includes(p))) o.others = value.split(',');
     else if (flag === '--video' && value) o.video = value;
     else throw new RangeError(`salsify-preroll: bad option ${flag} ${JSON.stringify(value)} (see the top of bench/salsify-preroll.ts)`);
   }
@@ -179,7 +185,7 @@ if (options.rows !== 'others') {
   for (const scheme of ['salsify-1', 'salsify-2', 'salsify-4'] as const) variants('tmobile-umts', scheme);
   if (options.salsify1StartS !== undefined) for (const crossTraffic of crossVariants) rows.push({ preset: 'tmobile-umts', scheme: 'salsify-1', preroll: true, startS: options.salsify1StartS, crossTraffic });
 }
-if (options.rows !== 'tmobile') for (const preset of ['att-lte', 'on-off']) variants(preset, 'salsify-1');
+if (options.rows !== 'tmobile') for (const preset of options.others) variants(preset, 'salsify-1');
 console.log(`still picture: ${options.stillWireBytes} bytes on the wire per inter frame, ${options.stillEncodeMs} ms per encoding; model codec, paper timing, window [62, 702) s`);
 console.log(`scenario     scheme    ${'variant'.padEnd(38)} mean / p5 / p95 ms   [62, 80) s mean ms`);
 for (const row of rows) console.log(await runRow(row, options));
