@@ -167,7 +167,7 @@ test('cross traffic shares the downlink with the sender: every datagram of it cr
   assert.is(busy.counters.downlink.packetsIn - busy.counters.sender.datagramsSent, 124);
   const discarded = busy.counters.receiver.badDatagrams - plain.counters.receiver.badDatagrams;
   assert.ok(discarded >= 110 && discarded <= 124, `${discarded} discarded`);
-  // A quarter of a 0.5 Mbit/s link taken (600 + 32 bytes every 20 ms): the sender's frames wait longer.
+  // Half of a 0.5 Mbit/s link taken (600 + 32 bytes every 20 ms: 253 kbit/s): the sender's frames wait longer.
   assert.ok(busy.summary.signalDelayMs.mean > plain.summary.signalDelayMs.mean, `${busy.summary.signalDelayMs.mean} <= ${plain.summary.signalDelayMs.mean}`);
   await rejects(runSalsifySim(input, { crossTraffic: { bytes: 0, intervalMs: 20 } }), /cross traffic: bytes must be an integer from 1 to 1472, got 0/);
   await rejects(runSalsifySim(input, { crossTraffic: { bytes: 100, intervalMs: 0 } }), /cross traffic: intervalMs must be a number of ms > 0, got 0/);
