@@ -25,6 +25,7 @@ import { openCodec, openVideo } from './open-inputs.ts';
 import { SalsifyReceiver, type ReceiverCounters } from './receiver.ts';
 import { FRAME_CLOCKS, SalsifySender, type FrameClock, type Scheme, type SenderCounters, type SenderEvent } from './sender.ts';
 import { SIM_SCHEME_NAMES, type SimulatorOnlyScheme } from './schemes/registry.ts';
+import type { SenderScheme } from './schemes/scheme.ts';
 import { ssimAsync } from '../codec-bridge/ssim.ts';
 import { DEFAULT_OVERHEAD_BYTES } from '../net/sim-network.ts';
 import { measureWindow, type MeasureWindow } from '../results/window.ts';
@@ -136,6 +137,41 @@ export interface RunHooks {
   readonly source?: VideoSource;
   /** The time of one encoding instead of config.encodeTiming's (a calibration's candidates: bench/salsify-pipeline-calibration.ts). */
   readonly encodeMs?: (width: number, height: number, quantizer: number, keyFrame: boolean) => number;
+  /**
+   * The sender's scheme instead of the one config.scheme names (an experiment's,
+   * built outside the registry: bench/salsify-preroll.ts). The config still
+   * names the scheme it stands for; an oracle's name ignores this hook.
+   */
+  readonly scheme?: SenderScheme;
+  /**
+   * Other traffic on the downlink, beside the sender's: a datagram of `bytes`
+   * (UDP payload) handed to the downlink every `intervalMs` from the start,
+   * which the receiver discards (counted as bad datagrams). The paper's bench
+   * had such traffic on its emulated downlink (docs/paper-reproduction.md, "The
+   * T-Mobile backlog at 62 s"); an experiment's (bench/salsify-preroll.ts), not
+   * recorded in the config.
+   */
+  readonly crossTraffic?: CrossTraffic;
+}
+
+export interface CrossTraffic {
+  readonly bytes: number;
+  readonly intervalMs: number;
+}
+
+function checkCrossTraffic(t: CrossTraffic): void {
+  if (!(Number.isInteger(t.bytes) && t.bytes >= 1 && t.bytes <= MAX_DATAGRAM_BYTES)) throw new RangeError(`cross traffic: bytes must be an integer from 1 to ${MAX_DATAGRAM_BYTES}, got ${JSON.stringify(t.bytes)}`);
+  if (!(t.intervalMs > 0 && Number.isFinite(t.intervalMs))) throw new RangeError(`cross traffic: intervalMs must be a number of ms > 0, got ${JSON.stringify(t.intervalMs)}`);
+}
+
+/** Hands a datagram of t.bytes to `downlink` every t.intervalMs of simulated time until `untilMs`. */
+function sendCrossTraffic(sim: Simulator, downlink: { send(bytes: Uint8Array): void }, t: CrossTraffic, untilMs: number): void {
+  const tick = () => {
+    if (sim.now() >= untilMs) return;
+    downlink.send(new Uint8Array(t.bytes));
+    sim.after(t.intervalMs, tick);
+  };
+  sim.after(t.intervalMs, tick);
 }
 
 function loadLinkTrace(spec: LinkTraceConfig, which: string): Trace {
@@ -202,6 +238,7 @@ export function simMeasureWindow(c: SalsifySimConfig, captureEndMs: number): Mea
 
 export async function runSalsifySim(input: SalsifySimInput, hooks: RunHooks = {}): Promise<SalsifySimResult> {
   const config = resolveSimConfig(input);
+  if (hooks.crossTraffic) checkCrossTraffic(hooks.crossTraffic);
   const downTrace = loadLinkTrace(config.downlink, 'downlink');
   const upTrace = loadLinkTrace(config.uplink, 'uplink');
   const codec = hooks.codec ?? (await openCodec(config.codec));
@@ -213,7 +250,7 @@ export async function runSalsifySim(input: SalsifySimInput, hooks: RunHooks = {}
     throw error;
   }
   try {
-    return await simulate(config, downTrace, upTrace, codec, source, hooks.encodeMs);
+    return await simulate(config, downTrace, upTrace, codec, source, hooks);
   } finally {
     if (!hooks.source) await source.close();
     if (!hooks.codec) await codec.close();
@@ -256,7 +293,7 @@ export function simCaptureEnd(c: SalsifySimConfig, fps: number): { frames: numbe
 }
 
 async function simulate(
-  config: SalsifySimConfig, downTrace: Trace, upTrace: Trace, codec: FunctionalCodec, source: VideoSource, encodeMsHook: RunHooks['encodeMs'],
+  config: SalsifySimConfig, downTrace: Trace, upTrace: Trace, codec: FunctionalCodec, source: VideoSource, hooks: Pick<RunHooks, 'encodeMs' | 'scheme' | 'crossTraffic'>,
 ): Promise<SalsifySimResult> {
   const { frames, captureEndMs: durationMs, window } = simCaptureEnd(config, source.fps);
   // Link utilisation while the measured frames are captured, counted from the downlink's own events.
@@ -285,7 +322,7 @@ async function simulate(
       net.outside.send(bytes);
     },
   };
-  const encodeMs = encodeMsHook ?? encodeTimeFunction(config.encodeTiming ?? 'libvpx');
+  const encodeMs = hooks.encodeMs ?? encodeTimeFunction(config.encodeTiming ?? 'libvpx');
   const overhead = config.overheadBytes ?? DEFAULT_OVERHEAD_BYTES;
   const futureLink: FutureLink | undefined = oracleSees && {
     // Simulator-only: the downlink's own TraceLink, its trace and its queue.
@@ -313,7 +350,7 @@ async function simulate(
   let sender: SalsifySender | undefined;
   sender = new SalsifySender({
     ctx: outside, codec, source, connectionId: config.connectionId, frames,
-    scheme: futureLink ? oracle({ frameIntervalMs: 1000 / source.fps, futureLink, rule, frameCycleMs: frameCycleFunction(config.frameClock) }) : (config.scheme as Scheme),
+    scheme: futureLink ? oracle({ frameIntervalMs: 1000 / source.fps, futureLink, rule, frameCycleMs: frameCycleFunction(config.frameClock) }) : (hooks.scheme ?? (config.scheme as Scheme)),
     budgetMs: config.budgetMs, frameClock: config.frameClock,
     encodeMs,
     // Virtual time follows the scheme's modelled encode time; running the two
@@ -350,6 +387,7 @@ async function simulate(
 
   const endMs = durationMs + config.drainMs;
   sender.start();
+  if (hooks.crossTraffic) sendCrossTraffic(sim, net.outside, hooks.crossTraffic, endMs);
   await sim.run({ until: endMs });
   sender.stop();
   await Promise.all(pendingSsim);

@@ -5,6 +5,7 @@ import * as assert from 'uvu/assert';
 import { DEFAULT_SIM_CONFIG, runSalsifySim, type SalsifySimResult } from '../../src/salsify/sim-runner.ts';
 import type { SenderEvent } from '../../src/salsify/sender.ts';
 import { candidateQuantizers } from '../../src/salsify/quantizer.ts';
+import { createScheme } from '../../src/salsify/schemes/registry.ts';
 import { modelledEncodeMs } from '../../src/salsify/timing-model.ts';
 import { framesToCsv } from '../../src/results/csv.ts';
 import { readFramesCsv } from '../../src/results/read-csv.ts';
@@ -143,6 +144,33 @@ test('conventional-1s: one encoding per frame, never skips', async () => {
   assert.is(r.counters.sender.encoded, r.summary.framesSent);
   assert.is(r.counters.sender.skipped, 0);
   assert.is(r.frames.filter((f) => f.fate === 'skipped').length, 0);
+});
+
+test('a scheme given as a hook runs instead of the one the config names, which the record keeps', async () => {
+  const inner = createScheme('salsify-1', { initialQuantizer: 64, betterStep: -17, worseStep: 23, maxSkips: 3, frameIntervalMs: 1000 / 30, maxPayload: 1400 });
+  // Salsify-1 that skips every frame captured before 1 s (a sender that starts late).
+  const late = { ...inner, choose: (encoded: Parameters<typeof inner.choose>[0], view: Parameters<typeof inner.choose>[1]) => (view.now < 1000 ? 'skip' as const : inner.choose(encoded, view)) };
+  const input = { scheme: 'salsify-1', downlink: { constantMbps: 2 }, uplink: { constantMbps: 2 }, durationS: 2, video: 'synthetic:640x360@30', delayMs: 10 } as const;
+  const r = await runSalsifySim(input, { scheme: late });
+  assert.is(r.config.scheme, 'salsify-1');
+  const sent = r.senderEvents.filter((e) => e.kind === 'sent');
+  assert.ok(sent.length > 0 && sent.every((e) => e.time >= 1000), `first frame sent at ${sent[0]?.time} ms`);
+  const plain = await runSalsifySim(input);
+  assert.ok(plain.senderEvents.some((e) => e.kind === 'sent' && e.time < 1000), 'without the hook frames go out before 1 s');
+});
+
+test('cross traffic shares the downlink with the sender: every datagram of it crosses the link and the receiver discards it', async () => {
+  const input = { scheme: 'salsify-1', downlink: { constantMbps: 0.5 }, uplink: { constantMbps: 2 }, durationS: 2, drainMs: 500, video: 'synthetic:640x360@30', delayMs: 10 } as const;
+  const plain = await runSalsifySim(input);
+  const busy = await runSalsifySim(input, { crossTraffic: { bytes: 600, intervalMs: 20 } });
+  // 2.5 s of simulated time: 124 datagrams (at 20, 40, ..., 2480 ms) enter the downlink; the receiver discards those delivered by the end.
+  assert.is(busy.counters.downlink.packetsIn - busy.counters.sender.datagramsSent, 124);
+  const discarded = busy.counters.receiver.badDatagrams - plain.counters.receiver.badDatagrams;
+  assert.ok(discarded >= 110 && discarded <= 124, `${discarded} discarded`);
+  // Half of a 0.5 Mbit/s link taken (600 + 32 bytes every 20 ms: 253 kbit/s): the sender's frames wait longer.
+  assert.ok(busy.summary.signalDelayMs.mean > plain.summary.signalDelayMs.mean, `${busy.summary.signalDelayMs.mean} <= ${plain.summary.signalDelayMs.mean}`);
+  await rejects(runSalsifySim(input, { crossTraffic: { bytes: 0, intervalMs: 20 } }), /cross traffic: bytes must be an integer from 1 to 1472, got 0/);
+  await rejects(runSalsifySim(input, { crossTraffic: { bytes: 100, intervalMs: 0 } }), /cross traffic: intervalMs must be a number of ms > 0, got 0/);
 });
 
 test('link utilisation counts the downlink\'s departures over its opportunities while frames are captured', async () => {
