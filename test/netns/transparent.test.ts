@@ -110,15 +110,20 @@ maybe('an application sending to $MAHIMAHI_BASE on several ports is emulated on 
     const result = {};
     const s = dgram.createSocket('udp4');
     const sentAt = new Map();
+    // Done when every echo is back (or, bounded, after 10 s with what came: a lost one fails the test below).
+    let echoes = 0;
+    const finish = () => { console.log(JSON.stringify(result)); s.close(); process.exit(0); };
+    setTimeout(finish, 10000);
     s.on('message', (m, from) => {
       const r = (result[from.port] ??= { echoes: 0, minRtt: Infinity });
       r.echoes++;
       r.minRtt = Math.min(r.minRtt, performance.now() - sentAt.get(m.toString()));
+      if (++echoes === 20 * ports.length) finish();
     });
     let n = 0;
     const timer = setInterval(() => {
       for (const port of ports) { const payload = (port + ':' + n + ':').padEnd(100, 'x'); sentAt.set(payload, performance.now()); s.send(payload, port, process.env.MAHIMAHI_BASE); }
-      if (++n === 20) { clearInterval(timer); setTimeout(() => { console.log(JSON.stringify(result)); s.close(); }, 500); }
+      if (++n === 20) clearInterval(timer);
     }, 10);`;
   try {
     const r = await runLinkshell(['--netns', '--trace', TRACE_12MBPS, '--delay', '25', '--uplink-log', upLog, '--', process.execPath, '-e', script], HANG_BOUND_MS);
