@@ -47,7 +47,9 @@
 // Each row runs our preset as it is and with the variants (model codec,
 // paper timing, window [62, 702) s) and prints mean / p5 / p95 signal delay
 // and the mean signal delay of the source frames captured in [62, 80) s.
+import { integerValue, nameListValue, nameValue, numberValue } from '../src/common/validate.ts';
 import { openCodec, openVideo } from '../src/salsify/open-inputs.ts';
+import { option } from './options.ts';
 import { runSalsifySim, type RunHooks } from '../src/salsify/sim-runner.ts';
 import { createScheme } from '../src/salsify/schemes/registry.ts';
 import type { SenderScheme } from '../src/salsify/schemes/scheme.ts';
@@ -76,21 +78,22 @@ interface Options {
   video: string;
 }
 
-function parseOptions(argv: readonly string[]): Options {
-  const o: Options = { rows: 'all', stillWireBytes: 937, stillEncodeMs: 12.5, salsify1StartS: undefined, crossTrafficBytesPerS: undefined, others: ['att-lte', 'on-off'], video: '../shared/video/FourPeople_1280x720_60.ivf' };
-  for (let i = 0; i < argv.length; i += 2) {
-    const [flag, value] = [argv[i], argv[i + 1]];
-    const number = Number(value);
-    if (flag === '--rows' && (value === 'tmobile' || value === 'others' || value === 'all')) o.rows = value;
-    else if (flag === '--still-wire-bytes' && Number.isInteger(number) && number >= MODEL_HEADER_BYTES + FRAGMENT_OVERHEAD_BYTES + CELLSIM_OVERHEAD_BYTES && number <= REFERENCE_FRAGMENT_PAYLOAD + FRAGMENT_OVERHEAD_BYTES + CELLSIM_OVERHEAD_BYTES) o.stillWireBytes = number;
-    else if (flag === '--still-encode-ms' && number > 0 && number <= 1000) o.stillEncodeMs = number;
-    else if (flag === '--salsify-1-start-s' && number > 0 && number < PAPER_WARMUP_S) o.salsify1StartS = number;
-    else if (flag === '--cross-traffic' && number > 0 && number <= 1e6) o.crossTrafficBytesPerS = number;
-    else if (flag === '--others' && value && value.split(',').every((p) => PRESET_NAMES.includes(p))) o.others = value.split(',');
-    else if (flag === '--video' && value) o.video = value;
-    else throw new RangeError(`salsify-preroll: bad option ${flag} ${JSON.stringify(value)} (see the top of bench/salsify-preroll.ts)`);
-  }
-  return o;
+/** The command line through the project's option layer (bench/options.ts, src/common/validate.ts): one line and status 2 on a bad value. */
+function parseOptions(): Options {
+  const optional = <T>(name: string, parse: (text: string) => T): T | undefined => {
+    const text = option(name, '');
+    return text === '' ? undefined : parse(text);
+  };
+  const onWire = (payload: number) => payload + FRAGMENT_OVERHEAD_BYTES + CELLSIM_OVERHEAD_BYTES;
+  return {
+    rows: nameValue('rows', option('rows', 'all'), ['tmobile', 'others', 'all'] as const),
+    stillWireBytes: integerValue('still-wire-bytes', option('still-wire-bytes', '937'), { min: onWire(MODEL_HEADER_BYTES), max: onWire(REFERENCE_FRAGMENT_PAYLOAD) }),
+    stillEncodeMs: numberValue('still-encode-ms', option('still-encode-ms', '12.5'), { min: 0, max: 1000, minExclusive: true }, 'ms'),
+    salsify1StartS: optional('salsify-1-start-s', (text) => numberValue('salsify-1-start-s', text, { min: 0, max: PAPER_WARMUP_S, minExclusive: true }, 's')),
+    crossTrafficBytesPerS: optional('cross-traffic', (text) => numberValue('cross-traffic', text, { min: 0, max: 1e6, minExclusive: true }, 'bytes/s')),
+    others: nameListValue('others', option('others', 'att-lte,on-off'), PRESET_NAMES),
+    video: option('video', '../shared/video/FourPeople_1280x720_60.ivf'),
+  };
 }
 
 /** The clip's first frame, still, for `stillFrames` frames, then the clip from its first frame; `stills` learns every still picture handed out. */
@@ -175,7 +178,13 @@ async function runRow(row: Row, o: Options): Promise<string> {
   }
 }
 
-const options = parseOptions(process.argv.slice(2));
+let options: Options;
+try {
+  options = parseOptions();
+} catch (error) {
+  console.error(`bench/salsify-preroll.ts: ${(error as Error).message}`);
+  process.exit(2);
+}
 const crossVariants = options.crossTrafficBytesPerS === undefined ? [false] : [false, true];
 const rows: Row[] = [];
 const variants = (preset: string, scheme: Row['scheme']) => {
