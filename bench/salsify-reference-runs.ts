@@ -21,15 +21,9 @@
 // The split needs the emulator's clock (the downlink log, Unix ms) and the
 // bench's CPU clock (analysis.csv) to agree; they are different machines,
 // so it is read as the difference between runs, not as absolute figures.
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { salsifyResults } from './salsify-results-clone.ts';
 
-const DEFAULT_GIT_DIRS = ['.cache/salsify-results.git', '/work/.mirror/excamera+salsify-results/repo'];
-const mirror = process.argv[2] ?? DEFAULT_GIT_DIRS.find((dir) => existsSync(dir));
-if (mirror === undefined || !existsSync(mirror)) {
-  console.error(`salsify-reference-runs: no clone of excamera/salsify-results at ${mirror ?? DEFAULT_GIT_DIRS.join(' or ')}; get one with: git clone --bare --filter=blob:none https://github.com/excamera/salsify-results .cache/salsify-results.git`);
-  process.exit(2);
-}
+const show = salsifyResults('salsify-reference-runs', process.argv[2]);
 const BENCH_LATENCY_US = 66_733;
 const GRID_US = 1e6 / 59.94;
 
@@ -44,14 +38,6 @@ const RUNS: readonly { row: string; dir: string; published: readonly [number, nu
   { row: 'verizon-lte Salsify-1', dir: 'benchmarks/Verizon-LTE-driving/salsify-1-256.2017-09-19/video3_720p60', published: [517.44, 166.92, 684.03] },
   { row: 'tmobile-umts Salsify-1', dir: 'benchmarks/TMobile-UMTS-driving/salsify-1/video3_720p60', published: [840.13, 169.22, 3906.75] },
 ];
-
-const show = (path: string): string | undefined => {
-  try {
-    return execFileSync('git', ['--git-dir', mirror, 'show', `HEAD:${path}`], { encoding: 'utf8', maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'ignore'] });
-  } catch {
-    return undefined;
-  }
-};
 
 /** numpy's default percentile (linear interpolation), as aggregate-stats.py uses. */
 function percentile(sorted: readonly number[], p: number): number {

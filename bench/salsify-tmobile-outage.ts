@@ -18,18 +18,20 @@
 // the 60-byte frames are other traffic (ARP). Times below are seconds after
 // the base timestamp, the clock of the trace (its opportunities line up with
 // the trace's milliseconds exactly).
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { salsifyResults } from './salsify-results-clone.ts';
 
-const DEFAULT_GIT_DIRS = ['.cache/salsify-results.git', '/work/.mirror/excamera+salsify-results/repo'];
-const gitDir = process.argv[2] ?? DEFAULT_GIT_DIRS.find((dir) => existsSync(dir));
 const traceDir = process.argv[3] ?? '../shared/traces';
-if (gitDir === undefined || !existsSync(gitDir)) {
-  console.error(`salsify-tmobile-outage: no clone of excamera/salsify-results at ${gitDir ?? DEFAULT_GIT_DIRS.join(' or ')}`);
-  process.exit(2);
-}
-const show = (path: string) => execFileSync('git', ['--git-dir', gitDir, 'show', `HEAD:${path}`], { encoding: 'utf8', maxBuffer: 1 << 28 });
+const readFile = salsifyResults('salsify-tmobile-outage', process.argv[2]);
+const show = (path: string): string => {
+  const text = readFile(path);
+  if (text === undefined) {
+    console.error(`salsify-tmobile-outage: ${path} is not in the clone of excamera/salsify-results`);
+    process.exit(2);
+  }
+  return text;
+};
 
 interface LogLine { readonly s: number; readonly kind: '+' | '-' | '#'; readonly bytes: number }
 

@@ -159,7 +159,7 @@ typedef struct {
   pthread_mutex_t send_lock; /* held across taking due departures and sending them, so that two senders keep their order */
   pthread_cond_t drained;
   int reads_on_loop; /* UDP sources are read on the event loop while it keeps up; the thread reads them when it does not */
-  int watch_epfd;    /* those sources, for the thread to look at every WATCH_MS */
+  int watch_epfd;    /* those sources, for the thread to look at every watch interval (WATCH_MS, or WATCH_BEHIND_MS) */
   atomic_int loop_sources;
   void *loop_scratch; /* the event loop's receive buffers */
   uint8_t *in_buf;
@@ -349,7 +349,7 @@ static int receive_udp(Pump *pump, uint32_t id, Source *source, Scratch *s) {
   return total;
 }
 
-/* A UDP source read on the event loop (libuv watches its fd; the thread looks at it every WATCH_MS). */
+/* A UDP source read on the event loop (libuv watches its fd; the thread looks at it every watch interval). */
 typedef struct {
   uv_poll_t poll; /* (first: the handle's address is the reader's) */
   Pump *pump;
@@ -365,7 +365,7 @@ static int receive_udp_locked(Pump *pump, uint32_t id, Source *source, Scratch *
   return n;
 }
 
-/* In the thread, every WATCH_MS: reads what waits at the sources the event loop reads, so that their kernel buffers
+/* In the thread, every watch interval: reads what waits at the sources the event loop reads, so that their kernel buffers
    do not fill while the loop is held up (a long callback, a garbage collection, CPU contention) or reads too slowly
    (arrival times are the kernel's either way). A loop that keeps up leaves nothing waiting at most looks. */
 static void watch_loop_sources(Pump *pump, Scratch *s, double *last_watch, int *interval_ms) {
