@@ -3,8 +3,7 @@
 // docs/paper-reproduction.md, "The T-Mobile backlog at 62 s").
 //
 //   node --import tsx bench/salsify-preroll.ts [--rows tmobile|others|all] [--still-wire-bytes N]
-//       [--still-encode-ms MS] [--salsify-1-start-s S] [--cross-traffic BYTES_PER_S]
-//       [--others PRESET,...] [--video FILE]
+//       [--still-encode-ms MS] [--salsify-1-start-s S] [--others PRESET,...] [--video FILE]
 //
 // Rows: tmobile-umts Salsify-1, -2 and -4 (--rows tmobile), Salsify-1 on the
 // --others presets (default att-lte,on-off; --rows others), or both (all).
@@ -35,14 +34,10 @@
 // paper's Salsify-1 run started between 40.0 and 42.35 s; it is that one
 // run's start, shown to measure what it changes, not a setting for the rows.
 //
-// --cross-traffic B also runs each row with other traffic on the downlink:
-// 100-byte packets (on the wire) at B bytes a second from the start, beside
-// the sender's (sim-runner.ts RunHooks.crossTraffic). The paper's bench had
-// such traffic on its downlink: 4.3 kB/s before the sender started in the
-// one run whose log shows that period (500kbps/salsify2, 2018; 97 bytes a
-// packet on average), and what the T-Mobile Salsify-1 run's opportunities
-// carried beside its acknowledged datagrams comes to 3.6 and 4.7 kB/s
-// (bench/salsify-tmobile-outage.ts).
+// Each row also runs without the presets' other traffic on the downlink
+// (downlinkOtherTraffic null; the presets' is 4,000 bytes a second in
+// 100-byte packets, the paper's bench's own traffic: presets.ts), to show
+// what that traffic does.
 //
 // Each row runs our preset as it is and with the variants (model codec,
 // paper timing, window [62, 702) s) and prints mean / p5 / p95 signal delay
@@ -62,9 +57,6 @@ import type { FunctionalCodec, Picture } from '../src/codec-bridge/types.ts';
 import type { VideoSource } from '../src/codec-bridge/video/video-source.ts';
 import type { FrameRecord } from '../src/results/frame-record.ts';
 
-/** A packet of the cross traffic, bytes on the wire (the 500kbps/salsify2 run's other traffic: 97 bytes on average). */
-const CROSS_PACKET_WIRE_BYTES = 100;
-
 /** The model codec's frame header (model-codec.ts: 28 bytes and the 16 x 9 samples): a padded frame keeps it whole. */
 const MODEL_HEADER_BYTES = 28 + 16 * 9;
 
@@ -73,7 +65,6 @@ interface Options {
   stillWireBytes: number;
   stillEncodeMs: number;
   salsify1StartS: number | undefined;
-  crossTrafficBytesPerS: number | undefined;
   others: string[];
   video: string;
 }
@@ -90,7 +81,6 @@ function parseOptions(): Options {
     stillWireBytes: integerValue('still-wire-bytes', option('still-wire-bytes', '937'), { min: onWire(MODEL_HEADER_BYTES), max: onWire(REFERENCE_FRAGMENT_PAYLOAD) }),
     stillEncodeMs: numberValue('still-encode-ms', option('still-encode-ms', '12.5'), { min: 0, max: 1000, minExclusive: true }, 'ms'),
     salsify1StartS: optional('salsify-1-start-s', (text) => numberValue('salsify-1-start-s', text, { min: 0, max: PAPER_WARMUP_S, minExclusive: true }, 's')),
-    crossTrafficBytesPerS: optional('cross-traffic', (text) => numberValue('cross-traffic', text, { min: 0, max: 1e6, minExclusive: true }, 'bytes/s')),
     others: nameListValue('others', option('others', 'att-lte,on-off'), PRESET_NAMES),
     video: option('video', '../shared/video/FourPeople_1280x720_60.ivf'),
   };
@@ -145,7 +135,8 @@ interface Row {
   scheme: 'salsify-1' | 'salsify-2' | 'salsify-4';
   preroll: boolean;
   startS?: number;
-  crossTraffic?: boolean;
+  /** false: without the preset's other traffic on the downlink. */
+  otherTraffic: boolean;
 }
 
 async function runRow(row: Row, o: Options): Promise<string> {
@@ -163,13 +154,11 @@ async function runRow(row: Row, o: Options): Promise<string> {
       source,
       encodeMs: (w, h, q, key) => (encoding < stillFrames ? o.stillEncodeMs * (key ? KEY_FRAME_ENCODE_FACTOR : 1) : paperEncodeMs(w, h, q, key)),
       ...(row.startS === undefined ? {} : { scheme: startingAt(row.startS * 1000, 1000 / clip.fps) }),
-      ...(row.crossTraffic && o.crossTrafficBytesPerS !== undefined
-        ? { crossTraffic: { bytes: CROSS_PACKET_WIRE_BYTES - CELLSIM_OVERHEAD_BYTES, intervalMs: (1000 * CROSS_PACKET_WIRE_BYTES) / o.crossTrafficBytesPerS } }
-        : {}),
     };
-    const run = await runSalsifySim({ preset: row.preset, scheme: row.scheme, codec: 'model', encodeTiming: 'paper', video: o.video }, hooks);
+    const without = row.otherTraffic ? {} : { downlinkOtherTraffic: null };
+    const run = await runSalsifySim({ preset: row.preset, scheme: row.scheme, codec: 'model', encodeTiming: 'paper', video: o.video, ...without }, hooks);
     const d = run.summary.signalDelayMs;
-    const parts = [row.preroll ? 'pre-roll' : '', row.startS === undefined ? '' : `sender from ${row.startS} s`, row.crossTraffic ? `${o.crossTrafficBytesPerS} B/s other` : ''].filter((p) => p !== '');
+    const parts = [row.preroll ? 'pre-roll' : '', row.startS === undefined ? '' : `sender from ${row.startS} s`, row.otherTraffic ? '' : 'no other traffic'].filter((p) => p !== '');
     const variant = parts.length === 0 ? 'as the preset' : parts.join(', ');
     return `${row.preset.padEnd(12)} ${row.scheme.padEnd(9)} ${variant.padEnd(38)} ${d.mean.toFixed(0).padStart(5)} / ${d.p5.toFixed(0).padStart(3)} / ${d.p95.toFixed(0).padStart(5)}   ${meanDelayCaptured(run.frames, 62, 80).toFixed(0).padStart(5)}`;
   } finally {
@@ -185,14 +174,13 @@ try {
   console.error(`bench/salsify-preroll.ts: ${(error as Error).message}`);
   process.exit(2);
 }
-const crossVariants = options.crossTrafficBytesPerS === undefined ? [false] : [false, true];
 const rows: Row[] = [];
 const variants = (preset: string, scheme: Row['scheme']) => {
-  for (const crossTraffic of crossVariants) for (const preroll of [false, true]) rows.push({ preset, scheme, preroll, crossTraffic });
+  for (const otherTraffic of [false, true]) for (const preroll of [false, true]) rows.push({ preset, scheme, preroll, otherTraffic });
 };
 if (options.rows !== 'others') {
   for (const scheme of ['salsify-1', 'salsify-2', 'salsify-4'] as const) variants('tmobile-umts', scheme);
-  if (options.salsify1StartS !== undefined) for (const crossTraffic of crossVariants) rows.push({ preset: 'tmobile-umts', scheme: 'salsify-1', preroll: true, startS: options.salsify1StartS, crossTraffic });
+  if (options.salsify1StartS !== undefined) for (const otherTraffic of [false, true]) rows.push({ preset: 'tmobile-umts', scheme: 'salsify-1', preroll: true, startS: options.salsify1StartS, otherTraffic });
 }
 if (options.rows !== 'tmobile') for (const preset of options.others) variants(preset, 'salsify-1');
 console.log(`still picture: ${options.stillWireBytes} bytes on the wire per inter frame, ${options.stillEncodeMs} ms per encoding; model codec, paper timing, window [62, 702) s`);

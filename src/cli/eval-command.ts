@@ -24,7 +24,9 @@ import { makeStore, readStored, storeDir, writeStored } from '../eval/store.ts';
 import { serveWorker } from '../eval/worker.ts';
 import { makeResultsDirectory } from '../results/writer.ts';
 import { CODECS } from '../salsify/open-inputs.ts';
-import { PAPER_MEASURE_S, PAPER_WARMUP_S, simPreset } from '../salsify/presets.ts';
+import { CELLSIM_OVERHEAD_BYTES, PAPER_MEASURE_S, PAPER_WARMUP_S, simPreset } from '../salsify/presets.ts';
+import { otherTrafficText } from '../salsify/other-traffic.ts';
+import { otherTrafficOption } from './other-traffic-option.ts';
 import { ENCODE_TIMINGS } from '../salsify/timing-model.ts';
 import { writeStdout } from './files.ts';
 import { wrapWords } from './help-names.ts';
@@ -36,6 +38,7 @@ export const EVAL_HELP = formatHelp({
   usage: [
     'salsify eval [--scenarios LIST|all] [--schemes LIST|all] [--codec model|vp8]',
     '             [--encode-timing T] [--measure-from S] [--measure-for S]',
+    '             [--downlink-other-traffic R,B|none]',
     '             [--seeds N] [--jobs N]',
     '             [--video SRC] [--include DIR]... [--out DIR]',
     'salsify eval [same options] --emit slurm DIR',
@@ -57,6 +60,7 @@ findings.`,
     ['--encode-timing T', `${ENCODE_TIMINGS.join(' or ')} (default libvpx)`],
     ['--measure-from S', "each scenario's measured window starts S seconds\ninto its trace (default: the presets' 62 s, after the\npaper's minute of warm-up); 0 for quick runs"],
     ['--measure-for S', "each scenario's measured window lasts S seconds and\nthe run ends with it (default: the presets' own\nwindow, [62, 702) s)"],
+    ['--downlink-other-traffic R,B', "other traffic on every scenario's downlink: R bytes a\nsecond in packets of B bytes on the link, or none\n(default: the presets' 4000,100, the paper's bench's)"],
     ['--seeds N', 'seeds 1 to N per scenario and scheme, N from 1 to\n1000 (default 1)'],
     ['--jobs N', `worker processes, 1 to 256 (default: the cores, ${availableParallelism()})`],
     ['--out DIR', 'output directory (default ./eval-out)'],
@@ -117,7 +121,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     options: {
       scenarios: { type: 'string' }, schemes: { type: 'string' }, codec: { type: 'string' }, video: { type: 'string' },
       'encode-timing': { type: 'string' }, 'measure-from': { type: 'string' }, 'measure-for': { type: 'string' }, seeds: { type: 'string' }, jobs: { type: 'string' },
-      out: { type: 'string' }, include: { type: 'string', multiple: true }, emit: { type: 'string' }, collect: { type: 'string' }, ...WIDE_OPTION, help: { type: 'boolean', short: 'h' },
+      'downlink-other-traffic': { type: 'string' }, out: { type: 'string' }, include: { type: 'string', multiple: true }, emit: { type: 'string' }, collect: { type: 'string' }, ...WIDE_OPTION, help: { type: 'boolean', short: 'h' },
       time: { type: 'string' }, mem: { type: 'string' }, partition: { type: 'string' }, 'array-throttle': { type: 'string' },
     },
     allowPositionals: true,
@@ -151,6 +155,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     video: optional(values.video, (t) => pathValue('video', t)) ?? 'synthetic',
     ...(values['encode-timing'] === undefined ? {} : { encodeTiming: nameValue('encode-timing', values['encode-timing'], ENCODE_TIMINGS) }),
     ...(values['measure-from'] === undefined ? {} : { measureFromS: durationMsValue('measure-from', values['measure-from'], { unit: 's', maxMs: 1000 * (PAPER_WARMUP_S + PAPER_MEASURE_S) }) / 1000 }),
+    ...(values['downlink-other-traffic'] === undefined ? {} : { downlinkOtherTraffic: otherTrafficOption(values['downlink-other-traffic'], CELLSIM_OVERHEAD_BYTES) }),
     ...(values['measure-for'] === undefined ? {} : { measureForS: durationMsValue('measure-for', values['measure-for'], { unit: 's', minExclusive: true, maxMs: 1000 * (LIMITS.maxRunS - PAPER_WARMUP_S) }) / 1000 }),
   };
   checkWindowStart(plan);
@@ -213,7 +218,8 @@ async function buildOutputs(dir: string, runs: readonly EvalRun[], plan: EvalPla
   const provenance = await finishProvenance(made.start, { codec: plan.codec, browsers: included.map((i) => i.label), how: made.how });
   const files = await writeReport(dir, finished, paper, plan.seeds, `salsify eval: ${plan.scenarios.join(', ')} x ${plan.schemes.join(', ')}`, { included, provenance });
   const window = describeWindow(plan);
-  await writeStdout(`codec ${plan.codec}, video ${plan.video}, encode timing ${plan.encodeTiming ?? 'libvpx'}, ${window}, ${plan.seeds} seed${plan.seeds > 1 ? 's' : ''}${plan.seeds > 1 && !made.wide ? ' (each row: the mean over the seeds; --wide: every seed)' : ''}; "(paper)": the published figures\n`);
+  const other = plan.downlinkOtherTraffic === undefined ? '' : `, downlink other traffic ${otherTrafficText(plan.downlinkOtherTraffic)}`;
+  await writeStdout(`codec ${plan.codec}, video ${plan.video}, encode timing ${plan.encodeTiming ?? 'libvpx'}${other}, ${window}, ${plan.seeds} seed${plan.seeds > 1 ? 's' : ''}${plan.seeds > 1 && !made.wide ? ' (each row: the mean over the seeds; --wide: every seed)' : ''}; "(paper)": the published figures\n`);
   await writeStdout(resultsTable(finished, paper, plan.seeds, included, { wide: made.wide }) + '\n');
   await writeStdout(findingsText(files.findingsReport));
   await writeStdout(`results: ${files.json}, ${files.csv}, ${files.findings}; ${files.plots.length} plots in ${join(dir, 'plots')}\nreport: ${files.report}\n`);

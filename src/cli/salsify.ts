@@ -23,6 +23,8 @@ import { LOSS_PLACES } from '../link-emu/path.ts';
 import { SCHEME_NOTES, SIM_SCHEME_NAMES, schemeRowLabel } from '../salsify/schemes/registry.ts';
 import { DEFAULT_SIM_CONFIG, resolveSimConfig, runSalsifySim, type SalsifySimConfig, type SalsifySimInput, type SalsifySimResult } from '../salsify/sim-runner.ts';
 import { ENCODE_TIMINGS } from '../salsify/timing-model.ts';
+import { otherTrafficOption } from './other-traffic-option.ts';
+import { DEFAULT_OVERHEAD_BYTES } from '../net/sim-network.ts';
 import { STDIO, writeOutputFile, writeStderr, writeStdout } from './files.ts';
 import { queueOption } from './queue-option.ts';
 import { codecNames, DEFAULT_CODEC, DEFAULT_SCHEME, schemeNames, wrapWords } from './help-names.ts';
@@ -49,6 +51,7 @@ signal delay, SSIM, frames shown/skipped, bytes sent and link utilisation.`,
     ['--downlink-loss-at WHERE', "entry (before the queue, as mm-loss; the default) or\ndelivery (after the link, as Cellsim's loss: the wifi\npreset's)"],
     ['--uplink-loss P', 'the same on the uplink (default 0)'],
     ['--downlink-onoff ON,OFF', 'an intermittent downlink: mean on and off periods in\nms, each > 0 and at most 3600000 (exponential;\npackets sent while off are lost)'],
+    ['--downlink-other-traffic R,B', "other traffic on the downlink beside the video:\nR bytes a second in packets of B bytes on the link\n(the link's overhead included), regularly spaced from\nthe start; none: no other traffic (the default; the\npresets': 4000,100, the paper's bench's own traffic)"],
     ['--video SRC', 'synthetic (1280x720 at 60 fps, the default),\nsynthetic:WxH[@FPS], FILE.y4m, or FILE.ivf (VP8,\nread with the native decoder)'],
     ['--fps N', 'frames per second of the video, > 0 and at most 1000,\noverriding its own rate (an IVF file\'s is derived from\nits frame timestamps)'],
     ['--codec NAME', wrapWords(`${codecNames()} (default ${DEFAULT_CODEC}: the fast modelled codec)`)],
@@ -101,7 +104,7 @@ export function parseSimArgs(argv: string[]): { configs: Partial<SalsifySimConfi
       downlink: { type: 'string' }, uplink: { type: 'string' }, scheme: { type: 'string' },
       queue: { type: 'string' }, 'queue-args': { type: 'string' }, delay: { type: 'string' },
       'downlink-loss': { type: 'string' }, 'downlink-loss-at': { type: 'string' }, 'uplink-loss': { type: 'string' }, 'downlink-onoff': { type: 'string' },
-      video: { type: 'string' }, fps: { type: 'string' }, codec: { type: 'string' }, duration: { type: 'string' }, drain: { type: 'string' },
+      'downlink-other-traffic': { type: 'string' }, video: { type: 'string' }, fps: { type: 'string' }, codec: { type: 'string' }, duration: { type: 'string' }, drain: { type: 'string' },
       budget: { type: 'string' }, 'no-grace': { type: 'boolean' }, 'no-conceal': { type: 'boolean' }, 'frame-clock': { type: 'string' }, seed: { type: 'string' },
       json: { type: 'string' }, 'log-dir': { type: 'string' }, ...WIDE_OPTION, help: { type: 'boolean', short: 'h' },
       preset: { type: 'string' }, 'measure-from': { type: 'string' }, 'measure-for': { type: 'string' }, 'encode-timing': { type: 'string' }, 'display-refresh': { type: 'string' },
@@ -131,6 +134,7 @@ export function parseSimArgs(argv: string[]): { configs: Partial<SalsifySimConfi
     downlinkLossAt: optional(values['downlink-loss-at'], (t) => nameValue('downlink-loss-at', t, LOSS_PLACES)),
     uplinkLoss: orDefault(optional(values['uplink-loss'], (t) => probabilityValue('uplink-loss', t)), 0),
     downlinkOnOff: orDefault(optional(values['downlink-onoff'], onOffOption), null),
+    downlinkOtherTraffic: optional(values['downlink-other-traffic'], (t) => otherTrafficOption(t, fromPreset?.overheadBytes ?? DEFAULT_OVERHEAD_BYTES)),
     video: optional(values.video, (t) => pathValue('video', t)) ?? 'synthetic',
     fps: optional(values.fps, (t) => frameRateValue('fps', t)) ?? null,
     codec: nameValue('codec', values.codec ?? DEFAULT_CODEC, CODECS),
@@ -191,6 +195,11 @@ function checkTraces(configs: readonly Partial<SalsifySimConfig>[]): void {
   for (const name of names) duringSetup(() => openTrace(name));
 }
 
+/** The run line's words for the downlink's other traffic, or nothing without it. */
+function otherTrafficText(t: SalsifySimConfig['downlinkOtherTraffic']): string {
+  return t ? `other traffic on the downlink ${t.bytesPerS} B/s in ${t.packetBytes}-byte packets, ` : '';
+}
+
 export async function runSim(argv: string[]): Promise<number> {
   const args = parseSimArgs(argv);
   if (args.help) {
@@ -248,7 +257,7 @@ export async function runSim(argv: string[]): Promise<number> {
   if (window) await say(`measured over the source frames captured in [${window.fromMs / 1000}, ${window.toMs / 1000}) s\n`);
   await say(
     `downlink ${describe(first.downlink)}, uplink ${describe(first.uplink)}, queue ${first.queue} [${first.queueArgs}], ` +
-      `delay ${first.delayMs} ms, video ${first.video}, codec ${first.codec}, ${first.durationS} s, encode timing ${first.encodeTiming ?? 'libvpx'}` +
+      `delay ${first.delayMs} ms, ${otherTrafficText(first.downlinkOtherTraffic)}video ${first.video}, codec ${first.codec}, ${first.durationS} s, encode timing ${first.encodeTiming ?? 'libvpx'}` +
       `${first.frameClock === undefined ? '' : `, frame clock ${first.frameClock}`}${first.displayRefreshHz === undefined ? '' : `, display refresh ${first.displayRefreshHz} Hz`}, seed ${first.seed}\n`,
   );
   await say(formatResultsTable(rows.map((r) => ({ ...r, label: schemeRowLabel(r.label), marks: summaryMarks(r.summary) })), { wide: args.wide }) + '\n');

@@ -49,7 +49,7 @@ delay, SSIM of what was shown (VP8 decoded with our own decoder, VP9 and
 AV1 with ffmpeg), getStats.
 One call at a time: a 360p30 call takes about 0.3 of a core.`,
   options: [
-    ['--preset NAME', wrapWords(`one of the Salsify paper's scenarios (as salsify sim): ${PRESET_NAMES.join(', ')}: its traces, delay, queue, loss, on/off, MTU and overhead (not its 702 s window: the call lasts --duration; wifi's 4.8 % loss applies at delivery, after the link, as the paper's); every option below still overrides it`)],
+    ['--preset NAME', wrapWords(`one of the Salsify paper's scenarios (as salsify sim): ${PRESET_NAMES.join(', ')}: its traces, delay, queue, loss, on/off, MTU and overhead (not its 702 s window: the call lasts --duration; nor its other traffic on the downlink, 4 kB/s that salsify sim sends beside the video: linkshell carries only the call; wifi's 4.8 % loss applies at delivery, after the link, as the paper's); every option below still overrides it`)],
     ['--trace-start S', 'replay both traces from their second S (whole ms,\n0 to 86400; default 0): linkshell holds the traces\nuntil the media\'s first packet (RTP for a browser,\nthe first datagram for a Salsify endpoint), which\nmeets trace second S (summary.json: traceStartS,\nfirstMediaAtTraceS)'],
     ['--downlink TRACE', "the video direction's trace: a file or a name found\nin ./traces, $LINKSHELL_TRACES or\n/usr/share/mahimahi/traces; or const:MBPS for a\nconstant rate (e.g. const:2)"],
     ['--uplink TRACE', "the feedback direction's trace (same forms)"],

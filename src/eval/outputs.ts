@@ -38,6 +38,7 @@ function flatten(value: unknown, prefix: string, out: [string, Cell][]): [string
 const CONFIG_COLUMNS = [
   'scenario', 'scheme', 'seed', 'codec', 'encode_timing', 'video', 'duration_s', 'measure_from_s', 'measure_for_s',
   'downlink', 'uplink', 'queue', 'queue_args', 'delay_ms', 'downlink_loss', 'downlink_loss_at', 'downlink_onoff', 'mtu', 'overhead_bytes',
+  'downlink_other_traffic',
 ] as const;
 const PAPER_COLUMNS = ['paper_system', 'paper_delay_mean_ms', 'paper_delay_p5_ms', 'paper_delay_p95_ms', 'paper_ssim_mean_db', 'paper_ssim_p5_db', 'paper_ssim_p95_db'] as const;
 
@@ -57,13 +58,14 @@ export function resultsCsv(finished: readonly Finished[], paper: PaperResults): 
   for (const { run, stored } of finished) {
     const c = run.config;
     const onOff = c.downlinkOnOff ? `${c.downlinkOnOff.meanOnMs},${c.downlinkOnOff.meanOffMs}` : undefined;
+    const other = c.downlinkOtherTraffic ? `${c.downlinkOtherTraffic.bytesPerS},${c.downlinkOtherTraffic.packetBytes}` : undefined;
     const link = (l: typeof c.downlink) => (typeof l === 'string' ? l : `const:${l.constantMbps}`);
     const counters = new Map(flatten(stored.result.counters, '', []));
     const p = paper.forScheme(run.scenario, run.scheme);
     lines.push(csvLine([
       run.index, run.id, run.hash,
       run.scenario, run.scheme, run.seed, c.codec, c.encodeTiming ?? 'libvpx', c.video, c.durationS, c.measureFromS, c.measureForS,
-      link(c.downlink), link(c.uplink), c.queue, c.queueArgs, c.delayMs, c.downlinkLoss, c.downlinkLossAt, onOff, c.mtu, c.overheadBytes,
+      link(c.downlink), link(c.uplink), c.queue, c.queueArgs, c.delayMs, c.downlinkLoss, c.downlinkLossAt, onOff, c.mtu, c.overheadBytes, other,
       ...summaryCells(stored.result.summary),
       ...counterNames.map((k) => counters.get(k.slice('counters.'.length))),
       p?.system, p?.delayMeanMs, p?.delayP5Ms, p?.delayP95Ms, p?.ssimMeanDb, p?.ssimP5Db, p?.ssimP95Db,

@@ -7,6 +7,7 @@ import { PRESET_NAMES, simPreset } from '../salsify/presets.ts';
 import { SIM_SCHEME_NAMES } from '../salsify/schemes/registry.ts';
 import { resolveSimConfig, type SalsifySimConfig } from '../salsify/sim-runner.ts';
 import type { EncodeTimingModel } from '../salsify/timing-model.ts';
+import { otherTrafficText, type OtherTraffic } from '../salsify/other-traffic.ts';
 import { configHash, runKey, type RunKey } from './config-hash.ts';
 
 export interface EvalPlan {
@@ -25,6 +26,8 @@ export interface EvalPlan {
   readonly measureForS?: number;
   /** "synthetic" (default) or a clip path. */
   readonly video: string;
+  /** Unset: each preset's other traffic on the downlink (presets.ts); null: none; else this. */
+  readonly downlinkOtherTraffic?: OtherTraffic | null;
 }
 
 export interface EvalRun {
@@ -63,6 +66,7 @@ export function runConfig(plan: EvalPlan, scenario: string, scheme: string, seed
     codec: plan.codec,
     video: plan.video,
     ...(plan.encodeTiming === undefined ? {} : { encodeTiming: plan.encodeTiming }),
+    ...(plan.downlinkOtherTraffic === undefined ? {} : { downlinkOtherTraffic: plan.downlinkOtherTraffic }),
     ...shortened,
   });
 }
@@ -74,6 +78,7 @@ export function rerunCommand(config: SalsifySimConfig, plan: EvalPlan): string {
   if (plan.encodeTiming !== undefined) parts.push(`--encode-timing ${plan.encodeTiming}`);
   if (plan.measureFromS !== undefined) parts.push(`--measure-from ${config.measureFromS}`);
   if (plan.measureForS !== undefined) parts.push(`--measure-for ${config.measureForS}`);
+  if (plan.downlinkOtherTraffic !== undefined) parts.push(`--downlink-other-traffic ${otherTrafficText(plan.downlinkOtherTraffic)}`);
   return parts.join(' ');
 }
 

@@ -61,6 +61,19 @@
 //   ../shared/traces, Mahimahi's install directories) finds both its files,
 //   and Verizon-LTE-short as a labelled stand-in otherwise; the label, the
 //   trace names in the config (and so the eval store's key) say which ran.
+// - Other traffic on the downlink: 4,000 bytes a second in 100-byte packets
+//   (on the link), from the start, beside the sender's. The bench's machines
+//   sent some through the emulator: the runs whose downlink log shows the
+//   time before their sender started carried 5.5 kB/s (wifi salsify-1, 48.8
+//   packets a second, 113 bytes on average) and 4.4 kB/s (500kbps
+//   salsify-2, 45.2 a second, 96 bytes); the T-Mobile Salsify-1 run's
+//   opportunities carried 3.6 and 4.7 kB/s beside its video in [40, 61.85)
+//   and [61.85, 76) s (bench/salsify-tmobile-outage.ts). Its rate and size
+//   are those runs', not fitted to a row; its timing (regular) is ours, as
+//   the logs do not say. It is a few percent of most links and matters on
+//   T-Mobile's near-outage from 40 to 80 s, where it is 40 to 50 % of what
+//   the link carries (docs/paper-reproduction.md, "The T-Mobile backlog at
+//   62 s"); downlinkOtherTraffic null runs a preset without it.
 // (sim-runner.ts imports this module and checks that a PresetConfig is a
 // valid part of its config, so this one does not import it.)
 
@@ -82,6 +95,7 @@ export interface PresetConfig {
   readonly downlinkLoss?: number;
   readonly downlinkLossAt?: 'entry' | 'delivery';
   readonly downlinkOnOff?: { readonly meanOnMs: number; readonly meanOffMs: number };
+  readonly downlinkOtherTraffic: { readonly bytesPerS: number; readonly packetBytes: number };
 }
 
 export interface SimPreset {
@@ -103,6 +117,8 @@ export const CELLSIM_MTU = 1514;
 export const CELLSIM_OVERHEAD_BYTES = 14 + 20 + 8;
 export const PAPER_DELAY_MS = 20;
 export const PAPER_QUEUE_PACKETS = 256;
+/** The bench's own traffic on the paper's downlink (bytes a second and bytes a packet, on the link). */
+export const PAPER_OTHER_TRAFFIC = { bytesPerS: 4000, packetBytes: 100 } as const;
 /** The buffer sweep's sizes (packets). */
 export const BUFFER_SWEEP_PACKETS = [64, 256, 1024] as const;
 
@@ -115,6 +131,7 @@ const COMMON = {
   queueArgs: `packets=${PAPER_QUEUE_PACKETS}`,
   mtu: CELLSIM_MTU,
   overheadBytes: CELLSIM_OVERHEAD_BYTES,
+  downlinkOtherTraffic: PAPER_OTHER_TRAFFIC,
 } as const;
 
 const trace = (name: string) => ({ downlink: `${name}.down`, uplink: `${name}.up` });

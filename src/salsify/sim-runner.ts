@@ -33,6 +33,7 @@ import { FRAGMENT_OVERHEAD_BYTES, MAX_DATAGRAM_BYTES, MAX_FRAGMENT_PAYLOAD } fro
 import { expandPreset, PRESET_NAMES, type PresetConfig } from './presets.ts';
 import { oracle, oracleRuleOf, type FutureLink } from './schemes/oracle.ts';
 import { pacingGapUs } from './pacer.ts';
+import { OtherTrafficSender, otherTrafficProblem, type OtherTraffic } from './other-traffic.ts';
 import { ENCODE_TIMINGS, encodeTimeFunction, referenceFrameCycleMs, singleBufferFrameCycleMs, type EncodeTimingModel } from './timing-model.ts';
 
 /** A link's delivery trace: a trace file name or path, or a constant rate. */
@@ -86,6 +87,8 @@ export interface SalsifySimConfig {
   readonly displayRefreshHz?: number;
   /** false: the receiver abandons incomplete frames instead of concealing them as alfalfa's did (receiver.ts); unset: it conceals. */
   readonly conceal?: boolean;
+  /** Other traffic on the downlink beside the sender's (the paper's bench had some: presets.ts); unset or null: none. */
+  readonly downlinkOtherTraffic?: OtherTraffic | null;
 }
 
 // A preset (presets.ts) sets fields of this config, and only valid ones.
@@ -143,35 +146,6 @@ export interface RunHooks {
    * names the scheme it stands for; an oracle's name ignores this hook.
    */
   readonly scheme?: SenderScheme;
-  /**
-   * Other traffic on the downlink, beside the sender's: a datagram of `bytes`
-   * (UDP payload) handed to the downlink every `intervalMs` from the start,
-   * which the receiver discards (counted as bad datagrams). The paper's bench
-   * had such traffic on its emulated downlink (docs/paper-reproduction.md, "The
-   * T-Mobile backlog at 62 s"); an experiment's (bench/salsify-preroll.ts), not
-   * recorded in the config.
-   */
-  readonly crossTraffic?: CrossTraffic;
-}
-
-export interface CrossTraffic {
-  readonly bytes: number;
-  readonly intervalMs: number;
-}
-
-function checkCrossTraffic(t: CrossTraffic): void {
-  if (!(Number.isInteger(t.bytes) && t.bytes >= 1 && t.bytes <= MAX_DATAGRAM_BYTES)) throw new RangeError(`cross traffic: bytes must be an integer from 1 to ${MAX_DATAGRAM_BYTES}, got ${JSON.stringify(t.bytes)}`);
-  if (!(t.intervalMs > 0 && Number.isFinite(t.intervalMs))) throw new RangeError(`cross traffic: intervalMs must be a number of ms > 0, got ${JSON.stringify(t.intervalMs)}`);
-}
-
-/** Hands a datagram of t.bytes to `downlink` every t.intervalMs of simulated time until `untilMs`. */
-function sendCrossTraffic(sim: Simulator, downlink: { send(bytes: Uint8Array): void }, t: CrossTraffic, untilMs: number): void {
-  const tick = () => {
-    if (sim.now() >= untilMs) return;
-    downlink.send(new Uint8Array(t.bytes));
-    sim.after(t.intervalMs, tick);
-  };
-  sim.after(t.intervalMs, tick);
 }
 
 function loadLinkTrace(spec: LinkTraceConfig, which: string): Trace {
@@ -204,6 +178,8 @@ function checkConfig(c: SalsifySimConfig): void {
   if (c.encodeTiming !== undefined && !ENCODE_TIMINGS.includes(c.encodeTiming)) fail('encodeTiming', c.encodeTiming, ENCODE_TIMINGS.join(' | '));
   if (c.displayRefreshHz !== undefined && !(c.displayRefreshHz > 0 && c.displayRefreshHz <= 1000)) fail('displayRefreshHz', c.displayRefreshHz, 'a number of Hz in (0, 1000]');
   if (c.conceal !== undefined && typeof c.conceal !== 'boolean') fail('conceal', c.conceal, 'true or false');
+  const otherProblem = c.downlinkOtherTraffic == null ? undefined : otherTrafficProblem(c.downlinkOtherTraffic, c.overheadBytes ?? DEFAULT_OVERHEAD_BYTES, MAX_DATAGRAM_BYTES);
+  if (otherProblem !== undefined) fail('downlinkOtherTraffic', c.downlinkOtherTraffic, `null or ${otherProblem}`);
 }
 
 /**
@@ -238,7 +214,6 @@ export function simMeasureWindow(c: SalsifySimConfig, captureEndMs: number): Mea
 
 export async function runSalsifySim(input: SalsifySimInput, hooks: RunHooks = {}): Promise<SalsifySimResult> {
   const config = resolveSimConfig(input);
-  if (hooks.crossTraffic) checkCrossTraffic(hooks.crossTraffic);
   const downTrace = loadLinkTrace(config.downlink, 'downlink');
   const upTrace = loadLinkTrace(config.uplink, 'uplink');
   const codec = hooks.codec ?? (await openCodec(config.codec));
@@ -293,7 +268,7 @@ export function simCaptureEnd(c: SalsifySimConfig, fps: number): { frames: numbe
 }
 
 async function simulate(
-  config: SalsifySimConfig, downTrace: Trace, upTrace: Trace, codec: FunctionalCodec, source: VideoSource, hooks: Pick<RunHooks, 'encodeMs' | 'scheme' | 'crossTraffic'>,
+  config: SalsifySimConfig, downTrace: Trace, upTrace: Trace, codec: FunctionalCodec, source: VideoSource, hooks: Pick<RunHooks, 'encodeMs' | 'scheme'>,
 ): Promise<SalsifySimResult> {
   const { frames, captureEndMs: durationMs, window } = simCaptureEnd(config, source.fps);
   // Link utilisation while the measured frames are captured, counted from the downlink's own events.
@@ -324,20 +299,23 @@ async function simulate(
   };
   const encodeMs = hooks.encodeMs ?? encodeTimeFunction(config.encodeTiming ?? 'libvpx');
   const overhead = config.overheadBytes ?? DEFAULT_OVERHEAD_BYTES;
+  const other = config.downlinkOtherTraffic ? new OtherTrafficSender(config.downlinkOtherTraffic, overhead) : undefined;
   const futureLink: FutureLink | undefined = oracleSees && {
     // Simulator-only: the downlink's own TraceLink, its trace and its queue.
     // The frame's datagrams reach the link one pacing gap apart (the gap the sender's estimate gives now).
-    frameDeliveredAt: (frameBytes, atMs) => {
+    frameDeliveredAt: (frameBytes, atMs, options) => {
       const link = net.downlink.links()[0]!;
       const payload = sender?.maxPayload ?? MAX_FRAGMENT_PAYLOAD;
       const datagrams = Math.max(1, Math.ceil(frameBytes / payload));
       const gapMs = pacingGapUs(sender?.interArrivalUs) / 1000;
-      const ahead = oracleSees.inDelay(sim.now(), overhead);
+      const withOther = other !== undefined && options?.withoutOtherTraffic !== true;
+      const ahead = oracleSees.inDelay(sim.now(), overhead, withOther);
       const wire = (i: number) => Math.min(payload, frameBytes - i * payload) + FRAGMENT_OVERHEAD_BYTES + overhead;
       // A datagram that reaches an on/off stage while it is off is lost: the frame never arrives whole.
       const atLink = (i: number) => atMs + config.delayMs + i * gapMs;
       for (let i = 0; i < datagrams; i++) if (onOff.some((p) => !p.onAt(atLink(i)))) return Infinity;
       for (let i = 0; i < datagrams - 1; i++) ahead.push({ atMs: atLink(i), bytes: wire(i) });
+      if (withOther) ahead.push(...other.upcoming(config.delayMs, atLink(datagrams - 1)));
       return link.deliveryTime(wire(datagrams - 1), atLink(datagrams - 1), ahead);
     },
     propagationMs: config.delayMs,
@@ -387,7 +365,10 @@ async function simulate(
 
   const endMs = durationMs + config.drainMs;
   sender.start();
-  if (hooks.crossTraffic) sendCrossTraffic(sim, net.outside, hooks.crossTraffic, endMs);
+  other?.start(sim, (bytes) => {
+    oracleSees?.add(sim.now(), bytes.length, true);
+    net.outside.send(bytes);
+  }, endMs);
   await sim.run({ until: endMs });
   sender.stop();
   await Promise.all(pendingSsim);
@@ -416,21 +397,22 @@ function frameCycleFunction(clock: FrameClock | undefined): (encodeMs: number, f
   return clock === 'single-buffer' ? singleBufferFrameCycleMs : referenceFrameCycleMs;
 }
 
-/** Datagrams sent on the downlink that are still crossing its propagation delay (before the link's queue): what the oracle must count ahead of a new frame. */
+/** Datagrams sent on the downlink (the sender's and the other traffic's) that are still crossing its propagation delay (before the link's queue): what the oracle must count ahead of a new frame. */
 class RecentSends {
-  readonly #sends: { atMs: number; bytes: number }[] = [];
+  readonly #sends: { atMs: number; bytes: number; other: boolean }[] = [];
   constructor(readonly delayMs: number) {}
 
-  add(atMs: number, bytes: number): void {
-    this.#sends.push({ atMs, bytes });
+  /** A datagram of `bytes` sent at `atMs`: the sender's, or (`other`) the link's other traffic. */
+  add(atMs: number, bytes: number, other = false): void {
+    this.#sends.push({ atMs, bytes, other });
   }
 
-  /** The datagrams that reach the link after `now`, as arrivals at the link (time, bytes on the link). */
-  inDelay(now: number, overheadBytes: number): { atMs: number; bytes: number }[] {
+  /** The datagrams that reach the link after `now` (the other traffic's only `withOther`), as arrivals at the link (time, bytes on the link). */
+  inDelay(now: number, overheadBytes: number, withOther: boolean): { atMs: number; bytes: number }[] {
     const sends = this.#sends;
     let first = 0;
     while (first < sends.length && sends[first]!.atMs + this.delayMs < now) first++;
     sends.splice(0, first);
-    return sends.map((s) => ({ atMs: s.atMs + this.delayMs, bytes: s.bytes + overheadBytes }));
+    return sends.filter((s) => withOther || !s.other).map((s) => ({ atMs: s.atMs + this.delayMs, bytes: s.bytes + overheadBytes }));
   }
 }

@@ -31,6 +31,8 @@ for (const [args, pattern] of [
   [['--measure-for', '0'], /^salsify eval: --measure-for must be a duration .* more than 0ms and at most 86338s, got "0"\n$/],
   [['--measure-from', '-2'], /^salsify eval: --measure-from must be a duration .* at least 0ms and at most 702s, got "-2"\n$/],
   [['--scenarios', 'wifi', '--measure-from', '702'], /^salsify eval: --measure-from must be below wifi's 702 s of video, got 702 s\n$/],
+  [['--downlink-other-traffic', '4000,42'], /^salsify eval: --downlink-other-traffic must be an integer from 43 to 1514, got "42"\n$/],
+  [['--downlink-other-traffic', 'some'], /^salsify eval: --downlink-other-traffic must be BYTES_PER_S,PACKET_BYTES or none, got "some"\n$/],
   [['--emit', 'pbs', 'x'], /^salsify eval: --emit must be slurm .* got "pbs"/],
   [['--collect', '/nonexistent/eval'], /^salsify eval: .*\/nonexistent\/eval\/runs\.json/],
 ] as const) {

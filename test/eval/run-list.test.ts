@@ -60,6 +60,20 @@ test("--measure-from: the window starts there (and ends with --measure-for); the
   assert.ok(quick.every((run, i) => run.hash !== preset[i]!.hash));
 });
 
+test("--downlink-other-traffic: every run carries it (none: null); the rerun command gives the same config; the hash differs", () => {
+  const base = buildRunList(plan({ seeds: 1 }));
+  for (const [other, text] of [[null, 'none'], [{ bytesPerS: 8000, packetBytes: 200 }, '8000,200']] as const) {
+    const runs = buildRunList(plan({ seeds: 1, downlinkOtherTraffic: other }));
+    for (const [i, run] of runs.entries()) {
+      assert.equal(run.config.downlinkOtherTraffic, other);
+      assert.match(run.command, new RegExp(` --downlink-other-traffic ${text}$`));
+      assert.equal(parseSimArgs(run.command.split(' ').slice(3)).configs[0], run.config, run.command);
+      assert.is.not(run.hash, base[i]!.hash);
+    }
+  }
+  assert.ok(base.every((run) => run.config.downlinkOtherTraffic?.bytesPerS === 4000 && !run.command.includes('other-traffic')));
+});
+
 test('the hash follows the content of a trace, not its name, path or mtime', () => {
   const a = join(dir, 'a.down');
   copyFileSync(join(SHARED_TRACES, '12mbps.down'), a);

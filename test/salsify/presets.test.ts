@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { parseSimArgs } from '../../src/cli/salsify.ts';
 import { pathStages } from '../../src/link-emu/path.ts';
 import { constantRateTrace } from '../../src/link-emu/trace-generators.ts';
-import { expandPreset, PRESET_NAMES, simPreset, VERIZON_STAND_IN, verizonTrace } from '../../src/salsify/presets.ts';
+import { expandPreset, PAPER_OTHER_TRAFFIC, PRESET_NAMES, simPreset, VERIZON_STAND_IN, verizonTrace } from '../../src/salsify/presets.ts';
 import { resolveSimConfig, runSalsifySim } from '../../src/salsify/sim-runner.ts';
 import { HANG_BOUND_MS } from '../helpers/bounds.ts';
 
@@ -32,6 +32,20 @@ test('every preset: 702 s captured, [62, 702) s measured, 20 ms each way, 1514-b
       name,
     );
   }
+});
+
+test("every preset carries the paper's bench's own traffic on the downlink; none switches it off, in the library and on the command line", () => {
+  for (const name of PRESET_NAMES) assert.equal(resolveSimConfig({ preset: name }).downlinkOtherTraffic, { bytesPerS: 4000, packetBytes: 100 }, name);
+  assert.equal(PAPER_OTHER_TRAFFIC, { bytesPerS: 4000, packetBytes: 100 });
+  assert.is(resolveSimConfig({ preset: 'att-lte', downlinkOtherTraffic: null }).downlinkOtherTraffic, null);
+  assert.is(parseSimArgs(['--preset', 'att-lte', '--downlink-other-traffic', 'none']).configs[0]!.downlinkOtherTraffic, null);
+  assert.equal(parseSimArgs(['--preset', 'wifi', '--downlink-other-traffic', '8000.5,43']).configs[0]!.downlinkOtherTraffic, { bytesPerS: 8000.5, packetBytes: 43 });
+  // Without a preset, none unless asked; a packet must hold the link's overhead (32 bytes without a preset, 42 with one) and a byte.
+  assert.is(parseSimArgs(['--downlink', 'const:2', '--uplink', 'const:2']).configs[0]!.downlinkOtherTraffic, undefined);
+  assert.equal(parseSimArgs(['--downlink', 'const:2', '--uplink', 'const:2', '--downlink-other-traffic', '1000,33']).configs[0]!.downlinkOtherTraffic, { bytesPerS: 1000, packetBytes: 33 });
+  assert.throws(() => parseSimArgs(['--preset', 'wifi', '--downlink-other-traffic', '1000,42']), /--downlink-other-traffic must be an integer from 43 to 1514, got "42"/);
+  assert.throws(() => parseSimArgs(['--preset', 'wifi', '--downlink-other-traffic', '4000']), /--downlink-other-traffic must be BYTES_PER_S,PACKET_BYTES or none, got "4000"/);
+  assert.throws(() => parseSimArgs(['--preset', 'wifi', '--downlink-other-traffic', '0,100']), /--downlink-other-traffic must be a number > 0 and at most 1000000000 bytes a second, got "0"/);
 });
 
 test('each preset: its trace, queue, loss and on/off', () => {
@@ -119,7 +133,7 @@ test('salsify sim --preset prints what it ran, the stand-in and the window', asy
   assert.is(r.status, 0, r.stderr);
   assert.match(r.stdout, VERIZON === VERIZON_STAND_IN ? /preset buffer-64: Verizon-LTE-driving droptail 64 \(stand-in: Verizon-LTE-short\)\n/ : /preset buffer-64: Verizon-LTE-driving droptail 64\n/);
   assert.match(r.stdout, /measured over the source frames captured in \[0\.5, 2\) s/);
-  assert.match(r.stdout, /queue droptail \[packets=64\], delay 20 ms, .*encode timing paper, frame clock single-buffer, display refresh 59\.94 Hz, seed 1\n/);
+  assert.match(r.stdout, /queue droptail \[packets=64\], delay 20 ms, other traffic on the downlink 4000 B\/s in 100-byte packets, .*encode timing paper, frame clock single-buffer, display refresh 59\.94 Hz, seed 1\n/);
   const bad = spawnSync(process.execPath, ['bin/salsify.js', 'sim', '--preset', 'att-lte', '--encode-timing', 'fast'], { cwd: root, encoding: 'utf8', timeout: HANG_BOUND_MS });
   assert.is(bad.status, 2);
   assert.match(bad.stderr, /--encode-timing must be one of libvpx, paper, got "fast"/);

@@ -159,18 +159,22 @@ test('a scheme given as a hook runs instead of the one the config names, which t
   assert.ok(plain.senderEvents.some((e) => e.kind === 'sent' && e.time < 1000), 'without the hook frames go out before 1 s');
 });
 
-test('cross traffic shares the downlink with the sender: every datagram of it crosses the link and the receiver discards it', async () => {
+test('other traffic shares the downlink with the sender: every packet of it crosses the link and the receiver discards it', async () => {
   const input = { scheme: 'salsify-1', downlink: { constantMbps: 0.5 }, uplink: { constantMbps: 2 }, durationS: 2, drainMs: 500, video: 'synthetic:640x360@30', delayMs: 10 } as const;
   const plain = await runSalsifySim(input);
-  const busy = await runSalsifySim(input, { crossTraffic: { bytes: 600, intervalMs: 20 } });
-  // 2.5 s of simulated time: 124 datagrams (at 20, 40, ..., 2480 ms) enter the downlink; the receiver discards those delivered by the end.
+  // 600 bytes of payload and the link's 32 of overhead every 20 ms.
+  const busy = await runSalsifySim({ ...input, downlinkOtherTraffic: { bytesPerS: 632 * 50, packetBytes: 632 } });
+  assert.equal(busy.config.downlinkOtherTraffic, { bytesPerS: 31_600, packetBytes: 632 });
+  // 2.5 s of simulated time: 124 packets (at 20, 40, ..., 2480 ms) enter the downlink; the receiver discards those delivered by the end.
   assert.is(busy.counters.downlink.packetsIn - busy.counters.sender.datagramsSent, 124);
   const discarded = busy.counters.receiver.badDatagrams - plain.counters.receiver.badDatagrams;
   assert.ok(discarded >= 110 && discarded <= 124, `${discarded} discarded`);
-  // Half of a 0.5 Mbit/s link taken (600 + 32 bytes every 20 ms: 253 kbit/s): the sender's frames wait longer.
+  // Half of a 0.5 Mbit/s link taken (253 kbit/s): the sender's frames wait longer.
   assert.ok(busy.summary.signalDelayMs.mean > plain.summary.signalDelayMs.mean, `${busy.summary.signalDelayMs.mean} <= ${plain.summary.signalDelayMs.mean}`);
-  await rejects(runSalsifySim(input, { crossTraffic: { bytes: 0, intervalMs: 20 } }), /cross traffic: bytes must be an integer from 1 to 1472, got 0/);
-  await rejects(runSalsifySim(input, { crossTraffic: { bytes: 100, intervalMs: 0 } }), /cross traffic: intervalMs must be a number of ms > 0, got 0/);
+  const none = await runSalsifySim({ ...input, downlinkOtherTraffic: null });
+  assert.equal(none.summary, plain.summary);
+  await rejects(runSalsifySim({ ...input, downlinkOtherTraffic: { bytesPerS: 4000, packetBytes: 32 } }), /downlinkOtherTraffic must be null or \{ bytesPerS > 0 and at most 1e9, packetBytes an integer from 33 to 1504 .*got \{"bytesPerS":4000,"packetBytes":32\}/);
+  await rejects(runSalsifySim({ ...input, downlinkOtherTraffic: { bytesPerS: 0, packetBytes: 100 } }), /downlinkOtherTraffic must be null or/);
 });
 
 test('link utilisation counts the downlink\'s departures over its opportunities while frames are captured', async () => {
