@@ -51,7 +51,7 @@ signal delay, SSIM, frames shown/skipped, bytes sent and link utilisation.`,
     ['--downlink-loss-at WHERE', "entry (before the queue, as mm-loss; the default) or\ndelivery (after the link, as Cellsim's loss: the wifi\npreset's)"],
     ['--uplink-loss P', 'the same on the uplink (default 0)'],
     ['--downlink-onoff ON,OFF', 'an intermittent downlink: mean on and off periods in\nms, each > 0 and at most 3600000 (exponential;\npackets sent while off are lost)'],
-    ['--downlink-other-traffic R,B', "other traffic on the downlink beside the video:\nR bytes a second in packets of B bytes on the link\n(the link's overhead included), regularly spaced from\nthe start; none: no other traffic (the default; the\npresets': 4000,100, the paper's bench's own traffic)"],
+    ['--downlink-other-traffic R,B', "other traffic on the downlink beside the video:\nR bytes a second in packets of B bytes on the link\n(the link's overhead included), regularly spaced from\nthe start; or none (the default without --preset; the\npresets': 4000,100, the paper's bench's own traffic)"],
     ['--video SRC', 'synthetic (1280x720 at 60 fps, the default),\nsynthetic:WxH[@FPS], FILE.y4m, or FILE.ivf (VP8,\nread with the native decoder)'],
     ['--fps N', 'frames per second of the video, > 0 and at most 1000,\noverriding its own rate (an IVF file\'s is derived from\nits frame timestamps)'],
     ['--codec NAME', wrapWords(`${codecNames()} (default ${DEFAULT_CODEC}: the fast modelled codec)`)],
@@ -196,7 +196,7 @@ function checkTraces(configs: readonly Partial<SalsifySimConfig>[]): void {
 }
 
 /** The run line's words for the downlink's other traffic, or nothing without it. */
-function otherTrafficText(t: SalsifySimConfig['downlinkOtherTraffic']): string {
+function otherTrafficWords(t: SalsifySimConfig['downlinkOtherTraffic']): string {
   return t ? `other traffic on the downlink ${t.bytesPerS} B/s in ${t.packetBytes}-byte packets, ` : '';
 }
 
@@ -257,7 +257,7 @@ export async function runSim(argv: string[]): Promise<number> {
   if (window) await say(`measured over the source frames captured in [${window.fromMs / 1000}, ${window.toMs / 1000}) s\n`);
   await say(
     `downlink ${describe(first.downlink)}, uplink ${describe(first.uplink)}, queue ${first.queue} [${first.queueArgs}], ` +
-      `delay ${first.delayMs} ms, ${otherTrafficText(first.downlinkOtherTraffic)}video ${first.video}, codec ${first.codec}, ${first.durationS} s, encode timing ${first.encodeTiming ?? 'libvpx'}` +
+      `delay ${first.delayMs} ms, ${otherTrafficWords(first.downlinkOtherTraffic)}video ${first.video}, codec ${first.codec}, ${first.durationS} s, encode timing ${first.encodeTiming ?? 'libvpx'}` +
       `${first.frameClock === undefined ? '' : `, frame clock ${first.frameClock}`}${first.displayRefreshHz === undefined ? '' : `, display refresh ${first.displayRefreshHz} Hz`}, seed ${first.seed}\n`,
   );
   await say(formatResultsTable(rows.map((r) => ({ ...r, label: schemeRowLabel(r.label), marks: summaryMarks(r.summary) })), { wide: args.wide }) + '\n');
