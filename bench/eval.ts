@@ -15,7 +15,9 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rename
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { option } from './options.ts';
+import { option, refuseUnknownOptions } from './options.ts';
+
+refuseUnknownOptions(['encode-timing', 'keep', 'measure-for', 'plots', 'scenarios', 'schemes']);
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const scenarios = option('scenarios', 'all');

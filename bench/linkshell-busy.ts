@@ -14,7 +14,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { option } from './options.ts';
+import { option, refuseUnknownOptions } from './options.ts';
+
+refuseUnknownOptions(['pairs', 'seconds', 'yes']);
 
 const seconds = Number(option('seconds', '8'));
 const busy = Number(option('yes', '2'));

@@ -50,7 +50,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { asMahimahiUser, findMahimahi, mahimahiProblem } from './mahimahi.ts';
-import { option } from './options.ts';
+import { option, refuseUnknownOptions } from './options.ts';
+
+refuseUnknownOptions(['attempts', 'linkshell-args', 'loads', 'mm-link', 'mm-user', 'pairs', 'relays', 'seconds', 'warmup', 'yes']);
 
 const seconds = Number(option('seconds', '10'));
 const loads = option('loads', '1000x1000,5000x200,20000x200').split(',').map((text) => {

@@ -17,8 +17,10 @@ import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { asMahimahiUser, findMahimahi, mahimahiProblem } from './mahimahi.ts';
-import { option } from './options.ts';
+import { option, refuseUnknownOptions } from './options.ts';
 import { freeTcpPort } from '../src/net/free-port.ts';
+
+refuseUnknownOptions(['mm-link', 'mm-user', 'only', 'pairs', 'seconds', 'trace']);
 
 const pairs = Number(option('pairs', '5'));
 const seconds = Number(option('seconds', '10'));

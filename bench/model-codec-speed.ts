@@ -17,7 +17,9 @@ import type { Picture } from '../src/codec-bridge/types.ts';
 import { SyntheticScene } from '../src/codec-bridge/video/synthetic-scene.ts';
 import type { VideoSource } from '../src/codec-bridge/video/video-source.ts';
 import { runSalsifySim, type SalsifySimResult } from '../src/salsify/sim-runner.ts';
-import { option } from './options.ts';
+import { option, refuseUnknownOptions } from './options.ts';
+
+refuseUnknownOptions(['baseline-seconds', 'seconds', 'trace']);
 
 const seconds = Number(option('seconds', '640'));
 const baselineSeconds = Number(option('baseline-seconds', '20'));

@@ -13,7 +13,9 @@
 import { ssim } from '../src/codec-bridge/index.ts';
 import { modelSsim } from '../src/salsify/model-codec.ts';
 import { openCodec, openVideo } from '../src/salsify/open-inputs.ts';
-import { option } from './options.ts';
+import { option, refuseUnknownOptions } from './options.ts';
+
+refuseUnknownOptions(['base', 'video']);
 
 const clip = option('video', new URL('../../shared/video/FourPeople_1280x720_60.ivf', import.meta.url).pathname);
 const base = Number(option('base', '5'));

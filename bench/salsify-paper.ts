@@ -30,7 +30,9 @@ import { PRESET_NAMES, simPreset } from '../src/salsify/presets.ts';
 import { SIM_SCHEME_NAMES } from '../src/salsify/schemes/registry.ts';
 import { runSalsifySim, type SalsifySimConfig } from '../src/salsify/sim-runner.ts';
 import { ENCODE_TIMINGS, type EncodeTimingModel } from '../src/salsify/timing-model.ts';
-import { option } from './options.ts';
+import { option, refuseUnknownOptions } from './options.ts';
+
+refuseUnknownOptions(['presets', 'schemes', 'timings', 'codec', 'video', 'duration', 'csv', 'findings']);
 
 const list = <T extends string>(name: string, all: readonly T[]): T[] => {
   const names = option(name, all.join(',')).split(',');

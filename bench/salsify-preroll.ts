@@ -44,7 +44,7 @@
 // and the mean signal delay of the source frames captured in [62, 80) s.
 import { integerValue, nameListValue, nameValue, numberValue } from '../src/common/validate.ts';
 import { openCodec, openVideo } from '../src/salsify/open-inputs.ts';
-import { option } from './options.ts';
+import { option, refuseUnknownOptions } from './options.ts';
 import { runSalsifySim, type RunHooks } from '../src/salsify/sim-runner.ts';
 import { createScheme } from '../src/salsify/schemes/registry.ts';
 import type { SenderScheme } from '../src/salsify/schemes/scheme.ts';
@@ -56,6 +56,8 @@ import { DEFAULT_MAX_SKIPS } from '../src/salsify/choose-encoding.ts';
 import type { FunctionalCodec, Picture } from '../src/codec-bridge/types.ts';
 import type { VideoSource } from '../src/codec-bridge/video/video-source.ts';
 import type { FrameRecord } from '../src/results/frame-record.ts';
+
+refuseUnknownOptions(['rows', 'still-wire-bytes', 'still-encode-ms', 'salsify-1-start-s', 'others', 'video']);
 
 /** The model codec's frame header (model-codec.ts: 28 bytes and the 16 x 9 samples): a padded frame keeps it whole. */
 const MODEL_HEADER_BYTES = 28 + 16 * 9;

@@ -12,7 +12,9 @@
 // must be multiples of 64.)
 import type { Picture } from '../src/codec-bridge/types.ts';
 import { openCodec, openVideo } from '../src/salsify/open-inputs.ts';
-import { option } from './options.ts';
+import { option, refuseUnknownOptions } from './options.ts';
+
+refuseUnknownOptions(['video']);
 
 const clip = option('video', new URL('../../shared/video/FourPeople_1280x720_60.ivf', import.meta.url).pathname);
 

@@ -20,7 +20,7 @@
 //
 // Speed run: 10 Mbit/s (833.3 opportunities/s), 20 ms each way, a drop-tail
 // queue of one BDP (34 packets), 60 s of virtual time per congestion control.
-import { option } from './options.ts';
+import { option, refuseUnknownOptions } from './options.ts';
 import type { StageSpec } from '../src/link-emu/chain.ts';
 import { constantRateTrace } from '../src/link-emu/trace-generators.ts';
 import { createSimNetwork } from '../src/net/sim-network.ts';
@@ -30,6 +30,8 @@ import type { TcpCcName } from '../src/tcp/congestion-control.ts';
 import { CUBIC_BETA, CUBIC_C } from '../src/tcp/cubic.ts';
 import { mathisThroughput } from '../src/tcp/mathis.ts';
 import { DEFAULT_MSS } from '../src/tcp/segment.ts';
+
+refuseUnknownOptions(['loss', 'seconds', 'seeds']);
 
 const seconds = Number(option('seconds', '200'));
 const seeds = option('seeds', '1,2').split(',').map(Number);

@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { option } from './options.ts';
+import { option, refuseUnknownOptions } from './options.ts';
 import type { StageSpec } from '../src/link-emu/chain.ts';
 import type { LinkEventSink } from '../src/link-emu/link.ts';
 import { constantRateTrace } from '../src/link-emu/trace-generators.ts';
@@ -25,6 +25,8 @@ import { Simulator } from '../src/net/simulator.ts';
 import { tcpBulkFlow } from '../src/tcp/bulk-flow.ts';
 import { tcpShortFlows } from '../src/tcp/short-flows.ts';
 import type { TcpFlowFactory, TcpFlowOptions } from '../src/tcp/tcp-flow.ts';
+
+refuseUnknownOptions(['out', 'seconds']);
 
 const seconds = Number(option('seconds', '40'));
 const out = option('out', '');

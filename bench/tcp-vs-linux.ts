@@ -52,7 +52,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { option } from './options.ts';
+import { option, refuseUnknownOptions } from './options.ts';
 import { LinkLogWriter } from '../src/link-emu/link-log.ts';
 import { loadTrace } from '../src/link-emu/trace-files.ts';
 import { pathStages } from '../src/link-emu/path.ts';
@@ -61,6 +61,8 @@ import { Simulator } from '../src/net/simulator.ts';
 import { tcpBulkFlow } from '../src/tcp/bulk-flow.ts';
 import { SLOW_START_KINDS, type SlowStartKind } from '../src/tcp/slow-start.ts';
 import { freeTcpPort } from '../src/net/free-port.ts';
+
+refuseUnknownOptions(['cases', 'cc', 'linux-from', 'model-slow-start', 'out', 'runs', 'seconds', 'ss-ms'], ['sim-only', 'inherit-cc']);
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const traces = join(root, '../shared/traces');
