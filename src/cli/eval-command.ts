@@ -12,7 +12,7 @@ import { formatHelp, integerValue, durationMsValue, LIMITS, nameListValue, nameV
 import { executeRun } from '../eval/execute.ts';
 import { findingsText } from '../eval/findings-output.ts';
 import { resultsTable, type Finished } from '../eval/outputs.ts';
-import { readIncluded, type IncludedRun } from '../eval/include.ts';
+import { INCLUDED_CALLS_DIFFER, readIncluded, type IncludedRun } from '../eval/include.ts';
 import { readPaperResults } from '../eval/paper-reference.ts';
 import { runPool } from '../eval/pool.ts';
 import { createProgress } from '../eval/progress.ts';
@@ -221,6 +221,7 @@ async function buildOutputs(dir: string, runs: readonly EvalRun[], plan: EvalPla
   const other = plan.downlinkOtherTraffic === undefined ? '' : `, downlink other traffic ${otherTrafficText(plan.downlinkOtherTraffic)}`;
   await writeStdout(`codec ${plan.codec}, video ${plan.video}, encode timing ${plan.encodeTiming ?? 'libvpx'}${other}, ${window}, ${plan.seeds} seed${plan.seeds > 1 ? 's' : ''}${plan.seeds > 1 && !made.wide ? ' (each row: the mean over the seeds; --wide: every seed)' : ''}; "(paper)": the published figures\n`);
   await writeStdout(resultsTable(finished, paper, plan.seeds, included, { wide: made.wide }) + '\n');
+  if (included.length > 0) await writeStdout(`- note: ${INCLUDED_CALLS_DIFFER}\n`);
   await writeStdout(findingsText(files.findingsReport));
   await writeStdout(`results: ${files.json}, ${files.csv}, ${files.findings}; ${files.plots.length} plots in ${join(dir, 'plots')}\nreport: ${files.report}\n`);
   return 0;

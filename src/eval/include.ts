@@ -19,6 +19,10 @@ export interface IncludedRun {
   readonly validity?: { readonly verdict: 'valid' | 'invalid'; readonly reasons: string[] };
 }
 
+/** What differs between an included call and the simulator's runs beside it, said under the table and in the report. */
+export const INCLUDED_CALLS_DIFFER =
+  "the WebRTC calls ran for their own --duration over linkshell, which carries only the call: not the presets' 702 s window, nor their other traffic on the downlink";
+
 /** The preset whose downlink trace is called `trace` (by file name; Verizon-LTE-driving or its stand-in for verizon-lte), or null. */
 export function scenarioOfTrace(trace: string): string | null {
   const name = basename(trace);

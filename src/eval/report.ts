@@ -15,7 +15,7 @@ import type { TableRow } from '../results/table.ts';
 import { makeResultsDirectory, writeResultsFile } from '../results/writer.ts';
 import { findingsHtml, findingsReport, type FindingsReport } from './findings-output.ts';
 import { jsonText } from '../results/json.ts';
-import type { IncludedRun } from './include.ts';
+import { INCLUDED_CALLS_DIFFER, type IncludedRun } from './include.ts';
 import { resultsCsv, resultsJson, tableRows, type Finished } from './outputs.ts';
 import type { PaperResults } from './paper-reference.ts';
 import { provenanceHtml, type Provenance } from './provenance.ts';
@@ -95,7 +95,7 @@ function htmlTable(rows: readonly TableRow[]): string {
 const summarySection: ReportSection = {
   id: 'summary',
   html: ({ finished, paper, seeds, included }) => {
-    const calls = included.length ? `, and ${included.length} WebRTC call${included.length > 1 ? 's' : ''} included (${included.map((i) => escapeHtml(shownPath(i.source))).join(', ')})` : '';
+    const calls = included.length ? `, and ${included.length} WebRTC call${included.length > 1 ? 's' : ''} included (${included.map((i) => escapeHtml(shownPath(i.source))).join(', ')}; ${escapeHtml(INCLUDED_CALLS_DIFFER)})` : '';
     const source = paper.source === null ? 'reference file not found' : shownPath(paper.source);
     return `<p>${finished.length} runs${seeds > 1 ? ` (${seeds} seeds each)` : ''}${calls}. Rows marked "(paper)" are the published figures (${escapeHtml(source)}). Files: <a href="results.json">results.json</a>, <a href="results.csv">results.csv</a>, <a href="plots/">plots/</a>.</p>`;
   },

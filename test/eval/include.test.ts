@@ -47,11 +47,13 @@ test('--include DIR: the call in the table beside the paper\'s WebRTC row, and i
   assert.is(r.code, 0, r.stderr);
   assert.match(r.stdout, /│ wifi webrtc \(Chromium 156\) +│ +230\.5 │ +110\.7 │ +348\.9 │ +12\.87 /);
   assert.match(r.stdout, /│ wifi WebRTC \(paper\) +│/);
+  // What differs from the simulator's rows beside it is said under the table and in the report.
+  assert.match(r.stdout, /- note: the WebRTC calls ran for their own --duration over linkshell, which carries only the call: not the presets' 702 s window, nor their other traffic on the downlink\n/);
   const svg = readFileSync(join(out, 'plots', 'scenario-wifi.svg'), 'utf8');
   assert.is(marks(svg, 'ours'), 1, 'the call');
   assert.is(marks(svg, 'paper'), 1, "the paper's WebRTC point");
   assert.is(marks(svg, 'oracle'), 1);
-  assert.match(readFileSync(join(out, 'report.html'), 'utf8'), /1 WebRTC call included/);
+  assert.match(readFileSync(join(out, 'report.html'), 'utf8'), /1 WebRTC call included \([^)]*; the WebRTC calls ran for their own --duration over linkshell/);
 });
 
 test('--include of an invalid call marks its row with the verdict\'s reasons; a malformed validity is refused', async () => {
