@@ -14,6 +14,7 @@ import { scenarioPoints } from './scenario-points.ts';
 import { groupBySchemes, meanSummary, seedSpread } from './seed-spread.ts';
 import { schemeRowLabel } from '../salsify/schemes/registry.ts';
 import type { IncludedRun } from './include.ts';
+import { otherTrafficText } from '../salsify/other-traffic.ts';
 import type { PaperResults, PaperRow } from './paper-reference.ts';
 import type { Finished } from './finished.ts';
 
@@ -58,7 +59,7 @@ export function resultsCsv(finished: readonly Finished[], paper: PaperResults): 
   for (const { run, stored } of finished) {
     const c = run.config;
     const onOff = c.downlinkOnOff ? `${c.downlinkOnOff.meanOnMs},${c.downlinkOnOff.meanOffMs}` : undefined;
-    const other = c.downlinkOtherTraffic ? `${c.downlinkOtherTraffic.bytesPerS},${c.downlinkOtherTraffic.packetBytes}` : undefined;
+    const other = c.downlinkOtherTraffic ? otherTrafficText(c.downlinkOtherTraffic) : undefined;
     const link = (l: typeof c.downlink) => (typeof l === 'string' ? l : `const:${l.constantMbps}`);
     const counters = new Map(flatten(stored.result.counters, '', []));
     const p = paper.forScheme(run.scenario, run.scheme);

@@ -54,6 +54,10 @@ test('--include DIR: the call in the table beside the paper\'s WebRTC row, and i
   assert.is(marks(svg, 'paper'), 1, "the paper's WebRTC point");
   assert.is(marks(svg, 'oracle'), 1);
   assert.match(readFileSync(join(out, 'report.html'), 'utf8'), /1 WebRTC call included \([^)]*; the WebRTC calls ran for their own --duration over linkshell/);
+  // results.csv names each run's other traffic (the preset's).
+  const [head, row] = readFileSync(join(out, 'results.csv'), 'utf8').split('\n');
+  assert.match(head!, /,overhead_bytes,downlink_other_traffic,/);
+  assert.match(row!, /,42,"4000,100",/);
 });
 
 test('--include of an invalid call marks its row with the verdict\'s reasons; a malformed validity is refused', async () => {
