@@ -5,7 +5,7 @@ import { integerValue, numberValue } from '../common/validate.ts';
 import type { OtherTraffic } from '../salsify/other-traffic.ts';
 import { MAX_DATAGRAM_BYTES } from '../salsify/datagram.ts';
 
-export const OTHER_TRAFFIC_OPTION = 'downlink-other-traffic';
+const OTHER_TRAFFIC_OPTION = 'downlink-other-traffic';
 
 /** BYTES_PER_S,PACKET_BYTES (a packet holds the link's `overheadBytes` and at least a byte of payload), or none (null). */
 export function otherTrafficOption(text: string, overheadBytes: number): OtherTraffic | null {

@@ -32,8 +32,8 @@ export function otherTrafficProblem(t: OtherTraffic, overheadBytes: number, maxD
   return rateOk && sizeOk ? undefined : want;
 }
 
+/** What the sender needs of the simulator: to be called back at a time. */
 interface Clock {
-  now(): number;
   at(time: number, callback: () => void): unknown;
 }
 
