@@ -82,8 +82,10 @@ native('native path: datagrams spaced 30 ms apart, read together after the event
 test('event-loop path (no native thread): the same datagrams are read together and taken as one burst (what the native path fixes)', async () => {
   const { report, arrivals } = await threeSpacedDatagrams(false, join(work, 'spaced-loop.log'));
   assert.is(arrivals.length, 3);
-  // Read one after another, within a few ms (an opportunity may fall between two reads): the queue of one drops at least one.
-  assert.ok(arrivals[2] - arrivals[0] < 10, `arrivals ${arrivals.join(', ')}`);
+  // Sent over 2 x GAP_MS, read one after another once the loop is free: stamped as read, they span less than one
+  // gap (a few ms on an idle machine; a fresh-clone CI run on a busy one measured 11 ms between two reads, so the
+  // bound is the gap, not the 10 ms opportunity), and the queue of one drops at least one of them.
+  assert.ok(arrivals[2] - arrivals[0] < GAP_MS, `arrivals ${arrivals.join(', ')}`);
   assert.ok(report.directions[0].stats.drops.queue >= 1, `queue drops ${report.directions[0].stats.drops.queue}`);
 });
 
