@@ -13,7 +13,7 @@ import { executeRun } from '../eval/execute.ts';
 import { findingsText } from '../eval/findings-output.ts';
 import { resultsTable, type Finished } from '../eval/outputs.ts';
 import { INCLUDED_CALLS_DIFFER, readIncluded, type IncludedRun } from '../eval/include.ts';
-import { readPaperResults } from '../eval/paper-reference.ts';
+import { PAPER_RESULTS_PATH, readPaperResults } from '../eval/paper-reference.ts';
 import { runPool } from '../eval/pool.ts';
 import { createProgress } from '../eval/progress.ts';
 import { finishProvenance, startProvenance, type ProvenanceStart } from '../eval/provenance.ts';
@@ -38,7 +38,7 @@ export const EVAL_HELP = formatHelp({
   usage: [
     'salsify eval [--scenarios LIST|all] [--schemes LIST|all] [--codec model|vp8]',
     '             [--encode-timing T] [--measure-from S] [--measure-for S]',
-    '             [--downlink-other-traffic R,B|none]',
+    '             [--downlink-other-traffic R,B|none] [--paper-rows]',
     '             [--seeds N] [--jobs N]',
     '             [--video SRC] [--include DIR]... [--out DIR]',
     'salsify eval [same options] --emit slurm DIR',
@@ -51,7 +51,8 @@ skips what is done, and an interrupted eval resumes), then writes
 results.json, results.csv, findings.json (the paper's findings, each
 holds / does not hold / not tested on these results), SVG plots (DIR/plots/)
 and report.html, and prints the results beside the paper's, then the
-findings.`,
+findings (where one does not hold, docs/paper-reproduction.md says why,
+by the finding's id).`,
   options: [
     ['--scenarios LIST', wrapWords(`the paper's scenarios, joined by commas: ${ALL_SCENARIOS.join(', ')}; or all (the default)`)],
     ['--schemes LIST', wrapWords(`schemes joined by commas: ${ALL_SCHEMES.join(', ')}; or all (the default)`)],
@@ -61,6 +62,7 @@ findings.`,
     ['--measure-from S', "each scenario's measured window starts S seconds\ninto its trace (default: the presets' 62 s, after the\npaper's minute of warm-up); 0 for quick runs"],
     ['--measure-for S', "each scenario's measured window lasts S seconds and\nthe run ends with it (default: the presets' own\nwindow, [62, 702) s)"],
     ['--downlink-other-traffic R,B', "other traffic on every scenario's downlink: R bytes a\nsecond in packets of B bytes on the link, or none\n(default: the presets' 4000,100, the paper's bench's)"],
+    ['--paper-rows', "only the scenario x scheme pairs the paper reports a\nrow for (its results CSV): 21 of its 8 scenarios x\nthe 6 Salsify schemes, and its WebRTC rows for\nwebrtc-like"],
     ['--seeds N', 'seeds 1 to N per scenario and scheme, N from 1 to\n1000 (default 1)'],
     ['--jobs N', `worker processes, 1 to 256 (default: the cores, ${availableParallelism()})`],
     ['--out DIR', 'output directory (default ./eval-out)'],
@@ -121,7 +123,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     options: {
       scenarios: { type: 'string' }, schemes: { type: 'string' }, codec: { type: 'string' }, video: { type: 'string' },
       'encode-timing': { type: 'string' }, 'measure-from': { type: 'string' }, 'measure-for': { type: 'string' }, seeds: { type: 'string' }, jobs: { type: 'string' },
-      'downlink-other-traffic': { type: 'string' }, out: { type: 'string' }, include: { type: 'string', multiple: true }, emit: { type: 'string' }, collect: { type: 'string' }, ...WIDE_OPTION, help: { type: 'boolean', short: 'h' },
+      'downlink-other-traffic': { type: 'string' }, 'paper-rows': { type: 'boolean' }, out: { type: 'string' }, include: { type: 'string', multiple: true }, emit: { type: 'string' }, collect: { type: 'string' }, ...WIDE_OPTION, help: { type: 'boolean', short: 'h' },
       time: { type: 'string' }, mem: { type: 'string' }, partition: { type: 'string' }, 'array-throttle': { type: 'string' },
     },
     allowPositionals: true,
@@ -147,7 +149,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     const slurmOnly = SLURM_OPTIONS.find((o) => values[o] !== undefined);
     if (slurmOnly !== undefined) throw usageError(`--${slurmOnly} goes with --emit slurm DIR (see ${HELP_REF})`);
   }
-  const plan: EvalPlan = {
+  let plan: EvalPlan = {
     scenarios: listOrAll('scenarios', values.scenarios, ALL_SCENARIOS),
     schemes: listOrAll('schemes', values.schemes, ALL_SCHEMES),
     seeds: optional(values.seeds, (t) => integerValue('seeds', t, { min: 1, max: 1000 })) ?? 1,
@@ -159,6 +161,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     ...(values['measure-for'] === undefined ? {} : { measureForS: durationMsValue('measure-for', values['measure-for'], { unit: 's', minExclusive: true, maxMs: 1000 * (LIMITS.maxRunS - PAPER_WARMUP_S) }) / 1000 }),
   };
   checkWindowStart(plan);
+  if (values['paper-rows'] === true) plan = { ...plan, pairs: paperPairs(plan) };
   const include = (values.include ?? []).map((t) => pathValue('include', t));
   const written = emit === undefined ? { role: '--out', dir: out, names: ['results.json', 'results.csv', 'report.html'] } : { role: '--emit slurm', dir: emit, names: [RUN_LIST_FILE, SBATCH_FILE] };
   refuseOutputsOverInputs(
@@ -199,6 +202,15 @@ function collectStored(dir: string, runs: readonly EvalRun[]): Finished[] {
 }
 
 /** --measure-from must start the window within every scenario's run. */
+/** --paper-rows: the scenario x scheme pairs of the plan that the paper's results CSV has a row for. */
+function paperPairs(plan: EvalPlan): string[] {
+  const paper = readPaperResults();
+  if (paper.source === null) throw usageError(`--paper-rows needs the paper's results, ${PAPER_RESULTS_PATH}, which is not there`);
+  const pairs = plan.scenarios.flatMap((scenario) => plan.schemes.filter((scheme) => paper.forScheme(scenario, scheme) !== undefined).map((scheme) => `${scenario}/${scheme}`));
+  if (pairs.length === 0) throw usageError(`--paper-rows: the paper reports none of --scenarios ${plan.scenarios.join(',')} x --schemes ${plan.schemes.join(',')}`);
+  return pairs;
+}
+
 function checkWindowStart(plan: EvalPlan): void {
   if (plan.measureFromS === undefined) return;
   for (const scenario of plan.scenarios) {
@@ -216,7 +228,7 @@ async function buildOutputs(dir: string, runs: readonly EvalRun[], plan: EvalPla
   const finished = collectStored(dir, runs);
   const paper = readPaperResults();
   const provenance = await finishProvenance(made.start, { codec: plan.codec, browsers: included.map((i) => i.label), how: made.how });
-  const files = await writeReport(dir, finished, paper, plan.seeds, `salsify eval: ${plan.scenarios.join(', ')} x ${plan.schemes.join(', ')}`, { included, provenance });
+  const files = await writeReport(dir, finished, paper, plan.seeds, `salsify eval: ${plan.scenarios.join(', ')} x ${plan.schemes.join(', ')}${plan.pairs === undefined ? '' : ", the paper's rows"}`, { included, provenance });
   const window = describeWindow(plan);
   const other = plan.downlinkOtherTraffic === undefined ? '' : `, downlink other traffic ${otherTrafficText(plan.downlinkOtherTraffic)}`;
   await writeStdout(`codec ${plan.codec}, video ${plan.video}, encode timing ${plan.encodeTiming ?? 'libvpx'}${other}, ${window}, ${plan.seeds} seed${plan.seeds > 1 ? 's' : ''}${plan.seeds > 1 && !made.wide ? ' (each row: the mean over the seeds; --wide: every seed)' : ''}; "(paper)": the published figures\n`);

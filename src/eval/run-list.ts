@@ -28,6 +28,8 @@ export interface EvalPlan {
   readonly video: string;
   /** Unset: each preset's other traffic on the downlink (presets.ts); null: none; else this. */
   readonly downlinkOtherTraffic?: OtherTraffic | null;
+  /** Unset: every scenario x scheme; else only these "scenario/scheme" pairs of them (--paper-rows: the paper's rows). */
+  readonly pairs?: readonly string[];
 }
 
 export interface EvalRun {
@@ -92,11 +94,12 @@ export function capturedVideoS(c: SalsifySimConfig): number {
   return Math.min(c.durationS, (c.measureFromS ?? 0) + c.measureForS + c.drainMs / 1000);
 }
 
-/** The run list: scenarios, then schemes, then seeds (the innermost), each run keyed and hashed. */
+/** The run list: scenarios, then schemes (those of plan.pairs, where given), then seeds (the innermost), each run keyed and hashed. */
 export function buildRunList(plan: EvalPlan): EvalRun[] {
   const runs: EvalRun[] = [];
   for (const scenario of plan.scenarios) {
     for (const scheme of plan.schemes) {
+      if (plan.pairs !== undefined && !plan.pairs.includes(`${scenario}/${scheme}`)) continue;
       for (let seed = 1; seed <= plan.seeds; seed++) {
         const config = runConfig(plan, scenario, scheme, seed);
         const key = runKey(config);

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { parseEvalArgs } from '../../src/cli/eval-command.ts';
 import { parseSimArgs } from '../../src/cli/salsify.ts';
 import { configHash, runKey } from '../../src/eval/config-hash.ts';
 import { buildRunList, type EvalPlan } from '../../src/eval/run-list.ts';
@@ -72,6 +73,25 @@ test("--downlink-other-traffic: every run carries it (none: null); the rerun com
     }
   }
   assert.ok(base.every((run) => run.config.downlinkOtherTraffic?.bytesPerS === 4000 && !run.command.includes('other-traffic')));
+});
+
+test("pairs (--paper-rows): only those scenario x scheme pairs, in the matrix's order, each the same run (hash) as in the whole matrix", () => {
+  const whole = buildRunList(plan());
+  const some = buildRunList(plan({ pairs: ['wifi/salsify-1', 'att-lte/oracle'] }));
+  assert.equal(some.map((r) => r.id), ['att-lte/oracle/1', 'att-lte/oracle/2', 'wifi/salsify-1/1', 'wifi/salsify-1/2']);
+  assert.equal(some.map((r) => r.index), [0, 1, 2, 3]);
+  for (const run of some) assert.is(run.hash, whole.find((r) => r.id === run.id)!.hash, run.id);
+  // From the paper's CSV: its 21 rows of the six Salsify schemes, none of the oracle's.
+  const args = parseEvalArgs(['--paper-rows', '--schemes', 'salsify-1,salsify-2,salsify-4,conventional-1s,salsify-nograce,salsify-targetsize,oracle', '--scenarios', 'att-lte,verizon-lte,tmobile-umts,on-off,wifi,buffer-64,buffer-256,buffer-1024']);
+  assert.is(args.plan?.pairs?.length, 21);
+  assert.ok(args.plan?.pairs?.includes('verizon-lte/salsify-targetsize') && args.plan.pairs.includes('tmobile-umts/salsify-4'));
+  assert.not.ok(args.plan?.pairs?.some((p) => p.endsWith('/oracle') || p === 'on-off/salsify-4'));
+  try {
+    parseEvalArgs(['--paper-rows', '--schemes', 'oracle']);
+    assert.unreachable('the paper has no oracle row');
+  } catch (error) {
+    assert.match((error as Error).message, /^--paper-rows: the paper reports none of --scenarios .* x --schemes oracle$/);
+  }
 });
 
 test('the hash follows the content of a trace, not its name, path or mtime', () => {
