@@ -201,7 +201,6 @@ function collectStored(dir: string, runs: readonly EvalRun[]): Finished[] {
   return finished;
 }
 
-/** --measure-from must start the window within every scenario's run. */
 /** --paper-rows: the scenario x scheme pairs of the plan that the paper's results CSV has a row for. */
 function paperPairs(plan: EvalPlan): string[] {
   const paper = readPaperResults();
@@ -211,6 +210,7 @@ function paperPairs(plan: EvalPlan): string[] {
   return pairs;
 }
 
+/** --measure-from must start the window within every scenario's run. */
 function checkWindowStart(plan: EvalPlan): void {
   if (plan.measureFromS === undefined) return;
   for (const scenario of plan.scenarios) {

@@ -78,14 +78,25 @@ export function tracesLine(traces: readonly ScenarioTrace[]): string {
 
 /** The findings as printed text: which traces ran, then one block per finding. */
 export function findingsText(report: FindingsReport): string {
-  const blocks = report.findings.map((f) => `[${f.verdict}] ${f.statement}\n    paper: ${f.paper}\n    ours:  ${f.ours}`);
-  return `The paper's findings (${tracesLine(report.traces)}):\n${blocks.join('\n')}\n${agreementLine(report.agreement)}\n`;
+  const blocks = report.findings.map((f) => `[${f.verdict}] ${f.id}: ${f.statement}\n    paper: ${f.paper}\n    ours:  ${f.ours}`);
+  const why = differsLine(report.findings);
+  return `The paper's findings (${tracesLine(report.traces)}):\n${blocks.join('\n')}\n${why === '' ? '' : `${why}\n`}${agreementLine(report.agreement)}\n`;
+}
+
+/** Where the mechanism of each finding that does not hold is written down: a page and its list, an item per finding id. */
+export const FINDINGS_EXPLAINED = { page: 'docs/paper-reproduction.md', section: 'Why each finding that does not hold differs' } as const;
+
+/** The line naming the findings that do not hold and where each is explained ('' when none fails). */
+function differsLine(findings: readonly Finding[]): string {
+  const failing = findings.filter((f) => f.verdict === 'does not hold').map((f) => f.id);
+  return failing.length === 0 ? '' : `why ours differs (${failing.join(', ')}): ${FINDINGS_EXPLAINED.page}, "${FINDINGS_EXPLAINED.section}", by id`;
 }
 
 /** The report's findings section. */
 export function findingsHtml(report: FindingsReport): string {
+  const why = differsLine(report.findings);
   const cls = (v: string) => v.replace(/ /g, '-');
-  const rows = report.findings.map((f) => `<tr class="${cls(f.verdict)}"><td>${escapeHtml(f.statement)}</td><td>${escapeHtml(f.paper)}</td><td>${escapeHtml(f.ours)}</td><td>${escapeHtml(f.verdict)}</td></tr>`);
+  const rows = report.findings.map((f) => `<tr class="${cls(f.verdict)}" id="finding-${escapeHtml(f.id)}"><td><code>${escapeHtml(f.id)}</code> ${escapeHtml(f.statement)}</td><td>${escapeHtml(f.paper)}</td><td>${escapeHtml(f.ours)}</td><td>${escapeHtml(f.verdict)}</td></tr>`);
   return [
     '<h2>The paper\'s findings</h2>',
     '<p>Computed from these results (<a href="findings.json">findings.json</a>): "holds" when ours go the statement\'s way in every scenario we ran, "not tested" when we ran none.</p>',
@@ -93,6 +104,7 @@ export function findingsHtml(report: FindingsReport): string {
     '<table class="findings">\n<thead><tr><th>finding</th><th>paper</th><th>ours</th><th>verdict</th></tr></thead>\n<tbody>',
     ...rows,
     '</tbody>\n</table>',
+    ...(why === '' ? [] : [`<p>${escapeHtml(why)}.</p>`]),
     `<p>${escapeHtml(agreementLine(report.agreement))}.</p>`,
   ].join('\n');
 }

@@ -1,9 +1,10 @@
 // The paper's findings computed from hand-made figure tables: each verdict
 // follows the figures, and a finding with none of ours is "not tested".
+import { readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { evaluateFindings, figureAgreement, type Figures, type FigureTable, type Finding } from '../../src/eval/findings.ts';
-import { findingsHtml, findingsText, paperFigures } from '../../src/eval/findings-output.ts';
+import { FINDINGS_EXPLAINED, findingsHtml, findingsText, paperFigures } from '../../src/eval/findings-output.ts';
 import { readPaperResults } from '../../src/eval/paper-reference.ts';
 
 const fig = (delayMeanMs: number, delayP5Ms: number, delayP95Ms: number, ssimDb: number, extra: Partial<Figures> = {}): Figures =>
@@ -134,6 +135,25 @@ test("the paper's CSV gives its rows under our scheme names; the text and HTML c
     assert.ok(html.includes('not tested'));
   }
   assert.match(text, /0 of 0 delay figures/);
+});
+
+test('the text and HTML name the findings that do not hold and where each is explained; the page has an item for every finding', () => {
+  const ours = table({ 'att-lte/salsify-1': fig(300, 150, 400, 15), 'att-lte/salsify-2': fig(350, 160, 350, 15.2) });
+  const findings = evaluateFindings(PAPER, ours);
+  const report = { traces: [], findings, agreement: figureAgreement(PAPER, ours) };
+  assert.match(findingsText(report), /^\[does not hold\] s2-lower-delay: Salsify-2 has lower mean/m);
+  assert.ok(findingsText(report).includes(`\nwhy ours differs (s2-lower-delay): docs/paper-reproduction.md, "${FINDINGS_EXPLAINED.section}", by id\n`));
+  assert.ok(findingsHtml(report).includes('why ours differs (s2-lower-delay)'));
+  assert.ok(findingsHtml(report).includes('<tr class="does-not-hold" id="finding-s2-lower-delay"><td><code>s2-lower-delay</code> Salsify-2 has lower mean'));
+  const none = { traces: [], findings: evaluateFindings(PAPER, table({})), agreement: figureAgreement(PAPER, table({})) };
+  assert.not.match(findingsText(none), /why ours differs/);
+  // The page the line names: its section, and an item for each finding id.
+  const { page: file, section } = FINDINGS_EXPLAINED;
+  const page = readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8');
+  const start = page.indexOf(`**${section}**`);
+  assert.ok(start >= 0, `${file} has no section **${section}**`);
+  const items = page.slice(start + 2).split(/\n\n\n|\n\*\*/)[0];
+  for (const f of findings) assert.match(items, new RegExp(`^- ${f.id}[ :(,]`, 'm'), `${file}: no item for ${f.id}`);
 });
 
 test.run();
