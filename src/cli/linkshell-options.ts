@@ -9,7 +9,7 @@ import { DEFAULT_MTU } from '../link-emu/link.ts';
 import { LOSS_PLACES } from '../link-emu/path.ts';
 import { TRACE_CLOCK_STARTS } from '../linkshell/trace-clock.ts';
 import { queueOption } from './queue-option.ts';
-import { DEFAULT_MAX_FLOWS, DEFAULT_MEMORY_CAP_MIB, NETNS_OVERHEAD_BYTES, type LinkshellConfig, type NetnsConfig } from '../linkshell/config.ts';
+import { DEFAULT_DRAIN_MS, DEFAULT_MAX_FLOWS, DEFAULT_MEMORY_CAP_MIB, DRAIN_QUIET_MS, MAX_DRAIN_MS, NETNS_OVERHEAD_BYTES, type LinkshellConfig, type NetnsConfig } from '../linkshell/config.ts';
 import { MAX_ONOFF_MS, onOffValue, rejectMeterFlags } from './mahimahi-flags.ts';
 import { tokenize } from '../common/command-line.ts';
 import { traceFile } from '../link-emu/trace-files.ts';
@@ -39,6 +39,7 @@ the peer's answers cross the downlink (delay, loss, link) back to the sender.`,
     ['--uplink-queue-args ARGS', 'as mm-link, e.g. "packets=100,bytes=30000"'],
     ['--downlink-queue-args ARGS', ''],
     ['--once', 'end the run when a trace ends (the shorter one), as\nmm-link\'s shell ends: COMMAND is stopped (SIGTERM to\nits group) and linkshell exits 0'],
+    ['--drain MS', `after COMMAND exits by itself, keep carrying what is\nstill on the link, and what is still sent (a TCP\nconnection's last bytes and its close), until both\ndirections have been empty for ${DRAIN_QUIET_MS} ms, at most MS\n(0 to ${MAX_DRAIN_MS}; default ${DEFAULT_DRAIN_MS}); 0 stops at once, dropping\nit, as mm-link does`],
     ['--mtu N', `bytes per delivery opportunity, 1 to ${65535 + 64} (default ${DEFAULT_MTU})`],
     ['--delay MS', `one-way delay each way, integer ms from 0 to ${LIMITS.maxDelayMs}\n(as mm-delay; default 0)`],
     ['--uplink-loss P', 'independent loss probability 0..1 (as mm-loss)'],
@@ -147,6 +148,9 @@ export function parseLinkshellCommandLine(argv: readonly string[]): ParsedModeCo
   const addresses = netns ? netnsRefusesRelayOptions(values) : addressOptions(values);
   const link = linkOptions(values, netns);
   const timing = timingOptions(values);
+  if (values.drain !== undefined && !netns && command === undefined) {
+    throw usageError(`--drain applies to a COMMAND's end; without one linkshell runs until a signal ends it, and then stops at once ${SEE_HELP}`);
+  }
   const logs = logOptions(values);
   refuseOutputsOverInputs(
     [
@@ -178,6 +182,7 @@ const OPTIONS = {
   'uplink-queue-args': { type: 'string' },
   'downlink-queue-args': { type: 'string' },
   once: { type: 'boolean' },
+  drain: { type: 'string' },
   mtu: { type: 'string' },
   delay: { type: 'string' },
   'uplink-loss': { type: 'string' },
@@ -320,12 +325,13 @@ function onOffOrIntermittent(values: Values, direction: 'uplink' | 'downlink'): 
   return intermittent !== undefined ? onOffValue(`${direction}-intermittent`, intermittent, { periodic: true }) : onOffValue(`${direction}-onoff`, onOff);
 }
 
-function timingOptions(values: Values): Pick<LinkshellConfig, 'timer' | 'spinMs' | 'traceClockStart'> {
+function timingOptions(values: Values): Pick<LinkshellConfig, 'timer' | 'spinMs' | 'traceClockStart' | 'drainMs'> {
   const traceClockStart = nameValue('trace-clock-start', values['trace-clock-start'] ?? 'now', TRACE_CLOCK_STARTS);
   const timer = nameValue('timer', values.timer ?? 'timeout', TIMER_KINDS);
   const spinMs = optional(values.spin, (t) => numberValue('spin', t, { min: 0, max: 100 })) ?? DEFAULT_SPIN_MS;
   if (values.spin !== undefined && timer !== 'timeout') throw usageError('--spin applies to --timer timeout only');
-  return { timer, spinMs, traceClockStart };
+  const drainMs = optional(values.drain, (t) => integerValue('drain', t, { min: 0, max: MAX_DRAIN_MS })) ?? DEFAULT_DRAIN_MS;
+  return { timer, spinMs, traceClockStart, drainMs };
 }
 
 /**

@@ -13,6 +13,7 @@ import { cannotRun, startChild, type ChildCommand } from '../linkshell/child.ts'
 import { startNetnsSession } from '../linkshell/netns-session.ts';
 import { LINKSHELL_HELP, parseLinkshellCommandLine, type ParsedModeCommandLine } from './linkshell-options.ts';
 import { startLinkshell, type RunningLink } from '../linkshell/session.ts';
+import { DRAIN_QUIET_MS } from '../linkshell/config.ts';
 import { formatSummary, StatusLine } from '../linkshell/summary.ts';
 import { openTrace } from '../link-emu/trace-files.ts';
 import { SummaryJsonFile } from '../linkshell/summary-json-file.ts';
@@ -40,6 +41,7 @@ async function run(argv: string[]): Promise<number> {
   let banner: string;
   let launch: (() => ChildCommand) | undefined;
   let traceEndMs = Infinity;
+  let drainMs = 0;
   let summaryJson: SummaryJsonFile | undefined;
   try {
     const parsed = parseLinkshellCommandLine(argv);
@@ -47,6 +49,7 @@ async function run(argv: string[]): Promise<number> {
       process.stdout.write(LINKSHELL_HELP);
       return 0;
     }
+    drainMs = parsed.config.drainMs;
     if (parsed.config.once) traceEndMs = Math.min(openTrace(parsed.config.uplinkTrace).period, openTrace(parsed.config.downlinkTrace).period);
     // Opened before anything starts, so that a path that cannot be written is a bad argument, not a lost summary.
     if (parsed.config.summaryJson !== undefined) summaryJson = SummaryJsonFile.open(parsed.config.summaryJson);
@@ -58,14 +61,27 @@ async function run(argv: string[]): Promise<number> {
   }
 
   let child: ChildCommand | undefined;
-  let finish!: (code: number) => void;
-  const ended = new Promise<number>((resolve) => (finish = resolve));
+  // What ended the run first: COMMAND by itself, or else (a signal, --once, an internal error).
+  let endedBy: 'command' | 'other' | undefined;
+  let finish!: (code: number, by?: 'command') => void;
+  const ended = new Promise<number>((resolve) => {
+    finish = (code, by) => {
+      endedBy ??= by ?? 'other';
+      resolve(code);
+    };
+  });
+  // Settles when a stop is asked for once COMMAND has gone: it cuts a drain short.
+  let stopNow!: () => void;
+  const stopAsked = new Promise<void>((resolve) => (stopNow = resolve));
   // Handlers first: whoever reads the line below may signal at once.
   let signalsSeen = 0;
   const onSignal = (signal: NodeJS.Signals) => {
     signalsSeen++;
     if (child?.running()) child.signal(signalsSeen >= SIGNALS_BEFORE_KILL ? 'SIGKILL' : signal);
-    else finish(0);
+    else {
+      finish(0);
+      stopNow();
+    }
   };
   for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
   // SIGUSR1 ends MAHIMAHI_PASSTHROUGH_UNTIL_SIGNAL's passthrough, as in Mahimahi's shells, and is ignored otherwise
@@ -78,7 +94,7 @@ async function run(argv: string[]): Promise<number> {
   stderr(banner);
   if (launch) {
     child = launch();
-    void child.exited.then(finish);
+    void child.exited.then((code) => finish(code, 'command'));
   }
 
   // --once: the run ends when a trace does, as mm-link's shell does (its link delivers nothing after).
@@ -86,6 +102,7 @@ async function run(argv: string[]): Promise<number> {
     ? setTimeout(() => {
         stderr(`the trace ended (--once) after ${traceEndMs} ms: stopping`);
         finish(0);
+        stopNow();
       }, Math.max(0, traceEndMs - session.now()))
     : undefined;
 
@@ -93,6 +110,7 @@ async function run(argv: string[]): Promise<number> {
   session.onFatal((error) => {
     fatal = error;
     finish(1);
+    stopNow();
   });
 
   const status = process.stdout.isTTY ? new StatusLine() : undefined;
@@ -101,7 +119,6 @@ async function run(argv: string[]): Promise<number> {
     : undefined;
 
   let code = await ended;
-  if (onceTimer) clearTimeout(onceTimer);
   if (statusTimer) clearInterval(statusTimer);
   if (status) process.stdout.write('\r\x1b[K');
   if (child?.running()) {
@@ -114,6 +131,8 @@ async function run(argv: string[]): Promise<number> {
   // What the command left running in its process group (a shell's background jobs) ends with the run;
   // the watchdog (src/linkshell/child.ts) kills whatever ignores this once linkshell has gone.
   child?.signal('SIGTERM');
+  if (endedBy === 'command' && drainMs > 0) await drainLink(session, drainMs, stopAsked, stderr);
+  if (onceTimer) clearTimeout(onceTimer);
   const report = await session.stop();
   if (fatal && errorCodeOf(fatal) !== 'ERR_INTERNAL') {
     // The caller's to fix (a log that cannot be written: a full disk): the file and why, in one line.
@@ -135,6 +154,23 @@ async function run(argv: string[]): Promise<number> {
   for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
   process.off('SIGUSR1', onUsr1);
   return code;
+}
+
+/**
+ * After COMMAND's own exit, lets what is still on the link arrive (--drain): its last datagrams, and with
+ * --netns what the namespace's kernel still sends for the sockets it closed (a TCP connection's last bytes,
+ * its FIN). mm-link stops at once instead. Says what was dropped when the drain ran out of time.
+ */
+async function drainLink(session: RunningLink, maxMs: number, stopAsked: Promise<void>, stderr: (line: string) => void): Promise<void> {
+  let interrupted = false;
+  const outcome = await session.drain(
+    maxMs,
+    DRAIN_QUIET_MS,
+    stopAsked.then(() => (interrupted = true)),
+  );
+  if (outcome.heldBytes > 0 && !interrupted) {
+    stderr(`COMMAND has exited, and after --drain ${maxMs} ms the link still held ${outcome.heldBytes} bytes: dropped (a longer --drain delivers them)`);
+  }
 }
 
 /** The session's own variables but MAHIMAHI_BASE, which shellEnvironment sets only when the caller has none (nested shells). */

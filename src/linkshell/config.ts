@@ -7,6 +7,11 @@ import type { TraceClockStart } from './trace-clock.ts';
 
 export const DEFAULT_MEMORY_CAP_MIB = 64;
 export const DEFAULT_MAX_FLOWS = 1024;
+/** How long (ms) at most the link keeps carrying what is on it after COMMAND exits by itself (--drain). */
+export const DEFAULT_DRAIN_MS = 2000;
+export const MAX_DRAIN_MS = 60_000;
+/** The drain ends once both directions have held nothing, and taken nothing in, for this long (ms). */
+export const DRAIN_QUIET_MS = 100;
 
 export interface LinkshellConfig {
   uplinkTrace: string;
@@ -38,6 +43,11 @@ export interface LinkshellConfig {
   maxSources: number;
   timer: TimerKind;
   spinMs: number;
+  /**
+   * After COMMAND exits by itself, how long (ms) at most the run goes on so that what is still on the link
+   * arrives (--drain; 0 stops at once, as mm-link does: its event loop returns when its child ends).
+   */
+  drainMs: number;
   /** When the traces start (--trace-clock-start, trace-clock.ts): now, or held until the first datagram or RTP packet. */
   traceClockStart: TraceClockStart;
   /** Datagrams pass unemulated until SIGUSR1 (MAHIMAHI_PASSTHROUGH_UNTIL_SIGNAL was set; not a command-line option). */

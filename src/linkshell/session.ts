@@ -55,7 +55,22 @@ export interface RunningLink<X = unknown> {
   stop(): Promise<LinkshellReport & X>;
   /** Ends passthrough in both directions (MAHIMAHI_PASSTHROUGH_UNTIL_SIGNAL's SIGUSR1); true if either was in it. */
   endPassthrough(): boolean;
+  /**
+   * Lets the link empty before a stop: resolves once both directions have held nothing, and taken
+   * nothing in, for `quietMs`; after `maxMs` whatever they hold; or as soon as `interrupt` settles.
+   */
+  drain(maxMs: number, quietMs: number, interrupt: Promise<unknown>): Promise<DrainOutcome>;
 }
+
+export interface DrainOutcome {
+  /** How long the drain went on (ms). */
+  waitedMs: number;
+  /** Link bytes still held by the directions when it ended (0 when the link emptied). */
+  heldBytes: number;
+}
+
+/** How often a drain looks at the directions (ms). */
+const DRAIN_POLL_MS = 10;
 
 export interface LinkshellSession extends RunningLink<{ relay: RelayCounters }> {
   readonly listenAddress: UdpAddress;
@@ -352,6 +367,47 @@ export class RunningSession<F, X extends Pick<LinkshellReport, 'relay' | 'netns'
     // (Both directions, not stopping at the first that was in passthrough.)
     const ended = this.traceClock.started().map((p) => p.direction.endPassthrough());
     return pending || ended.some((was) => was);
+  }
+
+  drain(maxMs: number, quietMs: number, interrupt: Promise<unknown>): Promise<DrainOutcome> {
+    const start = this.run.clock.now();
+    let quietSince = start;
+    let entered = this.datagramsIn();
+    return new Promise((resolve) => {
+      const end = () => {
+        clearInterval(timer);
+        resolve({ waitedMs: this.run.clock.now() - start, heldBytes: this.heldBytes() });
+      };
+      const timer = setInterval(
+        this.faults.guard(() => {
+          // (A departure sent ahead wakes no one at its time: bring the directions up to now.)
+          this.scheduler.runDue();
+          const now = this.run.clock.now();
+          const count = this.datagramsIn();
+          if (count !== entered || this.heldBytes() > 0) quietSince = now;
+          entered = count;
+          if (now - quietSince >= quietMs || now - start >= maxMs) end();
+        }),
+        DRAIN_POLL_MS,
+      );
+      void interrupt.then(end, end);
+    });
+  }
+
+  /** Datagrams taken in so far, whatever became of them (emulated, passed through, refused). */
+  private datagramsIn(): number {
+    const [up, down] = this.traceClock.report().passedUnemulated;
+    let count = up.datagrams + down.datagrams;
+    for (const p of this.traceClock.started()) {
+      const stats = p.direction.stats();
+      count += stats.packetsIn + stats.passthroughDatagrams + stats.memoryCapDrops;
+    }
+    return count;
+  }
+
+  /** Link bytes the directions hold now (queued, in delay, partly sent). */
+  private heldBytes(): number {
+    return this.traceClock.started().reduce((sum, p) => sum + p.direction.stats().heldBytes, 0);
   }
 
   report(): LinkshellReport & X {

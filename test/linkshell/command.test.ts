@@ -179,6 +179,53 @@ test('a command that leaves background jobs still gives its own status, and its 
   }
 });
 
+/** Runs linkshell to its end without blocking this process's event loop (the peer lives here). */
+function runAsync(args: string[]): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(process.execPath, [bin, ...args], { cwd: root });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 30000);
+  return new Promise((resolve) =>
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stderr });
+    }),
+  );
+}
+
+// The command sends one 100-byte datagram and exits at once, its datagram still in the link's delay stage.
+const SEND_ONE_AND_EXIT = `const s = require('dgram').createSocket('udp4'); const [h, p] = process.env.LINKSHELL_ADDR.split(':'); s.send(Buffer.alloc(100), Number(p), h, () => process.exit(0));`;
+
+test("a command's last datagram still crosses the link after the command exits (--drain)", async () => {
+  const peer = await echoPeer();
+  try {
+    const run = await runAsync(['--trace', TRACE_12MBPS, '--connect', formatAddress(peer.localAddress), '--delay', '300', '--drain', '20000', '--', process.execPath, '-e', SEND_ONE_AND_EXIT]);
+    assert.is(run.code, 0, run.stderr);
+    await waitFor(() => peer.received() === 1, 15000, 'the datagram at the peer');
+    assert.not.match(run.stderr, /still held/);
+  } finally {
+    await peer.close();
+  }
+});
+
+test('a drain that runs out of time drops what the link still holds, and says how much (--drain 0: at once, as mm-link)', async () => {
+  const peer = await echoPeer();
+  try {
+    // 3 s of delay, 200 ms of drain: the datagram (132 link bytes: 100 and 32 of IPv4, UDP and TUN headers) cannot arrive.
+    const run = await runAsync(['--trace', TRACE_12MBPS, '--connect', formatAddress(peer.localAddress), '--delay', '3000', '--drain', '200', '--', process.execPath, '-e', SEND_ONE_AND_EXIT]);
+    assert.is(run.code, 0, run.stderr);
+    assert.match(run.stderr, /COMMAND has exited, and after --drain 200 ms the link still held 132 bytes: dropped \(a longer --drain delivers them\)/);
+    const atOnce = await runAsync(['--trace', TRACE_12MBPS, '--connect', formatAddress(peer.localAddress), '--delay', '3000', '--drain', '0', '--', process.execPath, '-e', SEND_ONE_AND_EXIT]);
+    assert.is(atOnce.code, 0, atOnce.stderr);
+    assert.not.match(atOnce.stderr, /still held/);
+    // linkshell has gone: nothing of either run can arrive any more.
+    await sleep(50);
+    assert.is(peer.received(), 0);
+  } finally {
+    await peer.close();
+  }
+});
+
 test('without a command, SIGINT stops linkshell with status 0 and a summary', async () => {
   const child = spawn(process.execPath, [bin, '--trace', TRACE_12MBPS, '--connect', '127.0.0.1:9'], { cwd: root });
   let stderr = '';

@@ -29,6 +29,8 @@ test('defaults, the two-trace form, "=" forms, and the command after --', () => 
   assert.is(c.once, false);
   assert.is(c.timer, 'timeout');
   assert.is(c.spinMs, 0);
+  assert.is(c.drainMs, 2000);
+  assert.is(config(['--trace', 't', '--connect', '127.0.0.1:9', '--drain', '0', '--', 'app']).drainMs, 0);
   assert.equal(c.command, ['app', '--flag', '--', 'x']);
   const d = config(['--trace', 't', '--connect', '[::1]:9', '--listen', '0.0.0.0:7000', '--delay', '30', '--uplink-loss', '0.05', '--downlink-loss', '1e-2', '--once', '--mtu', '9000', '--overhead', '0', '--memory-cap', '1']);
   assert.is(d.uplinkTrace, 't');
@@ -81,6 +83,9 @@ test('each bad argument is a bad-argument error naming it', () => {
     [[...base, '--timer', 'hrtimer'], /--timer must be one of .*thread.*, got "hrtimer"/],
     [[...base, '--uplink-log', 'x.log', '--downlink-log', 'x.log'], /name the same file "x.log"/],
     [[...base, '--once=yes'], /--once/],
+    [[...base, '--drain', '500'], /^--drain applies to a COMMAND's end; without one linkshell runs until a signal ends it/],
+    [[...base, '--drain', '-1', '--', 'app'], /^--drain must be an integer from 0 to 60000, got "-1"$/],
+    [[...base, '--drain', '0.5', '--', 'app'], /^--drain must be an integer/],
     [[...base, '--unknown'], /^unknown option --unknown \(see linkshell --help\)$/],
     [[...base, '--uplink-lgo', 'u.log'], /^unknown option --uplink-lgo; did you mean --uplink-log\? \(see linkshell --help\)$/],
     [[...base, '--up', 'x'], /^option --up is ambiguous: it could be --uplink-queue, /],
@@ -101,7 +106,7 @@ test('each bad argument is a bad-argument error naming it', () => {
 
 test('fuzz: random command lines give a config or a one-line bad-argument error, nothing else', () => {
   const rng = createRng('linkshell-argv-fuzz');
-  const options = ['--trace', '--listen', '--connect', '--uplink-queue', '--downlink-queue', '--uplink-queue-args', '--downlink-queue-args', '--once', '--mtu', '--delay', '--uplink-loss', '--downlink-loss', '--seed', '--uplink-log', '--downlink-log', '--overhead', '--memory-cap', '--max-sources', '--timer', '--spin', '--', '-h', '--x'];
+  const options = ['--trace', '--listen', '--connect', '--uplink-queue', '--downlink-queue', '--uplink-queue-args', '--downlink-queue-args', '--once', '--mtu', '--delay', '--uplink-loss', '--downlink-loss', '--seed', '--uplink-log', '--downlink-log', '--overhead', '--memory-cap', '--max-sources', '--timer', '--spin', '--drain', '--', '-h', '--x'];
   const values = ['127.0.0.1:9', '[::1]:0', 'droptail', 'codel', 'pie', 'packets=5', 'target=5,interval=100,packets=9', '0', '1', '1504', '0.5', '-1', '1e-3', 'thread', 'timeout', 'a.trace', '', ':', 'x=y'];
   const randomText = () => Array.from({ length: rng.int(6) }, () => String.fromCharCode(32 + rng.int(95))).join('');
   let configs = 0;

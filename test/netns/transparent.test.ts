@@ -92,6 +92,29 @@ maybe('a TCP connection\'s round-trip time is 2 x --delay', async () => {
   }
 });
 
+maybe("a TCP connection's last bytes and its close reach the host after COMMAND has exited (--drain)", async () => {
+  // The host reads until the connection's end; the command sends its last bytes, closes, and exits at once:
+  // with 200 ms of delay each way, they are still on the link when it has gone.
+  let received = '';
+  let ended = false;
+  const server = createServer((socket: Socket) => {
+    socket.setEncoding('utf8');
+    socket.on('data', (text: string) => (received += text));
+    socket.on('end', () => (ended = true));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '0.0.0.0', resolve));
+  const { port } = server.address() as { port: number };
+  const script = `const s = require('net').connect(${port}, process.env.MAHIMAHI_BASE, () => s.end('last words', () => process.exit(0)));`;
+  try {
+    const r = await runLinkshell(['--netns', '--trace', TRACE_12MBPS, '--delay', '200', '--', process.execPath, '-e', script], HANG_BOUND_MS);
+    assert.is(r.code, 0, r.stderr);
+    await waitFor(() => ended, HANG_BOUND_MS, "the end of the command's connection at the host");
+    assert.is(received, 'last words');
+  } finally {
+    server.close();
+  }
+});
+
 maybe('an application sending to $MAHIMAHI_BASE on several ports is emulated on all of them', async () => {
   const sockets = await Promise.all(
     [0, 1, 2].map(async () => {
