@@ -77,10 +77,12 @@ mm-link's --meter-* flags are refused: log the direction and plot the log with
 With -- COMMAND, linkshell runs COMMAND (no shell) with LINKSHELL_ADDR (where to
 send) and LINKSHELL_PEER in its environment, passes SIGINT, SIGTERM and SIGHUP
 on (the third such signal kills it) and exits with its status (128 + N if
-signal N ended it, 127 if it could not be found). Without a command it runs
-until SIGINT, SIGTERM or SIGHUP and exits with 0. Either way it then completes
-its logs and prints a summary per direction on stderr; on a terminal, a status
-line (rates, queue, delay) is kept up to date on stdout meanwhile.
+signal N ended it, 127 if it could not be found); when COMMAND exits by
+itself, what is still on the link is carried first (--drain). Without a
+command it runs until SIGINT, SIGTERM or SIGHUP and exits with 0. Either way
+it then completes its logs and prints a summary per direction on stderr; on a
+terminal, a status line (rates, queue, delay) is kept up to date on stdout
+meanwhile.
 COMMAND runs in a process group of its own: signals reach the whole group (a
 shell's background jobs too), and what is left of it ends when linkshell ends,
 even when linkshell is killed (SIGKILL).

@@ -1,7 +1,8 @@
 // `linkshell UPLINK DOWNLINK --connect HOST:PORT [options] [-- COMMAND...]`
 // and `linkshell --netns UPLINK DOWNLINK [options] [--] [COMMAND...]`: parses the arguments, starts the session (and the command, if any), waits
 // for the end (the command's exit, SIGINT/SIGTERM, or an internal error),
-// then shuts down cleanly and prints the summary. Returns the exit status:
+// lets the link carry what is still on it after the command's own exit
+// (--drain), then shuts down cleanly and prints the summary. Returns the exit status:
 // 2 for bad arguments (nothing started), the command's status when there is
 // one, 0 when stopped by a signal without a command, 2 when a log file cannot
 // be written (a full disk: the run stops), 1 on an internal error.
