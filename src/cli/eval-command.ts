@@ -149,7 +149,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     const slurmOnly = SLURM_OPTIONS.find((o) => values[o] !== undefined);
     if (slurmOnly !== undefined) throw usageError(`--${slurmOnly} goes with --emit slurm DIR (see ${HELP_REF})`);
   }
-  let plan: EvalPlan = {
+  const matrix: EvalPlan = {
     scenarios: listOrAll('scenarios', values.scenarios, ALL_SCENARIOS),
     schemes: listOrAll('schemes', values.schemes, ALL_SCHEMES),
     seeds: optional(values.seeds, (t) => integerValue('seeds', t, { min: 1, max: 1000 })) ?? 1,
@@ -160,8 +160,8 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     ...(values['downlink-other-traffic'] === undefined ? {} : { downlinkOtherTraffic: otherTrafficOption(values['downlink-other-traffic'], CELLSIM_OVERHEAD_BYTES) }),
     ...(values['measure-for'] === undefined ? {} : { measureForS: durationMsValue('measure-for', values['measure-for'], { unit: 's', minExclusive: true, maxMs: 1000 * (LIMITS.maxRunS - PAPER_WARMUP_S) }) / 1000 }),
   };
-  checkWindowStart(plan);
-  if (values['paper-rows'] === true) plan = { ...plan, pairs: paperPairs(plan) };
+  checkWindowStart(matrix);
+  const plan: EvalPlan = values['paper-rows'] === true ? { ...matrix, pairs: paperPairs(matrix) } : matrix;
   const include = (values.include ?? []).map((t) => pathValue('include', t));
   const written = emit === undefined ? { role: '--out', dir: out, names: ['results.json', 'results.csv', 'report.html'] } : { role: '--emit slurm', dir: emit, names: [RUN_LIST_FILE, SBATCH_FILE] };
   refuseOutputsOverInputs(

@@ -63,8 +63,6 @@ export interface RunningLink<X = unknown> {
 }
 
 export interface DrainOutcome {
-  /** How long the drain went on (ms). */
-  waitedMs: number;
   /** Link bytes still held by the directions when it ended (0 when the link emptied). */
   heldBytes: number;
 }
@@ -372,20 +370,20 @@ export class RunningSession<F, X extends Pick<LinkshellReport, 'relay' | 'netns'
   drain(maxMs: number, quietMs: number, interrupt: Promise<unknown>): Promise<DrainOutcome> {
     const start = this.run.clock.now();
     let quietSince = start;
-    let entered = this.datagramsIn();
+    let last = this.linkState();
     return new Promise((resolve) => {
       const end = () => {
         clearInterval(timer);
-        resolve({ waitedMs: this.run.clock.now() - start, heldBytes: this.heldBytes() });
+        resolve({ heldBytes: this.linkState().heldBytes });
       };
       const timer = setInterval(
         this.faults.guard(() => {
           // (A departure sent ahead wakes no one at its time: bring the directions up to now.)
           this.scheduler.runDue();
           const now = this.run.clock.now();
-          const count = this.datagramsIn();
-          if (count !== entered || this.heldBytes() > 0) quietSince = now;
-          entered = count;
+          const state = this.linkState();
+          if (state.datagramsIn !== last.datagramsIn || state.heldBytes > 0) quietSince = now;
+          last = state;
           if (now - quietSince >= quietMs || now - start >= maxMs) end();
         }),
         DRAIN_POLL_MS,
@@ -394,20 +392,20 @@ export class RunningSession<F, X extends Pick<LinkshellReport, 'relay' | 'netns'
     });
   }
 
-  /** Datagrams taken in so far, whatever became of them (emulated, passed through, refused). */
-  private datagramsIn(): number {
+  /**
+   * Datagrams taken in so far, whatever became of them (emulated, passed through, refused), and the link
+   * bytes the directions hold now (queued, in delay, partly sent).
+   */
+  private linkState(): { datagramsIn: number; heldBytes: number } {
     const [up, down] = this.traceClock.report().passedUnemulated;
-    let count = up.datagrams + down.datagrams;
+    let datagramsIn = up.datagrams + down.datagrams;
+    let heldBytes = 0;
     for (const p of this.traceClock.started()) {
       const stats = p.direction.stats();
-      count += stats.packetsIn + stats.passthroughDatagrams + stats.memoryCapDrops;
+      datagramsIn += stats.packetsIn + stats.passthroughDatagrams + stats.memoryCapDrops;
+      heldBytes += stats.heldBytes;
     }
-    return count;
-  }
-
-  /** Link bytes the directions hold now (queued, in delay, partly sent). */
-  private heldBytes(): number {
-    return this.traceClock.started().reduce((sum, p) => sum + p.direction.stats().heldBytes, 0);
+    return { datagramsIn, heldBytes };
   }
 
   report(): LinkshellReport & X {
